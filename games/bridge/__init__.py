@@ -1,0 +1,1 @@
+"""Contract bridge as played for rubbers: cards, auction, play, scoring, rubber, settlement."""

@@ -1,0 +1,88 @@
+"""Every refusal the rules can give, as exceptions carrying a reason code.
+
+The bot maps ``error.reason`` to a translated message; it never matches message text.
+All of them subclass ``ValueError`` so a caller may catch broadly or narrowly.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Reason(StrEnum):
+    """Why an action was refused. The values are stable: they are i18n keys and log codes."""
+
+    # notation
+    BAD_CARD = "bad_card"
+    BAD_CALL = "bad_call"
+    BAD_CONTRACT = "bad_contract"
+    BAD_SEAT = "bad_seat"
+    BAD_SIDE = "bad_side"
+    BAD_DEAL = "bad_deal"
+    BAD_RULES = "bad_rules"
+    BAD_TRICKS = "bad_tricks"
+    # turn and phase
+    NOT_YOUR_TURN = "not_your_turn"
+    WRONG_PHASE = "wrong_phase"
+    DEAL_OVER = "deal_over"
+    # auction
+    AUCTION_OVER = "auction_over"
+    INSUFFICIENT_BID = "insufficient_bid"
+    DOUBLE_NOTHING = "double_nothing"
+    DOUBLE_PARTNER = "double_partner"
+    ALREADY_DOUBLED = "already_doubled"
+    REDOUBLE_NOT_DOUBLED = "redouble_not_doubled"
+    REDOUBLE_OWN_DOUBLE = "redouble_own_double"
+    # play
+    CARD_NOT_HELD = "card_not_held"
+    MUST_FOLLOW_SUIT = "must_follow_suit"
+    DUMMY_CANNOT_ACT = "dummy_cannot_act"
+    # claims
+    CLAIM_PENDING = "claim_pending"
+    NO_CLAIM = "no_claim"
+    CLAIM_TOO_MANY = "claim_too_many"
+    CANNOT_CLAIM = "cannot_claim"
+    NOT_A_RESPONDER = "not_a_responder"
+    ALREADY_ANSWERED = "already_answered"
+    # undo
+    NOTHING_TO_UNDO = "nothing_to_undo"
+    # rubber and settlement
+    RUBBER_OVER = "rubber_over"
+    UNBALANCED = "unbalanced"
+    SAME_PLAYER_TWICE = "same_player_twice"
+
+
+class RuleError(ValueError):
+    """Base of every refusal by the rules."""
+
+    def __init__(self, message: str, reason: Reason) -> None:
+        super().__init__(f"{message}: {reason.value}")
+        self.reason = reason
+
+
+class NotationError(RuleError):
+    """Text that does not name a card, call, contract, seat or side."""
+
+
+class IllegalCall(RuleError):
+    """A well-formed call that the laws do not allow now."""
+
+
+class IllegalPlay(RuleError):
+    """A card that may not be played now, or by this seat."""
+
+
+class IllegalClaim(RuleError):
+    """A claim, concession or answer to one that is not allowed now."""
+
+
+class OutOfTurn(RuleError):
+    """An action by a seat whose turn it is not, or in the wrong phase of the deal."""
+
+
+class RubberError(RuleError):
+    """A score that cannot be recorded in this rubber."""
+
+
+class SettlementError(RuleError):
+    """Balances or entries that cannot be settled."""
