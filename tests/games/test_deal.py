@@ -169,6 +169,18 @@ def test_views_hide_concealed_hands() -> None:
 
 
 @settings(max_examples=150, deadline=None)
+@given(played_deals(extras=False))
+def test_random_legal_play_without_claims_plays_every_card_once(
+    case: tuple[Deal, list[Action]],
+) -> None:
+    deal, actions = case
+    state = DealState.replay(deal, actions)
+    assert state.result is not None and not state.result.claimed
+    if state.play is not None:
+        assert sorted(c for t in state.play.tricks for c in t.cards) == sorted(FULL_DECK)
+
+
+@settings(max_examples=150, deadline=None)
 @given(played_deals())
 def test_random_legal_play_finishes_with_every_card_once(case: tuple[Deal, list[Action]]) -> None:
     deal, actions = case
@@ -176,6 +188,10 @@ def test_random_legal_play_finishes_with_every_card_once(case: tuple[Deal, list[
     assert state.result is not None
     if state.play is None:
         assert state.result.passed_out
+        return
+    if state.result.claimed:
+        assert state.play.declarer_tricks <= state.result.declarer_tricks
+        assert state.result.declarer_tricks <= state.play.declarer_tricks + state.play.tricks_left
         return
     played = [c for t in state.play.tricks for c in t.cards]
     assert len(played) == 52 and set(played) == set(FULL_DECK)

@@ -1,0 +1,315 @@
+"""The storage interface every backend implements, and the values it hands out.
+
+Nothing here is SQLite-specific: ids are ints, times are ISO-8601 UTC strings, payloads are
+JSON-able dicts. A second backend (PostgreSQL for several bot processes) implements ``Storage``
+with the same guarantees, listed in the README: a unique (table, deal, seq) key that turns a racing
+append into ``ConflictError``; all rows of one rubber in one transaction summing to zero.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class StorageError(Exception):
+    """Base of every storage failure that a caller may want to tell apart."""
+
+
+class ConflictError(StorageError):
+    """Another writer already appended this (table, deal, seq): reload and retry."""
+
+
+class NotOurDatabase(StorageError):
+    """The file exists but was not made by this bot."""
+
+
+class DatabaseTooNew(StorageError):
+    """The file was migrated by a newer version of the bot than this one."""
+
+
+class DatabaseLocked(StorageError):
+    """Another bot process holds the database."""
+
+
+class UnbalancedLedger(StorageError):
+    """Ledger rows written together must sum to zero."""
+
+
+class NotFound(StorageError):
+    """No row with that id."""
+
+
+class TableStatus(StrEnum):
+    OPEN = "open"  # seating
+    PLAYING = "playing"  # a rubber in progress
+    CLOSED = "closed"
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """Per-table choices a group makes (RULES.md: variant, unfinished part score; money)."""
+
+    rules: str = "modern"
+    unfinished_part_score: int = 100
+    stake: int = 0  # money per 100 points, in the currency's minor unit (kopecks, cents)
+    currency: str = ""
+    language: str = "ru"
+    turn_timer: int = 0  # minutes; 0 = off
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    id: int
+    tg_chat_id: int
+    title: str
+    language: str
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    id: int
+    tg_user_id: int | None  # None for a guest entered by name (scorekeeping)
+    name: str
+    language: str
+    chat_id: int | None = None  # the chat a guest belongs to
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    id: int
+    chat_id: int
+    topic_id: int | None
+    status: TableStatus
+    settings: TableSettings
+    seats: Mapping[str, int] = field(default_factory=dict)  # "N" -> player id
+    current_deal: int = 0  # number of the latest deal (0: none yet)
+    rubber_id: int | None = None  # the rubber in progress
+    scorekeeper: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One entry of a deal's append-only log."""
+
+    table_id: int
+    deal_no: int
+    seq: int
+    kind: str
+    payload: Mapping[str, Any]
+    player_id: int | None
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealSummary:
+    """A finished deal as the rubber needs it; derived from the deal's events and kept for speed."""
+
+    table_id: int
+    deal_no: int
+    rubber_id: int | None
+    result: Mapping[str, Any] | None  # None while the deal is in progress
+
+
+@dataclass(frozen=True, slots=True)
+class Rubber:
+    id: int
+    table_id: int
+    chat_id: int
+    rules: str
+    seats: Mapping[str, int]  # who held each seat when the rubber ended (or now)
+    started_at: str
+    finished_at: str | None
+    winner: str | None
+    points: int | None
+    unfinished: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerRow:
+    id: int
+    chat_id: int
+    player_id: int
+    points: int
+    kind: str  # "rubber" or "payment"
+    rubber_id: int | None
+    txn: str
+    note: str
+    at: str
+
+
+class Storage(abc.ABC):
+    """Everything durable the bot keeps. Every method is one transaction."""
+
+    # --- life ----------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+    # --- chats and players ---------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def ensure_chat(self, tg_chat_id: int, title: str = "", language: str = "ru") -> Chat:
+        """The chat with this Telegram id, created on first sight."""
+
+    @abc.abstractmethod
+    async def chat_by_tg(self, tg_chat_id: int) -> Chat | None: ...
+
+    @abc.abstractmethod
+    async def get_chat(self, chat_id: int) -> Chat: ...
+
+    @abc.abstractmethod
+    async def migrate_chat(self, old_tg_chat_id: int, new_tg_chat_id: int) -> None:
+        """A group became a supergroup: same chat, tables, players and ledger; new Telegram id."""
+
+    @abc.abstractmethod
+    async def ensure_player(self, tg_user_id: int, name: str, language: str = "") -> Player:
+        """The player with this Telegram id; the name and language are refreshed."""
+
+    @abc.abstractmethod
+    async def add_guest(self, chat_id: int, name: str) -> Player:
+        """A named player without Telegram, for scorekeeping; reused by name within the chat."""
+
+    @abc.abstractmethod
+    async def get_player(self, player_id: int) -> Player: ...
+
+    @abc.abstractmethod
+    async def player_by_tg(self, tg_user_id: int) -> Player | None: ...
+
+    @abc.abstractmethod
+    async def set_player_flag(self, player_id: int, flag: str, value: bool) -> None:
+        """Per-player booleans such as ``can_write`` (bot may message them privately)."""
+
+    @abc.abstractmethod
+    async def player_flag(self, player_id: int, flag: str) -> bool: ...
+
+    # --- tables and seats -----------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def create_table(
+        self,
+        chat_id: int,
+        topic_id: int | None,
+        settings: TableSettings,
+        scorekeeper: bool = False,
+    ) -> Table: ...
+
+    @abc.abstractmethod
+    async def get_table(self, table_id: int) -> Table: ...
+
+    @abc.abstractmethod
+    async def table_in(self, chat_id: int, topic_id: int | None) -> Table | None:
+        """The table not closed in this chat (and forum topic), if any."""
+
+    @abc.abstractmethod
+    async def active_tables(self) -> list[Table]:
+        """Every table not closed: what a restart must restore."""
+
+    @abc.abstractmethod
+    async def tables_of_player(self, player_id: int) -> list[Table]: ...
+
+    @abc.abstractmethod
+    async def update_settings(self, table_id: int, settings: TableSettings) -> None: ...
+
+    @abc.abstractmethod
+    async def set_status(self, table_id: int, status: TableStatus) -> None: ...
+
+    @abc.abstractmethod
+    async def set_seat(self, table_id: int, seat: str, player_id: int | None) -> None:
+        """Seat a player (None: empty the seat). A player sits in one seat of a table at most."""
+
+    # --- kept messages ---------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def set_message(self, table_id: int, key: str, tg_chat_id: int, message_id: int) -> None:
+        """Remember a message the bot keeps editing (the table message, a player's hand)."""
+
+    @abc.abstractmethod
+    async def messages(self, table_id: int) -> dict[str, tuple[int, int]]:
+        """key -> (Telegram chat id, message id)."""
+
+    # --- deals and their events --------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def start_deal(
+        self, table_id: int, deal_no: int, payload: Mapping[str, Any], player_id: int | None
+    ) -> Event:
+        """Open deal ``deal_no`` of the table's rubber with its first event (``deal``).
+
+        ConflictError if that deal number exists already.
+        """
+
+    @abc.abstractmethod
+    async def append_event(
+        self,
+        table_id: int,
+        deal_no: int,
+        seq: int,
+        kind: str,
+        payload: Mapping[str, Any],
+        player_id: int | None,
+    ) -> Event:
+        """Append one event; ConflictError if (table, deal, seq) is taken. Never overwrites."""
+
+    @abc.abstractmethod
+    async def events(self, table_id: int, deal_no: int) -> list[Event]: ...
+
+    @abc.abstractmethod
+    async def finish_deal(self, table_id: int, deal_no: int, result: Mapping[str, Any]) -> None:
+        """Keep the deal's result for the rubber (a cache of what its events say)."""
+
+    @abc.abstractmethod
+    async def deals(self, rubber_id: int) -> list[DealSummary]: ...
+
+    # --- rubbers and the ledger ---------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def start_rubber(self, table_id: int, rules: str, seats: Mapping[str, int]) -> Rubber: ...
+
+    @abc.abstractmethod
+    async def get_rubber(self, rubber_id: int) -> Rubber: ...
+
+    @abc.abstractmethod
+    async def finish_rubber(
+        self,
+        rubber_id: int,
+        winner: str | None,
+        points: int,
+        entries: Mapping[int, int],
+        seats: Mapping[str, int],
+        unfinished: bool = False,
+    ) -> None:
+        """Close the rubber and write one ledger row per player, in one transaction.
+
+        UnbalancedLedger (and nothing written) if ``entries`` do not sum to zero.
+        """
+
+    @abc.abstractmethod
+    async def rubbers(self, chat_id: int, limit: int = 20) -> list[Rubber]:
+        """The chat's finished rubbers, newest first."""
+
+    @abc.abstractmethod
+    async def record_payment(
+        self, chat_id: int, payer_id: int, payee_id: int, points: int, note: str = ""
+    ) -> None:
+        """A payment settles debt: payer's balance rises, payee's falls, by ``points``."""
+
+    @abc.abstractmethod
+    async def ledger(self, chat_id: int) -> list[LedgerRow]: ...
+
+    @abc.abstractmethod
+    async def balances(self, chat_id: int) -> dict[int, int]:
+        """player id -> balance in points, over every ledger row of the chat."""
+
+    @abc.abstractmethod
+    async def rubber_counts(self, chat_id: int) -> dict[int, int]:
+        """player id -> number of finished rubbers played in the chat."""
+
+
+def check_balanced(entries: Mapping[int, int] | Sequence[int]) -> None:
+    values = entries.values() if isinstance(entries, Mapping) else entries
+    if sum(values) != 0:
+        raise UnbalancedLedger(f"rows sum to {sum(values)}, not zero")

@@ -1,0 +1,125 @@
+"""The SQLite schema as an ordered list of migrations; ``PRAGMA user_version`` says how many ran.
+
+Never edit a migration that has shipped: add the next one. Each runs in its own transaction.
+"""
+
+from __future__ import annotations
+
+# "BRDG": marks a file as ours, so a stranger's database is refused rather than altered.
+APPLICATION_ID = 0x42524447
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: chats, players, tables, seats, deals and their events, rubbers, the ledger
+    """
+    CREATE TABLE chats (
+        id          INTEGER PRIMARY KEY,
+        tg_chat_id  INTEGER NOT NULL UNIQUE,
+        title       TEXT NOT NULL DEFAULT '',
+        language    TEXT NOT NULL DEFAULT 'ru',
+        created_at  TEXT NOT NULL
+    );
+    CREATE TABLE players (
+        id          INTEGER PRIMARY KEY,
+        tg_user_id  INTEGER UNIQUE,
+        name        TEXT NOT NULL,
+        language    TEXT NOT NULL DEFAULT '',
+        chat_id     INTEGER REFERENCES chats(id),
+        created_at  TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX guests_by_name ON players(chat_id, name) WHERE tg_user_id IS NULL;
+    CREATE TABLE tables (
+        id          INTEGER PRIMARY KEY,
+        chat_id     INTEGER NOT NULL REFERENCES chats(id),
+        topic_id    INTEGER,
+        status      TEXT NOT NULL CHECK (status IN ('open', 'playing', 'closed')),
+        rules       TEXT NOT NULL DEFAULT 'modern',
+        unfinished_part_score INTEGER NOT NULL DEFAULT 100,
+        stake       INTEGER NOT NULL DEFAULT 0,
+        currency    TEXT NOT NULL DEFAULT '',
+        language    TEXT NOT NULL DEFAULT 'ru',
+        turn_timer  INTEGER NOT NULL DEFAULT 0,
+        scorekeeper INTEGER NOT NULL DEFAULT 0,
+        rubber_id   INTEGER,
+        created_at  TEXT NOT NULL
+    );
+    CREATE INDEX tables_by_chat ON tables(chat_id, status);
+    CREATE TABLE seats (
+        table_id    INTEGER NOT NULL REFERENCES tables(id),
+        seat        TEXT NOT NULL CHECK (seat IN ('N', 'E', 'S', 'W')),
+        player_id   INTEGER NOT NULL REFERENCES players(id),
+        PRIMARY KEY (table_id, seat),
+        UNIQUE (table_id, player_id)
+    );
+    CREATE TABLE rubbers (
+        id          INTEGER PRIMARY KEY,
+        table_id    INTEGER NOT NULL REFERENCES tables(id),
+        chat_id     INTEGER NOT NULL REFERENCES chats(id),
+        rules       TEXT NOT NULL,
+        seats       TEXT NOT NULL,
+        started_at  TEXT NOT NULL,
+        finished_at TEXT,
+        winner      TEXT,
+        points      INTEGER,
+        unfinished  INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX rubbers_by_chat ON rubbers(chat_id, finished_at);
+    CREATE TABLE deals (
+        table_id    INTEGER NOT NULL REFERENCES tables(id),
+        deal_no     INTEGER NOT NULL,
+        rubber_id   INTEGER REFERENCES rubbers(id),
+        result      TEXT,
+        PRIMARY KEY (table_id, deal_no)
+    );
+    CREATE INDEX deals_by_rubber ON deals(rubber_id);
+    CREATE TABLE events (
+        table_id    INTEGER NOT NULL,
+        deal_no     INTEGER NOT NULL,
+        seq         INTEGER NOT NULL,
+        kind        TEXT NOT NULL,
+        payload     TEXT NOT NULL,
+        player_id   INTEGER REFERENCES players(id),
+        at          TEXT NOT NULL,
+        PRIMARY KEY (table_id, deal_no, seq),
+        FOREIGN KEY (table_id, deal_no) REFERENCES deals(table_id, deal_no)
+    ) WITHOUT ROWID;
+    CREATE TABLE ledger (
+        id          INTEGER PRIMARY KEY,
+        chat_id     INTEGER NOT NULL REFERENCES chats(id),
+        player_id   INTEGER NOT NULL REFERENCES players(id),
+        points      INTEGER NOT NULL,
+        kind        TEXT NOT NULL CHECK (kind IN ('rubber', 'payment')),
+        rubber_id   INTEGER REFERENCES rubbers(id),
+        txn         TEXT NOT NULL,
+        note        TEXT NOT NULL DEFAULT '',
+        at          TEXT NOT NULL
+    );
+    CREATE INDEX ledger_by_chat ON ledger(chat_id, player_id);
+    CREATE UNIQUE INDEX one_row_per_player_per_rubber ON ledger(rubber_id, player_id)
+        WHERE kind = 'rubber';
+    CREATE TRIGGER events_append_only_u BEFORE UPDATE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+    CREATE TRIGGER events_append_only_d BEFORE DELETE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+    CREATE TRIGGER ledger_append_only_u BEFORE UPDATE ON ledger
+        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+    CREATE TRIGGER ledger_append_only_d BEFORE DELETE ON ledger
+        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+    """,
+    # 2: messages the bot keeps editing, and per-player flags (can the bot write to them)
+    """
+    CREATE TABLE kept_messages (
+        table_id    INTEGER NOT NULL REFERENCES tables(id),
+        key         TEXT NOT NULL,
+        tg_chat_id  INTEGER NOT NULL,
+        message_id  INTEGER NOT NULL,
+        PRIMARY KEY (table_id, key)
+    );
+    CREATE TABLE player_flags (
+        player_id   INTEGER NOT NULL REFERENCES players(id),
+        flag        TEXT NOT NULL,
+        PRIMARY KEY (player_id, flag)
+    );
+    """,
+)
+
+LATEST = len(MIGRATIONS)

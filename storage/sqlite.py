@@ -1,0 +1,655 @@
+"""The embedded backend: one SQLite file through aiosqlite, WAL mode, foreign keys on.
+
+One bot process owns the file (an advisory lock on ``<file>.lock``); several processes need
+the PostgreSQL backend. Every write runs in ``BEGIN IMMEDIATE`` … ``COMMIT``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import sqlite3
+import uuid
+from collections.abc import AsyncIterator, Mapping
+from datetime import UTC, datetime
+from typing import IO, Any
+
+import aiosqlite
+
+from storage.interface import (
+    Chat,
+    ConflictError,
+    DatabaseLocked,
+    DatabaseTooNew,
+    DealSummary,
+    Event,
+    LedgerRow,
+    NotFound,
+    NotOurDatabase,
+    Player,
+    Rubber,
+    Storage,
+    StorageError,
+    Table,
+    TableSettings,
+    TableStatus,
+    check_balanced,
+)
+from storage.migrations import APPLICATION_ID, LATEST, MIGRATIONS
+
+DEFAULT_PATH = "bridge.sqlite3"
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class SqliteStorage(Storage):
+    """Open with ``await SqliteStorage.open(path)``; close with ``await storage.close()``."""
+
+    def __init__(self, db: aiosqlite.Connection, lock: IO[str] | None, path: str) -> None:
+        self._db = db
+        self._lock = lock
+        self.path = path
+
+    # --- opening -------------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: str | None = None, exclusive: bool = True) -> SqliteStorage:
+        """Open (creating and migrating as needed) the database at ``path``.
+
+        ``exclusive`` takes the one-process lock; tests that race two writers on one file turn
+        it off. Raises NotOurDatabase, DatabaseTooNew or DatabaseLocked with a clear message.
+        """
+        path = path or os.environ.get("BRIDGE_DB", DEFAULT_PATH)
+        lock = _take_lock(path) if exclusive and path != ":memory:" else None
+        try:
+            db = await aiosqlite.connect(path, isolation_level=None, timeout=10)
+        except sqlite3.Error as exc:
+            _release(lock)
+            raise StorageError(f"cannot open database {path!r}: {exc}") from exc
+        db.row_factory = sqlite3.Row
+        storage = cls(db, lock, path)
+        try:
+            await storage._prepare()
+        except BaseException:
+            await storage.close()
+            raise
+        return storage
+
+    async def _prepare(self) -> None:
+        try:
+            app_id = await self._scalar("PRAGMA application_id")
+            version = await self._scalar("PRAGMA user_version")
+            foreign = await self._scalar(
+                "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+            )
+        except sqlite3.DatabaseError as exc:
+            raise NotOurDatabase(f"{self.path!r} is not a bridge bot database ({exc})") from exc
+        if app_id not in (0, APPLICATION_ID) or (app_id == 0 and foreign):
+            raise NotOurDatabase(
+                f"{self.path!r} holds another program's data; refusing to touch it"
+            )
+        if version > LATEST:
+            raise DatabaseTooNew(
+                f"{self.path!r} is at schema {version}, newer than this bot's {LATEST}: "
+                "upgrade the bot or use another file"
+            )
+        try:
+            await self._db.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.OperationalError as exc:
+            raise DatabaseLocked(f"{self.path!r} is locked by another process ({exc})") from exc
+        await self._db.execute("PRAGMA foreign_keys=ON")
+        await self._db.execute("PRAGMA synchronous=FULL")
+        await self._db.execute("PRAGMA busy_timeout=10000")
+        await self.migrate()
+
+    async def migrate(self, target: int = LATEST) -> None:
+        """Apply the migrations after the file's ``user_version`` up to ``target``."""
+        version = await self._scalar("PRAGMA user_version")
+        for number in range(version + 1, target + 1):
+            async with self._tx() as db:
+                await db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                for statement in _statements(MIGRATIONS[number - 1]):
+                    await db.execute(statement)
+                await db.execute(f"PRAGMA user_version={number}")
+
+    async def schema_version(self) -> int:
+        return await self._scalar("PRAGMA user_version")
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self._db.close()
+        _release(self._lock)
+        self._lock = None
+
+    # --- helpers ---------------------------------------------------------------------------
+
+    async def _scalar(self, sql: str, args: tuple[Any, ...] = ()) -> int:
+        async with self._db.execute(sql, args) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row is not None and row[0] is not None else 0
+
+    async def _one(self, sql: str, args: tuple[Any, ...] = ()) -> sqlite3.Row | None:
+        async with self._db.execute(sql, args) as cur:
+            row: sqlite3.Row | None = await cur.fetchone()
+            return row
+
+    async def _all(self, sql: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        async with self._db.execute(sql, args) as cur:
+            return list(await cur.fetchall())
+
+    @contextlib.asynccontextmanager
+    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction; rolled back on any error."""
+        try:
+            await self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise DatabaseLocked(f"{self.path!r} is busy: {exc}") from exc
+        try:
+            yield self._db
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        else:
+            await self._db.execute("COMMIT")
+
+    # --- chats and players -------------------------------------------------------------------
+
+    async def ensure_chat(self, tg_chat_id: int, title: str = "", language: str = "ru") -> Chat:
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO chats (tg_chat_id, title, language, created_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (tg_chat_id) DO UPDATE SET title = CASE WHEN excluded.title != '' "
+                "THEN excluded.title ELSE chats.title END",
+                (tg_chat_id, title, language, _now()),
+            )
+        chat = await self.chat_by_tg(tg_chat_id)
+        assert chat is not None
+        return chat
+
+    async def chat_by_tg(self, tg_chat_id: int) -> Chat | None:
+        row = await self._one("SELECT * FROM chats WHERE tg_chat_id = ?", (tg_chat_id,))
+        return None if row is None else _chat(row)
+
+    async def get_chat(self, chat_id: int) -> Chat:
+        row = await self._one("SELECT * FROM chats WHERE id = ?", (chat_id,))
+        if row is None:
+            raise NotFound(f"chat {chat_id}")
+        return _chat(row)
+
+    async def migrate_chat(self, old_tg_chat_id: int, new_tg_chat_id: int) -> None:
+        async with self._tx() as db:
+            old = await self._one("SELECT id FROM chats WHERE tg_chat_id = ?", (old_tg_chat_id,))
+            new = await self._one("SELECT id FROM chats WHERE tg_chat_id = ?", (new_tg_chat_id,))
+            if old is None:
+                return
+            if new is not None:
+                # The new id was seen first (an update from the supergroup raced the migration
+                # message): it has no history worth keeping that the old chat lacks, so fold it.
+                for table in ("tables", "rubbers", "ledger", "players"):
+                    await db.execute(
+                        f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (old["id"], new["id"])
+                    )
+                await db.execute("DELETE FROM chats WHERE id = ?", (new["id"],))
+            await db.execute(
+                "UPDATE chats SET tg_chat_id = ? WHERE id = ?", (new_tg_chat_id, old["id"])
+            )
+
+    async def ensure_player(self, tg_user_id: int, name: str, language: str = "") -> Player:
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO players (tg_user_id, name, language, created_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (tg_user_id) DO UPDATE SET name = excluded.name, "
+                "language = CASE WHEN excluded.language != '' THEN excluded.language "
+                "ELSE players.language END",
+                (tg_user_id, name, language, _now()),
+            )
+        player = await self.player_by_tg(tg_user_id)
+        assert player is not None
+        return player
+
+    async def add_guest(self, chat_id: int, name: str) -> Player:
+        async with self._tx() as db:
+            row = await self._one(
+                "SELECT * FROM players WHERE chat_id = ? AND name = ? AND tg_user_id IS NULL",
+                (chat_id, name),
+            )
+            if row is None:
+                cur = await db.execute(
+                    "INSERT INTO players (tg_user_id, name, chat_id, created_at) "
+                    "VALUES (NULL, ?, ?, ?)",
+                    (name, chat_id, _now()),
+                )
+                row = await self._one("SELECT * FROM players WHERE id = ?", (cur.lastrowid,))
+        assert row is not None
+        return _player(row)
+
+    async def get_player(self, player_id: int) -> Player:
+        row = await self._one("SELECT * FROM players WHERE id = ?", (player_id,))
+        if row is None:
+            raise NotFound(f"player {player_id}")
+        return _player(row)
+
+    async def player_by_tg(self, tg_user_id: int) -> Player | None:
+        row = await self._one("SELECT * FROM players WHERE tg_user_id = ?", (tg_user_id,))
+        return None if row is None else _player(row)
+
+    async def set_player_flag(self, player_id: int, flag: str, value: bool) -> None:
+        async with self._tx() as db:
+            if value:
+                await db.execute(
+                    "INSERT OR IGNORE INTO player_flags (player_id, flag) VALUES (?, ?)",
+                    (player_id, flag),
+                )
+            else:
+                await db.execute(
+                    "DELETE FROM player_flags WHERE player_id = ? AND flag = ?", (player_id, flag)
+                )
+
+    async def player_flag(self, player_id: int, flag: str) -> bool:
+        return bool(
+            await self._scalar(
+                "SELECT count(*) FROM player_flags WHERE player_id = ? AND flag = ?",
+                (player_id, flag),
+            )
+        )
+
+    # --- tables and seats ------------------------------------------------------------------------
+
+    async def create_table(
+        self,
+        chat_id: int,
+        topic_id: int | None,
+        settings: TableSettings,
+        scorekeeper: bool = False,
+    ) -> Table:
+        async with self._tx() as db:
+            cur = await db.execute(
+                "INSERT INTO tables (chat_id, topic_id, status, rules, unfinished_part_score, "
+                "stake, currency, language, turn_timer, scorekeeper, created_at) "
+                "VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    chat_id,
+                    topic_id,
+                    settings.rules,
+                    settings.unfinished_part_score,
+                    settings.stake,
+                    settings.currency,
+                    settings.language,
+                    settings.turn_timer,
+                    int(scorekeeper),
+                    _now(),
+                ),
+            )
+            table_id = cur.lastrowid
+        assert table_id is not None
+        return await self.get_table(table_id)
+
+    async def get_table(self, table_id: int) -> Table:
+        row = await self._one("SELECT * FROM tables WHERE id = ?", (table_id,))
+        if row is None:
+            raise NotFound(f"table {table_id}")
+        return await self._table(row)
+
+    async def _table(self, row: sqlite3.Row) -> Table:
+        seats = {
+            r["seat"]: r["player_id"]
+            for r in await self._all(
+                "SELECT seat, player_id FROM seats WHERE table_id = ?", (row["id"],)
+            )
+        }
+        current = await self._scalar(
+            "SELECT max(deal_no) FROM deals WHERE table_id = ?", (row["id"],)
+        )
+        return Table(
+            id=row["id"],
+            chat_id=row["chat_id"],
+            topic_id=row["topic_id"],
+            status=TableStatus(row["status"]),
+            settings=TableSettings(
+                rules=row["rules"],
+                unfinished_part_score=row["unfinished_part_score"],
+                stake=row["stake"],
+                currency=row["currency"],
+                language=row["language"],
+                turn_timer=row["turn_timer"],
+            ),
+            seats=seats,
+            current_deal=current,
+            rubber_id=row["rubber_id"],
+            scorekeeper=bool(row["scorekeeper"]),
+        )
+
+    async def table_in(self, chat_id: int, topic_id: int | None) -> Table | None:
+        row = await self._one(
+            "SELECT * FROM tables WHERE chat_id = ? AND topic_id IS ? AND status != 'closed' "
+            "ORDER BY id DESC LIMIT 1",
+            (chat_id, topic_id),
+        )
+        return None if row is None else await self._table(row)
+
+    async def active_tables(self) -> list[Table]:
+        rows = await self._all("SELECT * FROM tables WHERE status != 'closed' ORDER BY id")
+        return [await self._table(row) for row in rows]
+
+    async def tables_of_player(self, player_id: int) -> list[Table]:
+        rows = await self._all(
+            "SELECT t.* FROM tables t JOIN seats s ON s.table_id = t.id "
+            "WHERE s.player_id = ? AND t.status != 'closed' ORDER BY t.id",
+            (player_id,),
+        )
+        return [await self._table(row) for row in rows]
+
+    async def update_settings(self, table_id: int, settings: TableSettings) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                "UPDATE tables SET rules = ?, unfinished_part_score = ?, stake = ?, currency = ?, "
+                "language = ?, turn_timer = ? WHERE id = ?",
+                (
+                    settings.rules,
+                    settings.unfinished_part_score,
+                    settings.stake,
+                    settings.currency,
+                    settings.language,
+                    settings.turn_timer,
+                    table_id,
+                ),
+            )
+
+    async def set_status(self, table_id: int, status: TableStatus) -> None:
+        async with self._tx() as db:
+            await db.execute("UPDATE tables SET status = ? WHERE id = ?", (status.value, table_id))
+
+    async def set_seat(self, table_id: int, seat: str, player_id: int | None) -> None:
+        async with self._tx() as db:
+            await db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat))
+            if player_id is not None:
+                try:
+                    await db.execute(
+                        "INSERT INTO seats (table_id, seat, player_id) VALUES (?, ?, ?)",
+                        (table_id, seat, player_id),
+                    )
+                except sqlite3.IntegrityError as exc:
+                    raise ConflictError(f"player {player_id} already sits at {table_id}") from exc
+
+    # --- kept messages ---------------------------------------------------------------------------
+
+    async def set_message(self, table_id: int, key: str, tg_chat_id: int, message_id: int) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO kept_messages (table_id, key, tg_chat_id, message_id) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (table_id, key) DO UPDATE SET "
+                "tg_chat_id = excluded.tg_chat_id, message_id = excluded.message_id",
+                (table_id, key, tg_chat_id, message_id),
+            )
+
+    async def messages(self, table_id: int) -> dict[str, tuple[int, int]]:
+        rows = await self._all(
+            "SELECT key, tg_chat_id, message_id FROM kept_messages WHERE table_id = ?", (table_id,)
+        )
+        return {r["key"]: (r["tg_chat_id"], r["message_id"]) for r in rows}
+
+    # --- deals and events ---------------------------------------------------------------------
+
+    async def start_deal(
+        self, table_id: int, deal_no: int, payload: Mapping[str, Any], player_id: int | None
+    ) -> Event:
+        at = _now()
+        async with self._tx() as db:
+            rubber = await self._one("SELECT rubber_id FROM tables WHERE id = ?", (table_id,))
+            if rubber is None:
+                raise NotFound(f"table {table_id}")
+            try:
+                await db.execute(
+                    "INSERT INTO deals (table_id, deal_no, rubber_id) VALUES (?, ?, ?)",
+                    (table_id, deal_no, rubber["rubber_id"]),
+                )
+                await db.execute(
+                    "INSERT INTO events (table_id, deal_no, seq, kind, payload, player_id, at) "
+                    "VALUES (?, ?, 0, 'deal', ?, ?, ?)",
+                    (table_id, deal_no, json.dumps(dict(payload)), player_id, at),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise ConflictError(f"deal {table_id}/{deal_no} exists") from exc
+        return Event(table_id, deal_no, 0, "deal", dict(payload), player_id, at)
+
+    async def append_event(
+        self,
+        table_id: int,
+        deal_no: int,
+        seq: int,
+        kind: str,
+        payload: Mapping[str, Any],
+        player_id: int | None,
+    ) -> Event:
+        at = _now()
+        async with self._tx() as db:
+            try:
+                await db.execute(
+                    "INSERT INTO events (table_id, deal_no, seq, kind, payload, player_id, at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (table_id, deal_no, seq, kind, json.dumps(dict(payload)), player_id, at),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise ConflictError(f"event {table_id}/{deal_no}/{seq} exists") from exc
+        return Event(table_id, deal_no, seq, kind, dict(payload), player_id, at)
+
+    async def events(self, table_id: int, deal_no: int) -> list[Event]:
+        rows = await self._all(
+            "SELECT * FROM events WHERE table_id = ? AND deal_no = ? ORDER BY seq",
+            (table_id, deal_no),
+        )
+        return [
+            Event(
+                r["table_id"],
+                r["deal_no"],
+                r["seq"],
+                r["kind"],
+                json.loads(r["payload"]),
+                r["player_id"],
+                r["at"],
+            )
+            for r in rows
+        ]
+
+    async def finish_deal(self, table_id: int, deal_no: int, result: Mapping[str, Any]) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                "UPDATE deals SET result = ? WHERE table_id = ? AND deal_no = ?",
+                (json.dumps(dict(result)), table_id, deal_no),
+            )
+
+    async def deals(self, rubber_id: int) -> list[DealSummary]:
+        rows = await self._all(
+            "SELECT * FROM deals WHERE rubber_id = ? ORDER BY deal_no", (rubber_id,)
+        )
+        return [
+            DealSummary(
+                r["table_id"],
+                r["deal_no"],
+                r["rubber_id"],
+                None if r["result"] is None else json.loads(r["result"]),
+            )
+            for r in rows
+        ]
+
+    # --- rubbers and ledger ---------------------------------------------------------------------
+
+    async def start_rubber(self, table_id: int, rules: str, seats: Mapping[str, int]) -> Rubber:
+        async with self._tx() as db:
+            table = await self._one("SELECT chat_id FROM tables WHERE id = ?", (table_id,))
+            if table is None:
+                raise NotFound(f"table {table_id}")
+            cur = await db.execute(
+                "INSERT INTO rubbers (table_id, chat_id, rules, seats, started_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (table_id, table["chat_id"], rules, json.dumps(dict(seats)), _now()),
+            )
+            rubber_id = cur.lastrowid
+            await db.execute(
+                "UPDATE tables SET rubber_id = ?, status = 'playing' WHERE id = ?",
+                (rubber_id, table_id),
+            )
+        assert rubber_id is not None
+        return await self.get_rubber(rubber_id)
+
+    async def get_rubber(self, rubber_id: int) -> Rubber:
+        row = await self._one("SELECT * FROM rubbers WHERE id = ?", (rubber_id,))
+        if row is None:
+            raise NotFound(f"rubber {rubber_id}")
+        return _rubber(row)
+
+    async def finish_rubber(
+        self,
+        rubber_id: int,
+        winner: str | None,
+        points: int,
+        entries: Mapping[int, int],
+        seats: Mapping[str, int],
+        unfinished: bool = False,
+    ) -> None:
+        check_balanced(entries)
+        at = _now()
+        txn = uuid.uuid4().hex
+        async with self._tx() as db:
+            row = await self._one(
+                "SELECT chat_id, table_id, finished_at FROM rubbers WHERE id = ?", (rubber_id,)
+            )
+            if row is None:
+                raise NotFound(f"rubber {rubber_id}")
+            if row["finished_at"] is not None:
+                raise ConflictError(f"rubber {rubber_id} is already finished")
+            await db.execute(
+                "UPDATE rubbers SET finished_at = ?, winner = ?, points = ?, seats = ?, "
+                "unfinished = ? WHERE id = ?",
+                (at, winner, points, json.dumps(dict(seats)), int(unfinished), rubber_id),
+            )
+            await db.executemany(
+                "INSERT INTO ledger (chat_id, player_id, points, kind, rubber_id, txn, at) "
+                "VALUES (?, ?, ?, 'rubber', ?, ?, ?)",
+                [(row["chat_id"], p, pts, rubber_id, txn, at) for p, pts in entries.items()],
+            )
+            await db.execute(
+                "UPDATE tables SET rubber_id = NULL WHERE id = ? AND rubber_id = ?",
+                (row["table_id"], rubber_id),
+            )
+            total = await self._scalar("SELECT sum(points) FROM ledger WHERE txn = ?", (txn,))
+            check_balanced([total])
+
+    async def rubbers(self, chat_id: int, limit: int = 20) -> list[Rubber]:
+        rows = await self._all(
+            "SELECT * FROM rubbers WHERE chat_id = ? AND finished_at IS NOT NULL "
+            "ORDER BY finished_at DESC, id DESC LIMIT ?",
+            (chat_id, limit),
+        )
+        return [_rubber(r) for r in rows]
+
+    async def record_payment(
+        self, chat_id: int, payer_id: int, payee_id: int, points: int, note: str = ""
+    ) -> None:
+        if points <= 0 or payer_id == payee_id:
+            raise StorageError("a payment is a positive amount between two players")
+        at = _now()
+        txn = uuid.uuid4().hex
+        async with self._tx() as db:
+            await db.executemany(
+                "INSERT INTO ledger (chat_id, player_id, points, kind, txn, note, at) "
+                "VALUES (?, ?, ?, 'payment', ?, ?, ?)",
+                [
+                    (chat_id, payer_id, points, txn, note, at),
+                    (chat_id, payee_id, -points, txn, note, at),
+                ],
+            )
+
+    async def ledger(self, chat_id: int) -> list[LedgerRow]:
+        rows = await self._all("SELECT * FROM ledger WHERE chat_id = ? ORDER BY id", (chat_id,))
+        return [
+            LedgerRow(
+                r["id"],
+                r["chat_id"],
+                r["player_id"],
+                r["points"],
+                r["kind"],
+                r["rubber_id"],
+                r["txn"],
+                r["note"],
+                r["at"],
+            )
+            for r in rows
+        ]
+
+    async def balances(self, chat_id: int) -> dict[int, int]:
+        rows = await self._all(
+            "SELECT player_id, sum(points) AS total FROM ledger WHERE chat_id = ? "
+            "GROUP BY player_id",
+            (chat_id,),
+        )
+        return {r["player_id"]: r["total"] for r in rows}
+
+    async def rubber_counts(self, chat_id: int) -> dict[int, int]:
+        rows = await self._all(
+            "SELECT player_id, count(*) AS n FROM ledger WHERE chat_id = ? AND kind = 'rubber' "
+            "GROUP BY player_id",
+            (chat_id,),
+        )
+        return {r["player_id"]: r["n"] for r in rows}
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration into statements, keeping trigger bodies (``BEGIN … END;``) whole."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip():
+                statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        statements.append(buffer.strip())
+    return statements
+
+
+def _take_lock(path: str) -> IO[str]:
+    handle = open(f"{path}.lock", "a+")  # noqa: SIM115 - held open for the process's life
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise DatabaseLocked(
+            f"{path!r} is in use by another bot process; stop it or use another BRIDGE_DB"
+        ) from None
+    return handle
+
+
+def _release(lock: IO[str] | None) -> None:
+    if lock is not None:
+        with contextlib.suppress(OSError):
+            fcntl.flock(lock, fcntl.LOCK_UN)
+        lock.close()
+
+
+def _chat(row: sqlite3.Row) -> Chat:
+    return Chat(row["id"], row["tg_chat_id"], row["title"], row["language"])
+
+
+def _player(row: sqlite3.Row) -> Player:
+    return Player(row["id"], row["tg_user_id"], row["name"], row["language"], row["chat_id"])
+
+
+def _rubber(row: sqlite3.Row) -> Rubber:
+    return Rubber(
+        id=row["id"],
+        table_id=row["table_id"],
+        chat_id=row["chat_id"],
+        rules=row["rules"],
+        seats=json.loads(row["seats"]),
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+        winner=row["winner"],
+        points=row["points"],
+        unfinished=bool(row["unfinished"]),
+    )

@@ -1,0 +1,196 @@
+"""The SQLite backend on real files: schema, refusals, conflicts, ledger, chat migration."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from storage.interface import (
+    ConflictError,
+    DatabaseLocked,
+    DatabaseTooNew,
+    NotOurDatabase,
+    TableSettings,
+    TableStatus,
+    UnbalancedLedger,
+)
+from storage.migrations import APPLICATION_ID, LATEST
+from storage.sqlite import SqliteStorage
+
+
+async def test_fresh_file_is_migrated_in_wal_mode(db_path: str) -> None:
+    store = await SqliteStorage.open(db_path)
+    assert await store.schema_version() == LATEST
+    await store.close()
+    con = sqlite3.connect(db_path)
+    assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert con.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    con.close()
+
+
+@pytest.mark.parametrize("start", range(0, LATEST))
+async def test_migrates_from_every_earlier_version_keeping_data(db_path: str, start: int) -> None:
+    old = await _open_at(db_path, start)
+    assert await old.schema_version() == start
+    if start >= 1:
+        chat = await old.ensure_chat(-100, "club")
+        player = await old.ensure_player(7, "Ann", "en")
+        table = await old.create_table(chat.id, None, TableSettings(stake=50, currency="RUB"))
+    await old.close()
+    store = await SqliteStorage.open(db_path)
+    assert await store.schema_version() == LATEST
+    if start >= 1:
+        assert (await store.get_player(player.id)).name == "Ann"
+        assert (await store.get_table(table.id)).settings.stake == 50
+        await store.set_message(table.id, "table", -100, 5)  # a table of migration 2
+        assert await store.messages(table.id) == {"table": (-100, 5)}
+    await store.close()
+
+
+async def _open_at(path: str, version: int) -> SqliteStorage:
+    """A file migrated only up to ``version`` (0: an empty SQLite file)."""
+    if version == 0:
+        sqlite3.connect(path).close()
+        return await _opened_without_migrating(path)
+    store = await _opened_without_migrating(path)
+    await store.migrate(version)
+    return store
+
+
+async def _opened_without_migrating(path: str) -> SqliteStorage:
+    import aiosqlite
+
+    db = await aiosqlite.connect(path, isolation_level=None)
+    db.row_factory = sqlite3.Row
+    return SqliteStorage(db, None, path)
+
+
+async def test_a_strangers_database_is_refused(tmp_path: Path) -> None:
+    path = str(tmp_path / "other.db")
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE invoices (id INTEGER)")
+    con.commit()
+    con.close()
+    with pytest.raises(NotOurDatabase):
+        await SqliteStorage.open(path)
+    con = sqlite3.connect(path)
+    assert [r[0] for r in con.execute("SELECT name FROM sqlite_master")] == ["invoices"]
+    con.close()
+
+
+async def test_a_file_that_is_not_sqlite_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("this is not a database, just some notes about bridge " * 100)
+    with pytest.raises(NotOurDatabase):
+        await SqliteStorage.open(str(path))
+
+
+async def test_a_newer_schema_is_refused(db_path: str) -> None:
+    store = await SqliteStorage.open(db_path)
+    await store.close()
+    con = sqlite3.connect(db_path)
+    con.execute(f"PRAGMA user_version={LATEST + 1}")
+    con.close()
+    with pytest.raises(DatabaseTooNew):
+        await SqliteStorage.open(db_path)
+
+
+async def test_a_second_bot_process_is_refused(db_path: str) -> None:
+    first = await SqliteStorage.open(db_path)
+    with pytest.raises(DatabaseLocked):
+        await SqliteStorage.open(db_path)
+    await first.close()
+    second = await SqliteStorage.open(db_path)
+    await second.close()
+
+
+async def test_racing_writers_one_wins_the_other_conflicts(db_path: str) -> None:
+    a = await SqliteStorage.open(db_path, exclusive=False)
+    b = await SqliteStorage.open(db_path, exclusive=False)
+    chat = await a.ensure_chat(-1)
+    table = await a.create_table(chat.id, None, TableSettings())
+    await a.start_deal(table.id, 1, {"dealer": "N", "pbn": "x"}, None)
+    results = await asyncio.gather(
+        a.append_event(table.id, 1, 1, "call", {"seat": "N", "call": "1H"}, None),
+        b.append_event(table.id, 1, 1, "call", {"seat": "N", "call": "1S"}, None),
+        return_exceptions=True,
+    )
+    conflicts = [r for r in results if isinstance(r, ConflictError)]
+    winners = [r for r in results if not isinstance(r, BaseException)]
+    assert len(conflicts) == 1 and len(winners) == 1
+    stored = await b.events(table.id, 1)
+    assert [e.payload for e in stored][1] == winners[0].payload
+    with pytest.raises(ConflictError):
+        await a.start_deal(table.id, 1, {"dealer": "E", "pbn": "y"}, None)
+    await a.close()
+    await b.close()
+
+
+async def test_events_cannot_be_rewritten(store: SqliteStorage) -> None:
+    chat = await store.ensure_chat(-1)
+    table = await store.create_table(chat.id, None, TableSettings())
+    await store.start_deal(table.id, 1, {"dealer": "N", "pbn": "x"}, None)
+    with pytest.raises(sqlite3.IntegrityError):
+        await store._db.execute("UPDATE events SET kind = 'forged'")
+    assert (await store.events(table.id, 1))[0].kind == "deal"
+
+
+async def test_rubber_ledger_rows_sum_to_zero_or_nothing_is_written(store: SqliteStorage) -> None:
+    chat = await store.ensure_chat(-5, "club")
+    players = [await store.ensure_player(i, f"P{i}") for i in range(1, 5)]
+    table = await store.create_table(chat.id, None, TableSettings())
+    seats = {s: p.id for s, p in zip("NESW", players, strict=True)}
+    rubber = await store.start_rubber(table.id, "modern", seats)
+    assert (await store.get_table(table.id)).status is TableStatus.PLAYING
+    bad = {players[0].id: 300, players[1].id: -300, players[2].id: 300, players[3].id: -200}
+    with pytest.raises(UnbalancedLedger):
+        await store.finish_rubber(rubber.id, "NS", 300, bad, seats)
+    assert await store.ledger(chat.id) == []
+    good = {**bad, players[3].id: -300}
+    await store.finish_rubber(rubber.id, "NS", 300, good, seats)
+    with pytest.raises(ConflictError):
+        await store.finish_rubber(rubber.id, "NS", 300, good, seats)
+    assert await store.balances(chat.id) == good
+    await store.record_payment(chat.id, players[1].id, players[0].id, 300, "cash")
+    balances = await store.balances(chat.id)
+    assert balances[players[1].id] == 0 and balances[players[0].id] == 0
+    assert sum(balances.values()) == 0
+    assert len(await store.ledger(chat.id)) == 6
+    assert (await store.rubbers(chat.id))[0].winner == "NS"
+    assert (await store.rubber_counts(chat.id))[players[0].id] == 1
+
+
+async def test_group_upgraded_to_supergroup_keeps_everything(store: SqliteStorage) -> None:
+    chat = await store.ensure_chat(-10, "club")
+    table = await store.create_table(chat.id, None, TableSettings())
+    player = await store.ensure_player(1, "Ann")
+    await store.set_seat(table.id, "N", player.id)
+    await store.migrate_chat(-10, -1000000000010)
+    assert await store.chat_by_tg(-10) is None
+    moved = await store.chat_by_tg(-1000000000010)
+    assert moved is not None and moved.id == chat.id
+    assert (await store.table_in(chat.id, None)) is not None
+    assert (await store.get_table(table.id)).seats == {"N": player.id}
+
+
+async def test_seats_and_guests(store: SqliteStorage) -> None:
+    chat = await store.ensure_chat(-3)
+    table = await store.create_table(chat.id, 42, TableSettings(language="en"))
+    ann = await store.ensure_player(1, "Ann")
+    await store.set_seat(table.id, "N", ann.id)
+    with pytest.raises(ConflictError):
+        await store.set_seat(table.id, "S", ann.id)
+    guest = await store.add_guest(chat.id, "Uncle Vanya")
+    assert guest.tg_user_id is None
+    assert (await store.add_guest(chat.id, "Uncle Vanya")).id == guest.id
+    await store.set_seat(table.id, "S", guest.id)
+    assert (await store.table_in(chat.id, 42)) is not None
+    assert (await store.table_in(chat.id, None)) is None
+    assert [t.id for t in await store.tables_of_player(ann.id)] == [table.id]
+    await store.set_seat(table.id, "N", None)
+    assert (await store.get_table(table.id)).seats == {"S": guest.id}
+    await store.set_player_flag(ann.id, "can_write", True)
+    assert await store.player_flag(ann.id, "can_write")
