@@ -86,8 +86,10 @@ async def main() -> None:
         events = await fill(path, args.tables, rng)
         print(f"fill: {args.tables} tables, {events} events in {time.perf_counter() - t0:.1f} s")
         tables_s, total_s, n = await load_all(path)
-        print(f"load: {n} active tables read in {tables_s:.2f} s; with every deal replayed "
-              f"through games/ {total_s:.2f} s ({total_s / n * 1000:.2f} ms per table)")
+        print(
+            f"load: {n} active tables read in {tables_s:.2f} s; with every deal replayed "
+            f"through games/ {total_s:.2f} s ({total_s / n * 1000:.2f} ms per table)"
+        )
 
 
 if __name__ == "__main__":

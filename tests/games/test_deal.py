@@ -22,9 +22,7 @@ from games.errors import IllegalClaim, IllegalPlay, OutOfTurn, Reason, RuleError
 from .strategies import deals, played_deals
 
 # N holds all spades, E all hearts, S all diamonds, W all clubs: every trick is easy to reason.
-SUITED = Deal.from_pbn(
-    "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
-)
+SUITED = Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
 
 
 def calls(state: DealState, text: str) -> DealState:
@@ -78,9 +76,7 @@ def test_opening_lead_left_of_declarer_and_dummy_played_by_declarer() -> None:
 
 
 def test_must_follow_suit() -> None:
-    deal = Deal.from_pbn(
-        "N:AKQJ.T98.765.432 T987.AKQ.432.765 6543.J76.AKQ.JT9 2.5432.JT98.AKQ8"
-    )
+    deal = Deal.from_pbn("N:AKQJ.T98.765.432 T987.AKQ.432.765 6543.J76.AKQ.JT9 2.5432.JT98.AKQ8")
     state = calls(DealState.new(deal), "1NT P P P")  # N declares, E leads
     state = state.apply(PlayCard(Seat.E, card("HA")))
     with pytest.raises(IllegalPlay) as info:

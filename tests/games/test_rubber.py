@@ -127,7 +127,16 @@ def test_bad_records_are_refused_and_change_nothing() -> None:
 
 @pytest.mark.parametrize(
     ("points", "rounded"),
-    [(270, 300), (1170 - 900, 300), (250, 300), (249, 200), (50, 100), (49, 0), (0, 0), (1260, 1300)],
+    [
+        (270, 300),
+        (1170 - 900, 300),
+        (250, 300),
+        (249, 200),
+        (50, 100),
+        (49, 0),
+        (0, 0),
+        (1260, 1300),
+    ],
 )
 def test_round_hundreds(points: int, rounded: int) -> None:
     assert round_hundreds(points) == rounded
@@ -180,8 +189,11 @@ def test_transfers_zero_every_balance(amounts: list[int]) -> None:
 @settings(max_examples=100, deadline=None)
 @given(
     st.lists(
-        st.tuples(st.permutations(["a", "b", "c", "d", "e"]), st.sampled_from(["NS", "EW"]),
-                  st.integers(0, 30)),
+        st.tuples(
+            st.permutations(["a", "b", "c", "d", "e"]),
+            st.sampled_from(["NS", "EW"]),
+            st.integers(0, 30),
+        ),
         min_size=1,
         max_size=10,
     )

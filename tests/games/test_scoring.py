@@ -109,23 +109,17 @@ def _deal(n: str, e: str, s: str, w: str) -> Deal:
 
 
 def test_honours_five_in_one_hand() -> None:
-    deal = _deal(
-        "AKQJT.432.432.32", "98765.AK.AK.AK54", "432.QJT9.QJT9.QJ", ".8765.8765.T9876"
-    )
+    deal = _deal("AKQJT.432.432.32", "98765.AK.AK.AK54", "432.QJT9.QJT9.QJ", ".8765.8765.T9876")
     assert honours(deal, Strain.SPADES) == {Side.NS: 150}
     assert honours(deal, Strain.HEARTS) == {}
 
 
 def test_honours_four_of_five_for_defenders_too() -> None:
-    deal = _deal(
-        "T5432.432.432.32", "AKQJ.AK.AK.AK654", "9876.QJT9.QJT9.Q", ".8765.8765.JT987"
-    )
+    deal = _deal("T5432.432.432.32", "AKQJ.AK.AK.AK654", "9876.QJT9.QJT9.Q", ".8765.8765.JT987")
     assert honours(deal, Strain.SPADES) == {Side.EW: 100}
 
 
 def test_honours_four_aces_at_notrump() -> None:
-    deal = _deal(
-        "A432.A32.A32.A32", "KQJT.KQJ.KQJ.KQJ", "9876.T98.T98.T98", "5.7654.7654.7654"
-    )
+    deal = _deal("A432.A32.A32.A32", "KQJT.KQJ.KQJ.KQJ", "9876.T98.T98.T98", "5.7654.7654.7654")
     assert honours(deal, Strain.NOTRUMP) == {Side.NS: 150}
     assert honours(deal.with_dealer(Seat.E), Strain.CLUBS) == {}

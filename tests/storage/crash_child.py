@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 
 from storage.interface import ConflictError, TableSettings
@@ -17,10 +18,8 @@ async def main(path: str) -> None:
     )
     events = await store.events(table.id, 1)
     if not events:
-        try:
+        with contextlib.suppress(ConflictError):
             await store.start_deal(table.id, 1, {"dealer": "N", "pbn": "-"}, None)
-        except ConflictError:
-            pass
         events = await store.events(table.id, 1)
     seq = events[-1].seq
     while True:

@@ -57,8 +57,7 @@ def test_sigkill_never_loses_an_acknowledged_event(tmp_path: Path) -> None:
         con = sqlite3.connect(path)
         assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         stored = [
-            row[0]
-            for row in con.execute("SELECT seq FROM events WHERE kind = 'note' ORDER BY seq")
+            row[0] for row in con.execute("SELECT seq FROM events WHERE kind = 'note' ORDER BY seq")
         ]
         con.close()
         assert set(acknowledged) <= set(stored)
