@@ -295,33 +295,48 @@ class SqliteStorage(Storage):
         return await self._table(row)
 
     async def _table(self, row: sqlite3.Row) -> Table:
-        seats = {
-            r["seat"]: r["player_id"]
+        return (await self._tables([row]))[0]
+
+    async def _tables(self, rows: list[sqlite3.Row]) -> list[Table]:
+        """Tables with their seats and latest deal, in two queries however many there are."""
+        if not rows:
+            return []
+        ids = [row["id"] for row in rows]
+        marks = ",".join("?" * len(ids))
+        seats: dict[int, dict[str, int]] = {i: {} for i in ids}
+        for r in await self._all(
+            f"SELECT table_id, seat, player_id FROM seats WHERE table_id IN ({marks})", tuple(ids)
+        ):
+            seats[r["table_id"]][r["seat"]] = r["player_id"]
+        current = {
+            r["table_id"]: r["n"]
             for r in await self._all(
-                "SELECT seat, player_id FROM seats WHERE table_id = ?", (row["id"],)
+                f"SELECT table_id, max(deal_no) AS n FROM deals WHERE table_id IN ({marks}) "
+                "GROUP BY table_id",
+                tuple(ids),
             )
         }
-        current = await self._scalar(
-            "SELECT max(deal_no) FROM deals WHERE table_id = ?", (row["id"],)
-        )
-        return Table(
-            id=row["id"],
-            chat_id=row["chat_id"],
-            topic_id=row["topic_id"],
-            status=TableStatus(row["status"]),
-            settings=TableSettings(
-                rules=row["rules"],
-                unfinished_part_score=row["unfinished_part_score"],
-                stake=row["stake"],
-                currency=row["currency"],
-                language=row["language"],
-                turn_timer=row["turn_timer"],
-            ),
-            seats=seats,
-            current_deal=current,
-            rubber_id=row["rubber_id"],
-            scorekeeper=bool(row["scorekeeper"]),
-        )
+        return [
+            Table(
+                id=row["id"],
+                chat_id=row["chat_id"],
+                topic_id=row["topic_id"],
+                status=TableStatus(row["status"]),
+                settings=TableSettings(
+                    rules=row["rules"],
+                    unfinished_part_score=row["unfinished_part_score"],
+                    stake=row["stake"],
+                    currency=row["currency"],
+                    language=row["language"],
+                    turn_timer=row["turn_timer"],
+                ),
+                seats=seats[row["id"]],
+                current_deal=current.get(row["id"], 0),
+                rubber_id=row["rubber_id"],
+                scorekeeper=bool(row["scorekeeper"]),
+            )
+            for row in rows
+        ]
 
     async def table_in(self, chat_id: int, topic_id: int | None) -> Table | None:
         row = await self._one(
@@ -333,7 +348,7 @@ class SqliteStorage(Storage):
 
     async def active_tables(self) -> list[Table]:
         rows = await self._all("SELECT * FROM tables WHERE status != 'closed' ORDER BY id")
-        return [await self._table(row) for row in rows]
+        return await self._tables(rows)
 
     async def tables_of_player(self, player_id: int) -> list[Table]:
         rows = await self._all(
@@ -341,7 +356,7 @@ class SqliteStorage(Storage):
             "WHERE s.player_id = ? AND t.status != 'closed' ORDER BY t.id",
             (player_id,),
         )
-        return [await self._table(row) for row in rows]
+        return await self._tables(rows)
 
     async def update_settings(self, table_id: int, settings: TableSettings) -> None:
         async with self._tx() as db:

@@ -24,7 +24,7 @@ class Seat(IntEnum):
     @property
     def next(self) -> Seat:
         """The seat on this seat's left, who acts after it."""
-        return Seat((self + 1) % 4)
+        return _SEATS[(self + 1) % 4]
 
     @property
     def lho(self) -> Seat:
@@ -32,11 +32,11 @@ class Seat(IntEnum):
 
     @property
     def partner(self) -> Seat:
-        return Seat((self + 2) % 4)
+        return _SEATS[(self + 2) % 4]
 
     @property
     def rho(self) -> Seat:
-        return Seat((self + 3) % 4)
+        return _SEATS[(self + 3) % 4]
 
     @property
     def side(self) -> Side:
@@ -46,7 +46,7 @@ class Seat(IntEnum):
         return self.side is other.side
 
     def after(self, steps: int) -> Seat:
-        return Seat((self + steps) % 4)
+        return _SEATS[(self + steps) % 4]
 
     @classmethod
     def parse(cls, text: str) -> Seat:
@@ -57,6 +57,10 @@ class Seat(IntEnum):
 
     def __str__(self) -> str:
         return self.name
+
+
+# Indexing a tuple is several times cheaper than Seat(n), and replay calls this per card.
+_SEATS: tuple[Seat, ...] = tuple(Seat)
 
 
 class Side(StrEnum):

@@ -52,19 +52,28 @@ class Trick:
         return Trick(self.leader, (*self.cards, card))
 
 
+Hands = tuple[frozenset[Card], frozenset[Card], frozenset[Card], frozenset[Card]]
+
+
 @dataclass(frozen=True, slots=True)
 class PlayState:
-    """Cards held and tricks played in a suit or no-trump contract with a given declarer."""
+    """Cards held and tricks played in a suit or no-trump contract with a given declarer.
+
+    ``held`` and ``won`` are kept alongside the tricks (rather than derived on each call) because
+    replaying thousands of tables at start-up walks this code for every card.
+    """
 
     deal: Deal
     declarer: Seat
     trump: Suit | None
-    tricks: tuple[Trick, ...] = ()
+    tricks: tuple[Trick, ...]
+    held: Hands
+    won: tuple[int, int]  # completed tricks won by N-S, E-W
 
     @classmethod
     def start(cls, deal: Deal, declarer: Seat, trump: Suit | None) -> PlayState:
         """The player on declarer's left leads to the first trick."""
-        return cls(deal, declarer, trump, (Trick(declarer.next),))
+        return cls(deal, declarer, trump, (Trick(declarer.next),), deal.hands, (0, 0))
 
     @property
     def dummy(self) -> Seat:
@@ -95,15 +104,12 @@ class PlayState:
     def cards_played(self) -> int:
         return sum(len(t.cards) for t in self.tricks)
 
-    def played_by(self, seat: Seat) -> frozenset[Card]:
-        return frozenset(c for t in self.tricks for s, c in t.plays() if s is seat)
-
     def hand(self, seat: Seat) -> frozenset[Card]:
         """The cards ``seat`` still holds."""
-        return self.deal.hand(seat) - self.played_by(seat)
+        return self.held[seat]
 
     def tricks_won(self, side: Side) -> int:
-        return sum(1 for t in self.completed if t.winner(self.trump).side is side)
+        return self.won[0] if side is Side.NS else self.won[1]
 
     @property
     def declarer_tricks(self) -> int:
@@ -112,14 +118,14 @@ class PlayState:
     @property
     def tricks_left(self) -> int:
         """Tricks not yet complete, the one in progress included."""
-        return 13 - len(self.completed)
+        return 13 - self.won[0] - self.won[1]
 
     def legal_cards(self) -> frozenset[Card]:
         """The cards the seat in turn may play: the suit led if it has any, else any card."""
         seat = self.turn
         if seat is None:
             return frozenset()
-        hand = self.hand(seat)
+        hand = self.held[seat]
         led = self.current.suit_led
         if led is not None:
             following = frozenset(c for c in hand if c.suit is led)
@@ -131,7 +137,7 @@ class PlayState:
         seat = self.turn
         if seat is None:
             raise IllegalPlay(str(card), Reason.DEAL_OVER)
-        if card not in self.hand(seat):
+        if card not in self.held[seat]:
             raise IllegalPlay(str(card), Reason.CARD_NOT_HELD)
         if card not in self.legal_cards():
             raise IllegalPlay(str(card), Reason.MUST_FOLLOW_SUIT)
@@ -139,8 +145,16 @@ class PlayState:
     def apply(self, card: Card) -> PlayState:
         """The state after the seat in turn plays ``card``; the trick's winner leads next."""
         self.check_card(card)
+        seat = self.current.next_seat
         trick = self.current.add(card)
         tricks = (*self.tricks[:-1], trick)
-        if trick.is_complete and len(tricks) < 13:
-            tricks = (*tricks, Trick(trick.winner(self.trump)))
-        return PlayState(self.deal, self.declarer, self.trump, tricks)
+        held = list(self.held)
+        held[seat] = held[seat] - {card}
+        won = self.won
+        if trick.is_complete:
+            winner = trick.winner(self.trump)
+            won = (won[0] + 1, won[1]) if winner.side is Side.NS else (won[0], won[1] + 1)
+            if len(tricks) < 13:
+                tricks = (*tricks, Trick(winner))
+        hands: Hands = (held[0], held[1], held[2], held[3])
+        return PlayState(self.deal, self.declarer, self.trump, tricks, hands, won)
