@@ -6,6 +6,7 @@ the PostgreSQL backend. Every write runs in ``BEGIN IMMEDIATE`` … ``COMMIT``.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import fcntl
 import json
@@ -53,6 +54,10 @@ class SqliteStorage(Storage):
         self._db = db
         self._lock = lock
         self.path = path
+        # One connection serves every coroutine: a transaction must not interleave with another
+        # coroutine's statements. Reads inside the owning task's transaction do not re-lock.
+        self._busy = asyncio.Lock()
+        self._owner: asyncio.Task[Any] | None = None
 
     # --- opening -------------------------------------------------------------------------
 
@@ -127,34 +132,47 @@ class SqliteStorage(Storage):
 
     # --- helpers ---------------------------------------------------------------------------
 
+    @contextlib.asynccontextmanager
+    async def _turn(self) -> AsyncIterator[None]:
+        if self._owner is not None and self._owner is asyncio.current_task():
+            yield
+            return
+        async with self._busy:
+            yield
+
     async def _scalar(self, sql: str, args: tuple[Any, ...] = ()) -> int:
-        async with self._db.execute(sql, args) as cur:
+        async with self._turn(), self._db.execute(sql, args) as cur:
             row = await cur.fetchone()
         return int(row[0]) if row is not None and row[0] is not None else 0
 
     async def _one(self, sql: str, args: tuple[Any, ...] = ()) -> sqlite3.Row | None:
-        async with self._db.execute(sql, args) as cur:
+        async with self._turn(), self._db.execute(sql, args) as cur:
             row: sqlite3.Row | None = await cur.fetchone()
             return row
 
     async def _all(self, sql: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        async with self._db.execute(sql, args) as cur:
+        async with self._turn(), self._db.execute(sql, args) as cur:
             return list(await cur.fetchall())
 
     @contextlib.asynccontextmanager
     async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction; rolled back on any error."""
-        try:
-            await self._db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            raise DatabaseLocked(f"{self.path!r} is busy: {exc}") from exc
-        try:
-            yield self._db
-        except BaseException:
-            await self._db.execute("ROLLBACK")
-            raise
-        else:
-            await self._db.execute("COMMIT")
+        """One write transaction, alone on the connection; rolled back on any error."""
+        async with self._busy:
+            self._owner = asyncio.current_task()
+            try:
+                try:
+                    await self._db.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as exc:
+                    raise DatabaseLocked(f"{self.path!r} is busy: {exc}") from exc
+                try:
+                    yield self._db
+                except BaseException:
+                    await self._db.execute("ROLLBACK")
+                    raise
+                else:
+                    await self._db.execute("COMMIT")
+            finally:
+                self._owner = None
 
     # --- chats and players -------------------------------------------------------------------
 

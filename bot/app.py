@@ -1,0 +1,120 @@
+"""Builds the application and registers every handler, in one place."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    Update,
+)
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes
+
+from bot.config import Config
+from bot.context import BotContext, BridgeApp
+from bot.handlers import chat, private, settings, table
+from bot.handlers.common import user_translator
+from bot.i18n import LANGUAGES, Translator
+from bot.outbox import Outbox
+from bot.presenter import Presenter
+from bot.service import TableService
+from storage.sqlite import SqliteStorage
+
+log = logging.getLogger(__name__)
+
+GROUP_COMMANDS = ("bridge", "score", "settings", "leave", "help")
+PRIVATE_COMMANDS = ("start", "help")
+
+
+def build_application(config: Config) -> BridgeApp:
+    builder = (
+        ApplicationBuilder()
+        .token(config.token)
+        .context_types(ContextTypes(context=BotContext))
+        .rate_limiter(
+            AIORateLimiter(
+                overall_max_rate=config.overall_rate_per_second,
+                group_max_rate=config.group_rate_per_minute,
+                group_time_period=60,
+            )
+        )
+        .concurrent_updates(True)
+        .post_init(_post_init)
+        .post_shutdown(_post_shutdown)
+    )
+    if config.base_url:
+        builder = builder.base_url(config.base_url)
+    if config.base_file_url:
+        builder = builder.base_file_url(config.base_file_url)
+    application: BridgeApp = builder.build()  # type: ignore[assignment]
+    application.bot_data["config"] = config
+    for module in (chat, private, settings, table):
+        application.add_handlers(module.handlers())
+    application.add_handler(table.stray_button_handler())
+    application.add_error_handler(_on_error)
+    return application
+
+
+async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    config: Config = application.bot_data["config"]
+    storage = await SqliteStorage.open(config.database)
+    service = TableService(storage)
+    outbox = Outbox(application.bot, storage, config.group_interval, config.private_interval)
+    presenter = Presenter(outbox, application.bot.username)
+
+    async def blocked(tg_user_id: int) -> None:
+        for change in await service.set_blocked(tg_user_id, True):
+            presenter.show(change)
+
+    async def migrated(old: int, new: int) -> None:
+        await storage.migrate_chat(old, new)
+        service.forget_chat()
+
+    outbox.on_blocked, outbox.on_migrated = blocked, migrated
+    application.bot_data.update(
+        storage=storage, service=service, outbox=outbox, presenter=presenter
+    )
+    await _set_commands(application)
+    for change in await service.restore_all():
+        presenter.show(change)
+    log.info("bot @%s ready", application.bot.username)
+
+
+async def _set_commands(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    for language in (*LANGUAGES, None):
+        t = Translator(language or "en")
+        for scope, names in (
+            (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
+            (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
+        ):
+            commands = [BotCommand(name, t(f"command.{name}")) for name in names]
+            await application.bot.set_my_commands(commands, scope=scope, language_code=language)
+
+
+async def _post_shutdown(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    outbox: Outbox | None = application.bot_data.get("outbox")
+    if outbox is not None:
+        try:
+            await outbox.drain(timeout=10)
+        except TimeoutError:
+            log.warning("outbox not drained at shutdown; a restart re-renders every table")
+        await outbox.close()
+    storage: SqliteStorage | None = application.bot_data.get("storage")
+    if storage is not None:
+        await storage.close()
+
+
+async def _on_error(update: object, context: BotContext) -> None:
+    """Bugs and network failures: logged with the traceback; a pressed button still gets an
+    answer so the user's spinner stops."""
+    log.error("error while handling an update", exc_info=context.error)
+    if isinstance(update, Update) and update.callback_query is not None:
+        user = update.callback_query.from_user
+        t = user_translator(user, context.config.language)
+        try:
+            await update.callback_query.answer(t("refusal.error"))
+        except Exception:  # the query may be too old to answer; nothing more to do
+            log.debug("could not answer the callback query after an error")

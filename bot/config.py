@@ -1,0 +1,49 @@
+"""Settings from the environment (``.env.example`` lists each). Secrets never come from files
+in the repository, and the token is never logged."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+class ConfigError(Exception):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    token: str = field(repr=False)
+    database: str = "bridge.sqlite3"
+    language: str = "ru"
+    log_level: str = "INFO"
+    base_url: str | None = None
+    base_file_url: str | None = None
+    group_interval: float = 3.0
+    private_interval: float = 1.0
+    group_rate_per_minute: int = 20
+    overall_rate_per_second: int = 30
+    poll_timeout: int = 30
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Config:
+        source = os.environ if env is None else env
+        token = source.get("BOT_TOKEN", "").strip()
+        if not token:
+            raise ConfigError("BOT_TOKEN is not set: put your bot's token in the environment")
+        try:
+            return cls(
+                token=token,
+                database=source.get("BRIDGE_DB", "bridge.sqlite3"),
+                language=source.get("BRIDGE_LANGUAGE", "ru"),
+                log_level=source.get("LOG_LEVEL", "INFO").upper(),
+                base_url=source.get("BOT_API_BASE_URL") or None,
+                base_file_url=source.get("BOT_API_BASE_FILE_URL") or None,
+                group_interval=float(source.get("GROUP_EDIT_INTERVAL", "3.0")),
+                private_interval=float(source.get("PRIVATE_EDIT_INTERVAL", "1.0")),
+                group_rate_per_minute=int(source.get("GROUP_RATE_PER_MINUTE", "20")),
+                overall_rate_per_second=int(source.get("OVERALL_RATE_PER_SECOND", "30")),
+                poll_timeout=int(source.get("POLL_TIMEOUT", "30")),
+            )
+        except ValueError as exc:
+            raise ConfigError(f"a setting is not a number: {exc}") from exc

@@ -1,0 +1,45 @@
+"""Typed access to the services made in ``post_init``: no globals, no singletons."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram.ext import Application, CallbackContext, ExtBot
+
+from bot.config import Config
+from bot.outbox import Outbox
+from bot.presenter import Presenter
+from bot.service import TableService
+from storage.interface import Storage
+
+
+class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
+    @property
+    def config(self) -> Config:
+        config: Config = self.bot_data["config"]
+        return config
+
+    @property
+    def storage(self) -> Storage:
+        storage: Storage = self.bot_data["storage"]
+        return storage
+
+    @property
+    def service(self) -> TableService:
+        service: TableService = self.bot_data["service"]
+        return service
+
+    @property
+    def outbox(self) -> Outbox:
+        outbox: Outbox = self.bot_data["outbox"]
+        return outbox
+
+    @property
+    def presenter(self) -> Presenter:
+        presenter: Presenter = self.bot_data["presenter"]
+        return presenter
+
+
+BridgeApp = Application[
+    ExtBot[None], BotContext, dict[Any, Any], dict[Any, Any], dict[Any, Any], Any
+]

@@ -1,0 +1,40 @@
+"""What every handler needs: who acts, in which language, and how refusals read."""
+
+from __future__ import annotations
+
+from telegram import Update, User
+
+from bot.callback_data import BadCallbackData
+from bot.context import BotContext
+from bot.i18n import Translator, resolve
+from bot.service import Refusal
+from games.errors import RuleError
+from storage.interface import Player
+
+
+def user_translator(user: User | None, fallback: str) -> Translator:
+    return Translator(resolve(user.language_code if user else None, resolve(fallback)))
+
+
+async def acting_player(update: Update, context: BotContext) -> Player:
+    user = update.effective_user
+    assert user is not None
+    return await context.service.player(user.id, user.full_name, user.language_code or "")
+
+
+def refusal_text(error: Exception, t: Translator) -> str:
+    """The popup for a refusal: the rules' reason code or the table's, in the user's language."""
+    if isinstance(error, RuleError):
+        return t(f"reason.{error.reason.value}")
+    if isinstance(error, Refusal):
+        return t(f"refusal.{error.key}", **error.values)
+    if isinstance(error, BadCallbackData):
+        return t("refusal.bad_button")
+    raise error
+
+
+def thread_of(update: Update) -> int | None:
+    message = update.effective_message
+    if message is None or not message.is_topic_message:
+        return None
+    return message.message_thread_id

@@ -1,0 +1,106 @@
+"""/settings: the table's scoring variant, unfinished part score, stake and language.
+
+Changed by a seated player or a group admin; the variant only between deals.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from telegram import Update
+from telegram.constants import ChatMemberStatus
+from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
+
+from bot.callback_data import BadCallbackData, Button
+from bot.context import BotContext
+from bot.handlers.common import acting_player, refusal_text, thread_of, user_translator
+from bot.service import Refusal
+from bot.views import Rendered
+from bot.views.misc import render_settings
+from storage.interface import TableSettings
+
+STAKE = re.compile(r"^(\d{1,7})(?:\s+(\S{1,8}))?$")
+
+
+async def _may_change(
+    context: BotContext, tg_chat_id: int, user_id: int, player_id: int, table_id: int
+) -> bool:
+    snap = await context.service.snapshot(table_id)
+    if snap.seat_of(player_id) is not None:
+        return True
+    member = await context.bot.get_chat_member(tg_chat_id, user_id)
+    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+async def settings_command(update: Update, context: BotContext) -> None:
+    chat, user = update.effective_chat, update.effective_user
+    assert chat is not None and user is not None
+    t = user_translator(user, context.config.language)
+    thread = thread_of(update)
+    table_id = await context.service.table_for(chat.id, thread)
+    if table_id is None:
+        context.outbox.post(chat.id, thread, Rendered(t("refusal.no_table")))
+        return
+    snap = await context.service.snapshot(table_id)
+    args = context.args or []
+    if args and args[0].lower() == "stake":
+        player = await acting_player(update, context)
+        match = STAKE.match(" ".join(args[1:]))
+        if match is None:
+            context.outbox.post(chat.id, thread, Rendered(t("refusal.bad_stake")))
+            return
+        if not await _may_change(context, chat.id, user.id, player.id, table_id):
+            context.outbox.post(chat.id, thread, Rendered(t("refusal.not_allowed")))
+            return
+        settings = dataclasses.replace(
+            snap.settings, stake=int(match.group(1)), currency=match.group(2) or ""
+        )
+        snap = (await context.service.update_settings(table_id, settings)).snapshot
+    group_t = context.presenter.group_translator(snap)
+    context.outbox.forget(table_id, "settings")  # a fresh message at the bottom of the chat
+    context.outbox.want(
+        table_id, "settings", chat.id, thread, render_settings(table_id, snap.settings, group_t)
+    )
+
+
+def _changed(settings: TableSettings, arg: str) -> TableSettings:
+    key, _, value = arg.partition("=")
+    if key == "rules" and value in ("modern", "classic"):
+        return dataclasses.replace(settings, rules=value)
+    if key == "part" and value in ("50", "100"):
+        return dataclasses.replace(settings, unfinished_part_score=int(value))
+    if key == "lang" and value in ("ru", "en"):
+        return dataclasses.replace(settings, language=value)
+    raise BadCallbackData(arg)
+
+
+async def setting_button(update: Update, context: BotContext) -> None:
+    query, user = update.callback_query, update.effective_user
+    assert query is not None and user is not None and query.message is not None
+    t = user_translator(user, context.config.language)
+    try:
+        pressed = Button.decode(query.data)
+        player = await acting_player(update, context)
+        snap = await context.service.snapshot(pressed.table_id)
+        if not await _may_change(context, snap.chat.tg_chat_id, user.id, player.id, snap.table_id):
+            raise Refusal("not_allowed")
+        change = await context.service.update_settings(
+            snap.table_id, _changed(snap.settings, pressed.arg)
+        )
+    except (Refusal, BadCallbackData) as error:
+        await query.answer(refusal_text(error, t))
+        return
+    group_t = context.presenter.group_translator(change.snapshot)
+    content = render_settings(change.snapshot.table_id, change.snapshot.settings, group_t)
+    snap = change.snapshot
+    context.outbox.want(snap.table_id, "settings", snap.chat.tg_chat_id, snap.topic_id, content)
+    context.presenter.show(change)
+    await query.answer(t("settings.saved"))
+
+
+def handlers() -> list[BaseHandler[Update, BotContext, None]]:
+    return [
+        CommandHandler("settings", settings_command, filters=filters.ChatType.GROUPS),
+        CallbackQueryHandler(setting_button, pattern=r"^b1:\d+:\d+:st:"),
+    ]

@@ -1,0 +1,125 @@
+"""Group commands and every inline button of a table."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
+
+from bot.callback_data import Act, BadCallbackData, Button
+from bot.context import BotContext
+from bot.handlers.common import acting_player, refusal_text, thread_of, user_translator
+from bot.service import Refusal
+from bot.views import Rendered
+from bot.views.score import render_scoresheet
+from games.bridge.cards import Seat
+from games.errors import RuleError
+
+
+async def open_table(update: Update, context: BotContext) -> None:
+    """/bridge in a group: the table of this chat (or forum topic), opened if needed."""
+    chat, message = update.effective_chat, update.effective_message
+    assert chat is not None and message is not None
+    t = user_translator(update.effective_user, context.config.language)
+    if chat.type == ChatType.PRIVATE:
+        await message.reply_text(t("refusal.group_only"))
+        return
+    change, created = await context.service.open_table(
+        chat.id, chat.title or "", thread_of(update), context.config.language
+    )
+    if not created:
+        context.outbox.post(chat.id, thread_of(update), _short(t("table.already_open")))
+    context.presenter.show(change)
+
+
+async def show_score(update: Update, context: BotContext) -> None:
+    chat = update.effective_chat
+    assert chat is not None
+    t = user_translator(update.effective_user, context.config.language)
+    table_id = await context.service.table_for(chat.id, thread_of(update))
+    if table_id is None:
+        context.outbox.post(chat.id, thread_of(update), _short(t("refusal.no_table")))
+        return
+    snap = await context.service.snapshot(table_id)
+    group_t = context.presenter.group_translator(snap)
+    context.outbox.post(chat.id, thread_of(update), render_scoresheet(snap, group_t))
+
+
+async def leave_command(update: Update, context: BotContext) -> None:
+    chat = update.effective_chat
+    assert chat is not None
+    t = user_translator(update.effective_user, context.config.language)
+    table_id = await context.service.table_for(chat.id, thread_of(update))
+    if table_id is None:
+        context.outbox.post(chat.id, thread_of(update), _short(t("refusal.no_table")))
+        return
+    player = await acting_player(update, context)
+    try:
+        change = await context.service.leave(table_id, player.id)
+    except Refusal as refusal:
+        context.outbox.post(chat.id, thread_of(update), _short(refusal_text(refusal, t)))
+        return
+    context.presenter.show(change)
+
+
+ACTIONS = {Act.CALL: "call", Act.CARD: "card", Act.CLAIM: "claim", Act.CLAIM_ANSWER: "claim_answer"}
+
+
+async def button(update: Update, context: BotContext) -> None:
+    """Every table button: decode, act through the service, show the change, answer the press."""
+    query = update.callback_query
+    assert query is not None
+    t = user_translator(update.effective_user, context.config.language)
+    try:
+        pressed = Button.decode(query.data)
+        player = await acting_player(update, context)
+        service = context.service
+        if pressed.act is Act.SIT:
+            if not await context.storage.player_flag(player.id, "can_write"):
+                url = f"https://t.me/{context.bot.username}?start=s{pressed.table_id}_{pressed.arg}"
+                await query.answer(url=url)
+                return
+            change = await service.sit(pressed.table_id, player, Seat.parse(pressed.arg))
+        elif pressed.act in (Act.LEAVE, Act.STAND_UP):
+            change = await service.leave(pressed.table_id, player.id)
+        elif pressed.act in (Act.NEXT_RUBBER, Act.NEW_PARTNERS):
+            change = await service.next_rubber(
+                pressed.table_id, player.id, pressed.act is Act.NEW_PARTNERS
+            )
+        elif pressed.act in ACTIONS:
+            change = await service.act(
+                pressed.table_id, pressed.deal_no, player.id, ACTIONS[pressed.act], pressed.arg
+            )
+        else:
+            raise BadCallbackData(query.data)
+    except (Refusal, RuleError, BadCallbackData) as error:
+        await query.answer(refusal_text(error, t), show_alert=False)
+        return
+    context.presenter.show(change)
+    await query.answer()
+
+
+def _short(text: str) -> Rendered:
+    return Rendered(text)
+
+
+async def stray_button(update: Update, context: BotContext) -> None:
+    """Callback data that no button of ours made (or an older version's): answered, ignored."""
+    query = update.callback_query
+    assert query is not None
+    t = user_translator(update.effective_user, context.config.language)
+    await query.answer(refusal_text(BadCallbackData(query.data), t))
+
+
+def stray_button_handler() -> BaseHandler[Update, BotContext, None]:
+    return CallbackQueryHandler(stray_button)
+
+
+def handlers() -> list[BaseHandler[Update, BotContext, None]]:
+    groups = filters.ChatType.GROUPS
+    return [
+        CommandHandler(["bridge", "table"], open_table),
+        CommandHandler("score", show_score, filters=groups),
+        CommandHandler("leave", leave_command, filters=groups),
+        CallbackQueryHandler(button, pattern=r"^b1:\d+:\d+:(?!st)"),
+    ]

@@ -1,0 +1,309 @@
+"""The outbox: the only code that sends table content to Telegram.
+
+Per kept message it holds only the latest wanted content; per chat it sends in order, at most
+one call per ``interval`` (a few seconds in groups, about one a second in private chats), skips
+an edit that changes nothing, and after ``RetryAfter`` sends the latest content, never a backlog.
+It needs no persistence: after a restart the bot re-renders every table and the outbox brings
+Telegram up to date, editing the messages whose ids storage kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
+
+from bot.views import Rendered
+from storage.interface import Storage
+
+log = logging.getLogger(__name__)
+
+KeepId = tuple[int, str]  # (table id, key)
+
+
+@dataclass
+class _Keep:
+    keep: KeepId
+
+
+@dataclass
+class _Post:
+    content: Rendered
+    thread_id: int | None
+
+
+@dataclass
+class _Lane:
+    """One chat's queue: kept-message edits coalesce, posts keep their order."""
+
+    chat_id: int
+    interval: float
+    queue: deque[_Keep | _Post] = field(default_factory=deque)
+    pending: set[KeepId] = field(default_factory=set)
+    next_at: float = 0.0
+    task: asyncio.Task[None] | None = None
+
+
+@dataclass
+class Stats:
+    """Calls made, by kind of chat; read by tests and benchmarks."""
+
+    group_calls: int = 0
+    private_calls: int = 0
+    skipped: int = 0
+    retry_after: int = 0
+    log: list[tuple[float, int, str]] = field(default_factory=list)  # (time, chat, method)
+
+
+class Outbox:
+    def __init__(
+        self,
+        bot: Bot,
+        storage: Storage,
+        group_interval: float = 3.0,
+        private_interval: float = 1.0,
+        on_blocked: Callable[[int], Awaitable[None]] | None = None,
+        on_migrated: Callable[[int, int], Awaitable[None]] | None = None,
+    ) -> None:
+        self.bot = bot
+        self.storage = storage
+        self.group_interval = group_interval
+        self.private_interval = private_interval
+        self.on_blocked = on_blocked
+        self.on_migrated = on_migrated
+        self.stats = Stats()
+        self._lanes: dict[int, _Lane] = {}
+        self._wanted: dict[KeepId, tuple[int, int | None, Rendered]] = {}  # chat, thread, content
+        self._sent: dict[KeepId, Rendered] = {}
+        self._ids: dict[KeepId, int] = {}
+        self._loaded: set[int] = set()
+        self._forgotten: set[KeepId] = set()
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    # --- what callers want --------------------------------------------------------------------
+
+    def want(
+        self, table_id: int, key: str, chat_id: int, thread_id: int | None, content: Rendered
+    ) -> None:
+        """Make the kept message ``key`` of the table show ``content`` (posted if it is new)."""
+        keep = (table_id, key)
+        self._wanted[keep] = (chat_id, thread_id, content)
+        lane = self._lane(chat_id)
+        if keep not in lane.pending:
+            lane.pending.add(keep)
+            lane.queue.append(_Keep(keep))
+        self._kick(lane)
+
+    def post(self, chat_id: int, thread_id: int | None, content: Rendered) -> None:
+        """A new message (a deal's result, a notice), sent in order after what is queued."""
+        lane = self._lane(chat_id)
+        lane.queue.append(_Post(content, thread_id))
+        self._kick(lane)
+
+    async def drain(self, timeout: float = 30.0) -> None:
+        """Wait until everything queued has been sent (tests, shutdown)."""
+        deadline = time.monotonic() + timeout
+        while any(
+            lane.queue or (lane.task and not lane.task.done()) for lane in self._lanes.values()
+        ):
+            if time.monotonic() > deadline:
+                raise TimeoutError("outbox did not drain")
+            await asyncio.sleep(0.01)
+
+    async def close(self) -> None:
+        for lane in self._lanes.values():
+            if lane.task is not None:
+                lane.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await lane.task
+
+    def forget(self, table_id: int, key: str) -> None:
+        """Post the kept message anew next time instead of editing it (it scrolled away)."""
+        self._ids.pop((table_id, key), None)
+        self._sent.pop((table_id, key), None)
+        self._forgotten.add((table_id, key))
+
+    def message_id(self, table_id: int, key: str) -> int | None:
+        return self._ids.get((table_id, key))
+
+    # --- sending ------------------------------------------------------------------------------
+
+    def _lane(self, chat_id: int) -> _Lane:
+        lane = self._lanes.get(chat_id)
+        if lane is None:
+            interval = self.private_interval if chat_id > 0 else self.group_interval
+            lane = self._lanes[chat_id] = _Lane(chat_id, interval)
+        return lane
+
+    def _kick(self, lane: _Lane) -> None:
+        if lane.task is None or lane.task.done():
+            lane.task = asyncio.create_task(self._run(lane), name=f"outbox:{lane.chat_id}")
+
+    async def _run(self, lane: _Lane) -> None:
+        while lane.queue:
+            op = lane.queue[0]
+            wait = lane.next_at - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            try:
+                called = await self._send(lane, op)
+            except RetryAfter as exc:
+                self.stats.retry_after += 1
+                delay = exc.retry_after
+                seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else float(delay)
+                lane.next_at = time.monotonic() + seconds
+                continue  # the same op again, with whatever content is latest by then
+            except Forbidden:
+                # Blocked by the user (or removed from the group): drop what was queued for this
+                # chat; it is re-rendered in full when they come back.
+                for item in lane.queue:
+                    if isinstance(item, _Keep):
+                        self._sent.pop(item.keep, None)
+                lane.queue.clear()
+                lane.pending.clear()
+                if lane.chat_id > 0 and self.on_blocked is not None:
+                    await self.on_blocked(lane.chat_id)
+                continue
+            except Exception:  # a bug or an outage must not kill the lane; the error is logged
+                log.exception("outbox: giving up on one message to chat %s", lane.chat_id)
+                called = True
+            lane.queue.popleft()
+            if isinstance(op, _Keep):
+                lane.pending.discard(op.keep)
+            if called:
+                lane.next_at = time.monotonic() + lane.interval
+
+    async def _send(self, lane: _Lane, op: _Keep | _Post) -> bool:
+        """Make one call for ``op``; False if none was needed."""
+        if isinstance(op, _Post):
+            await self._call_post(lane, op.content, op.thread_id)
+            return True
+        chat_id, thread_id, content = self._wanted[op.keep]
+        if self._sent.get(op.keep) == content:
+            self.stats.skipped += 1
+            return False
+        message_id = await self._known_id(op.keep)
+        if message_id is not None:
+            try:
+                await self._attempt(
+                    lane,
+                    "edit",
+                    lambda: self.bot.edit_message_text(
+                        chat_id=chat_id,
+                        message_id=message_id,
+                        text=content.text,
+                        parse_mode=ParseMode.HTML,
+                        reply_markup=_markup(content),
+                    ),
+                )
+                self._sent[op.keep] = content
+                return True
+            except BadRequest as exc:
+                text = str(exc).lower()
+                if "not modified" in text:
+                    self._sent[op.keep] = content
+                    return True
+                if "not found" not in text and "can't be edited" not in text:
+                    raise
+                # the message is gone: post it anew below
+        message = await self._call_post(lane, content, thread_id)
+        if message is not None:
+            self._ids[op.keep] = message.message_id
+            self._sent[op.keep] = content
+            self._forgotten.discard(op.keep)
+            await self.storage.set_message(op.keep[0], op.keep[1], chat_id, message.message_id)
+        return True
+
+    async def _call_post(
+        self, lane: _Lane, content: Rendered, thread_id: int | None
+    ) -> Message | None:
+        return await self._attempt(
+            lane,
+            "send",
+            lambda: self.bot.send_message(
+                chat_id=lane.chat_id,
+                text=content.text,
+                parse_mode=ParseMode.HTML,
+                reply_markup=_markup(content),
+                message_thread_id=thread_id,
+                disable_web_page_preview=True,
+            ),
+        )
+
+    async def _attempt(
+        self, lane: _Lane, method: str, call: Callable[[], Awaitable[Message | bool]]
+    ) -> Message | None:
+        """One Bot API call; a migrated group is followed, a network hiccup retried twice."""
+        for attempt in range(3):
+            self._count(lane.chat_id, method)
+            try:
+                result = await call()
+                return result if isinstance(result, Message) else None
+            except ChatMigrated as exc:
+                old, new = lane.chat_id, exc.new_chat_id
+                if self.on_migrated is not None:
+                    await self.on_migrated(old, new)
+                self.migrate(old, new)
+            except BadRequest:
+                raise
+            except (TimedOut, NetworkError) as exc:
+                log.warning("outbox: %s to %s failed (%s), retrying", method, lane.chat_id, exc)
+                await asyncio.sleep(0.5 * (attempt + 1))
+        return None
+
+    def migrate(self, old: int, new: int) -> None:
+        """Point the lane and every kept message of a migrated group at its new id."""
+        lane = self._lanes.pop(old, None)
+        if lane is not None:
+            lane.chat_id = new
+            self._lanes[new] = lane
+        for keep, (chat_id, thread_id, content) in list(self._wanted.items()):
+            if chat_id == old:
+                self._wanted[keep] = (new, thread_id, content)
+                self._ids.pop(keep, None)  # ids do not carry over to the supergroup
+                self._sent.pop(keep, None)
+
+    async def _known_id(self, keep: KeepId) -> int | None:
+        table_id = keep[0]
+        if table_id not in self._loaded:
+            self._loaded.add(table_id)
+            for key, (_chat, message_id) in (await self.storage.messages(table_id)).items():
+                if (table_id, key) not in self._forgotten:
+                    self._ids.setdefault((table_id, key), message_id)
+        return self._ids.get(keep)
+
+    def _count(self, chat_id: int, method: str) -> None:
+        if chat_id > 0:
+            self.stats.private_calls += 1
+        else:
+            self.stats.group_calls += 1
+        self.stats.log.append((time.monotonic(), chat_id, method))
+
+
+def _markup(content: Rendered) -> InlineKeyboardMarkup | None:
+    if not content.keys:
+        return None
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(key.label, url=key.url)
+                if key.url
+                else InlineKeyboardButton(key.label, callback_data=key.data)
+                for key in row
+            ]
+            for row in content.keys
+        ]
+    )
+
+
+def _busy(lane: _Lane) -> bool:
+    return bool(lane.queue) or (lane.task is not None and not lane.task.done())

@@ -1,0 +1,68 @@
+"""Turns a table service ``Change`` into outbox work: which kept messages show what, what to post.
+
+Kept messages: ``table:<deal>`` in the group (one per deal, edited as it goes),
+``seating:<deal>`` in the group between rubbers, and ``hand:<seat>:<deal>`` in each player's
+private chat. Private messages are built from the player's own seat view only.
+"""
+
+from __future__ import annotations
+
+from bot.i18n import Translator, resolve
+from bot.outbox import Outbox
+from bot.service import Change, DealFinished, Holder, RubberFinished, Snapshot
+from bot.views.score import render_deal_result, render_rubber_result
+from bot.views.table import render_private, render_seating, render_table, vulnerability
+from games.bridge.cards import Seat
+from games.bridge.deal import DealState
+from storage.interface import TableStatus
+
+
+class Presenter:
+    def __init__(self, outbox: Outbox, bot_username: str) -> None:
+        self.outbox = outbox
+        self.bot_username = bot_username
+
+    def group_translator(self, snap: Snapshot) -> Translator:
+        return Translator(resolve(snap.settings.language))
+
+    def private_translator(self, snap: Snapshot, holder: Holder) -> Translator:
+        return Translator(resolve(holder.language, resolve(snap.settings.language)))
+
+    def show(self, change: Change) -> None:
+        snap = change.snapshot
+        t = self.group_translator(snap)
+        chat, thread = snap.chat.tg_chat_id, snap.topic_id
+        rubber_over = False
+        for notice in change.notices:
+            if isinstance(notice, DealFinished):
+                self._deal(snap, notice.deal_no, notice.final, notice.vulnerable)
+                self.outbox.post(chat, thread, render_deal_result(snap, notice, t))
+            elif isinstance(notice, RubberFinished):
+                rubber_over = True
+                self.outbox.post(chat, thread, render_rubber_result(snap, notice, t))
+        if snap.status is TableStatus.PLAYING and snap.state is not None:
+            self._deal(snap, snap.deal_no, snap.state, vulnerability(snap))
+        elif not rubber_over:
+            key = f"seating:{snap.deal_no}"
+            self.outbox.want(snap.table_id, key, chat, thread, render_seating(snap, t))
+
+    def _deal(self, snap: Snapshot, deal_no: int, state: DealState, vul: tuple[bool, bool]) -> None:
+        t = self.group_translator(snap)
+        table = render_table(snap, deal_no, state.view(None), vul, t, self.bot_username)
+        self.outbox.want(
+            snap.table_id, f"table:{deal_no}", snap.chat.tg_chat_id, snap.topic_id, table
+        )
+        for seat in Seat:
+            self.show_hand(snap, seat, deal_no, state, vul)
+
+    def show_hand(
+        self, snap: Snapshot, seat: Seat, deal_no: int, state: DealState, vul: tuple[bool, bool]
+    ) -> None:
+        holder = snap.seats.get(seat)
+        if holder is None or holder.tg_user_id is None or seat in snap.paused:
+            return
+        t = self.private_translator(snap, holder)
+        content = render_private(snap, deal_no, state.view(seat), vul, t)
+        self.outbox.want(
+            snap.table_id, f"hand:{seat.name}:{deal_no}", holder.tg_user_id, None, content
+        )

@@ -1,0 +1,517 @@
+"""The table service: the one owner of live tables. Knows nothing of Telegram.
+
+It takes (table id, player, action), serialises work per table with a lock, applies the action
+through ``games``, writes the event to storage *before* anything is said about it, and returns
+a ``Change``: a snapshot to render and the notices to post. Its cache of live tables is only a
+cache: any table can be rebuilt from storage by replaying its events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.bridge.calls import Call
+from games.bridge.cards import Card, Deal, Seat, Side
+from games.bridge.deal import (
+    Action,
+    AnswerClaim,
+    DealResult,
+    DealState,
+    MakeCall,
+    MakeClaim,
+    PlayCard,
+    SeatView,
+)
+from games.bridge.rubber import Rubber, ScoreEntry
+from games.bridge.scoring import honours
+from games.bridge.settlement import rubber_entries
+from storage.events import deal_payload, encode, replay
+from storage.interface import (
+    Chat,
+    ConflictError,
+    Player,
+    Storage,
+    Table,
+    TableSettings,
+    TableStatus,
+)
+
+
+class Refusal(Exception):
+    """An action the table will not take now; the bot translates ``refusal.<key>``."""
+
+    def __init__(self, key: str, **values: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.values = values
+
+
+@dataclass(frozen=True, slots=True)
+class Holder:
+    """The person in a seat, as views need them."""
+
+    player_id: int
+    name: str
+    tg_user_id: int | None
+    language: str
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A table as it stands, for rendering. Hands are reached only through ``view``."""
+
+    table_id: int
+    chat: Chat
+    topic_id: int | None
+    settings: TableSettings
+    status: TableStatus
+    seats: Mapping[Seat, Holder]
+    deal_no: int
+    state: DealState | None
+    rubber: Rubber | None
+    paused: frozenset[Seat]
+    dealer_drawn: bool = False
+
+    def view(self, viewer: Seat | None) -> SeatView | None:
+        return None if self.state is None else self.state.view(viewer)
+
+    def seat_of(self, player_id: int) -> Seat | None:
+        for seat, holder in self.seats.items():
+            if holder.player_id == player_id:
+                return seat
+        return None
+
+    def vulnerable(self, side: Side) -> bool:
+        return self.rubber is not None and self.rubber.vulnerable(side)
+
+    @property
+    def in_rubber(self) -> bool:
+        return self.status is TableStatus.PLAYING
+
+
+@dataclass(frozen=True, slots=True)
+class DealFinished:
+    deal_no: int
+    result: DealResult
+    entries: tuple[ScoreEntry, ...]
+    final: DealState
+    rubber: Rubber
+    vulnerable: tuple[bool, bool]  # N-S, E-W as the deal was played
+
+
+@dataclass(frozen=True, slots=True)
+class RubberFinished:
+    winner: Side | None
+    points: int
+    entries: Mapping[int, int]  # player id -> points
+    balances: Mapping[int, int]  # player id -> running account in this chat
+    names: Mapping[int, str]
+    rubber: Rubber
+
+
+Notice = DealFinished | RubberFinished
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    snapshot: Snapshot
+    notices: tuple[Notice, ...] = ()
+
+
+@dataclass
+class _Live:
+    table: Table
+    chat: Chat
+    holders: dict[Seat, Holder]
+    rubber_id: int | None
+    rubber: Rubber | None
+    deal_no: int
+    state: DealState | None
+    seq: int
+    paused: set[Seat] = field(default_factory=set)
+    dealer_drawn: bool = False
+
+
+class TableService:
+    """Owns live tables. ``randbelow`` is the shuffle's randomness (``secrets`` by default)."""
+
+    def __init__(
+        self, storage: Storage, randbelow: Callable[[int], int] = secrets.randbelow
+    ) -> None:
+        self.storage = storage
+        self.randbelow = randbelow
+        self._live: dict[int, _Live] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._players: dict[int, Player] = {}  # Telegram user id -> player
+
+    # --- players ----------------------------------------------------------------------------
+
+    async def player(self, tg_user_id: int, name: str, language: str) -> Player:
+        """The player for a Telegram user; storage is written only when name or language change."""
+        known = self._players.get(tg_user_id)
+        if (
+            known is not None
+            and known.name == name
+            and (not language or known.language == language)
+        ):
+            return known
+        player = await self.storage.ensure_player(tg_user_id, name, language)
+        self._players[tg_user_id] = player
+        return player
+
+    # --- loading ------------------------------------------------------------------------------
+
+    def _lock(self, table_id: int) -> asyncio.Lock:
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
+
+    async def _get(self, table_id: int) -> _Live:
+        live = self._live.get(table_id)
+        if live is None:
+            live = await self._load(table_id)
+            self._live[table_id] = live
+        return live
+
+    async def _load(self, table_id: int) -> _Live:
+        """Rebuild a table from storage: the rubber from its deals' results, the deal by replay."""
+        table = await self.storage.get_table(table_id)
+        chat = await self.storage.get_chat(table.chat_id)
+        holders = {}
+        for seat_name, player_id in table.seats.items():
+            player = await self.storage.get_player(player_id)
+            holders[Seat.parse(seat_name)] = _holder(player)
+        rubber = None
+        if table.rubber_id is not None:
+            rubber = Rubber(table.settings.rules, table.settings.unfinished_part_score)
+            for summary in await self.storage.deals(table.rubber_id):
+                if summary.result is not None:
+                    _record(rubber, summary.result)
+        state = None
+        seq = 0
+        if table.current_deal:
+            events = await self.storage.events(table_id, table.current_deal)
+            state = replay(events)
+            seq = len(events)
+        paused = set()
+        for seat, holder in holders.items():
+            if holder.tg_user_id is not None and await self.storage.player_flag(
+                holder.player_id, "blocked"
+            ):
+                paused.add(seat)
+        return _Live(
+            table, chat, holders, table.rubber_id, rubber, table.current_deal, state, seq, paused
+        )
+
+    def _snapshot(self, live: _Live) -> Snapshot:
+        return Snapshot(
+            table_id=live.table.id,
+            chat=live.chat,
+            topic_id=live.table.topic_id,
+            settings=live.table.settings,
+            status=live.table.status,
+            seats=dict(live.holders),
+            deal_no=live.deal_no,
+            state=live.state,
+            rubber=copy.deepcopy(live.rubber),
+            paused=frozenset(live.paused),
+            dealer_drawn=live.dealer_drawn,
+        )
+
+    async def snapshot(self, table_id: int) -> Snapshot:
+        async with self._lock(table_id):
+            return self._snapshot(await self._get(table_id))
+
+    async def restore_all(self) -> list[Change]:
+        """After a restart: every active table loaded, and any deal or rubber that was finished
+        but not yet followed up (the process died in between) completed now."""
+        changes = []
+        for table in await self.storage.active_tables():
+            async with self._lock(table.id):
+                self._live.pop(table.id, None)
+                live = await self._get(table.id)
+                notices = await self._advance(live)
+                changes.append(Change(self._snapshot(live), tuple(notices)))
+        return changes
+
+    def forget_chat(self) -> None:
+        """A chat's Telegram id changed: drop every cached table (they hold the old chat)."""
+        self._live.clear()
+
+    def forget(self, table_id: int) -> None:
+        """Drop the cached state (always safe: the next access replays from storage)."""
+        self._live.pop(table_id, None)
+
+    # --- tables and seats -------------------------------------------------------------------------
+
+    async def open_table(
+        self, tg_chat_id: int, title: str, topic_id: int | None, language: str
+    ) -> tuple[Change, bool]:
+        """The chat's (topic's) table, opened if there is none. True if it was just opened."""
+        chat = await self.storage.ensure_chat(tg_chat_id, title, language)
+        existing = await self.storage.table_in(chat.id, topic_id)
+        if existing is not None:
+            return Change(await self.snapshot(existing.id)), False
+        table = await self.storage.create_table(chat.id, topic_id, TableSettings(language=language))
+        return Change(await self.snapshot(table.id)), True
+
+    async def table_for(self, tg_chat_id: int, topic_id: int | None) -> int | None:
+        chat = await self.storage.chat_by_tg(tg_chat_id)
+        if chat is None:
+            return None
+        table = await self.storage.table_in(chat.id, topic_id)
+        return None if table is None else table.id
+
+    async def sit(self, table_id: int, player: Player, seat: Seat) -> Change:
+        async with self._lock(table_id):
+            live = await self._get(table_id)
+            if live.table.status is TableStatus.CLOSED:
+                raise Refusal("table_closed")
+            if live.table.status is TableStatus.PLAYING:
+                raise Refusal("rubber_in_progress")
+            current = _seat_of(live, player.id)
+            if current is seat:
+                raise Refusal("already_there")
+            if seat in live.holders:
+                raise Refusal("seat_taken", name=live.holders[seat].name)
+            if current is not None:
+                await self.storage.set_seat(table_id, current.name, None)
+                del live.holders[current]
+            await self.storage.set_seat(table_id, seat.name, player.id)
+            live.holders[seat] = _holder(player)
+            live.paused.discard(seat)
+            notices: list[Notice] = []
+            if len(live.holders) == 4:
+                await self._start_rubber(live, draw_dealer=True)
+            return Change(self._snapshot(live), tuple(notices))
+
+    async def leave(self, table_id: int, player_id: int) -> Change:
+        async with self._lock(table_id):
+            live = await self._get(table_id)
+            seat = _seat_of(live, player_id)
+            if seat is None:
+                raise Refusal("not_seated")
+            if live.table.status is TableStatus.PLAYING:
+                raise Refusal("leave_mid_rubber")
+            await self.storage.set_seat(table_id, seat.name, None)
+            del live.holders[seat]
+            return Change(self._snapshot(live))
+
+    async def next_rubber(self, table_id: int, player_id: int, new_partners: bool) -> Change:
+        """Another rubber with the same four: same seats, or partners drawn again."""
+        async with self._lock(table_id):
+            live = await self._get(table_id)
+            if _seat_of(live, player_id) is None:
+                raise Refusal("not_seated")
+            if live.table.status is TableStatus.PLAYING:
+                raise Refusal("rubber_in_progress")
+            if len(live.holders) < 4:
+                raise Refusal("need_four")
+            if new_partners:
+                people = list(live.holders.values())
+                order = _shuffled(people, self.randbelow)
+                for seat in Seat:
+                    await self.storage.set_seat(table_id, seat.name, None)
+                for seat, holder in zip(Seat, order, strict=True):
+                    await self.storage.set_seat(table_id, seat.name, holder.player_id)
+                live.holders = dict(zip(Seat, order, strict=True))
+            await self._start_rubber(live, draw_dealer=True)
+            return Change(self._snapshot(live))
+
+    async def stand_up(self, table_id: int, player_id: int) -> Change:
+        return await self.leave(table_id, player_id)
+
+    async def update_settings(self, table_id: int, settings: TableSettings) -> Change:
+        async with self._lock(table_id):
+            live = await self._get(table_id)
+            if (
+                live.state is not None
+                and live.state.result is None
+                and (
+                    live.table.settings.rules != settings.rules
+                    or live.table.settings.unfinished_part_score != settings.unfinished_part_score
+                )
+            ):
+                raise Refusal("settings_between_deals")
+            await self.storage.update_settings(table_id, settings)
+            live.table = await self.storage.get_table(table_id)
+            if live.rubber is not None:
+                live.rubber.rules = type(live.rubber.rules).parse(settings.rules)
+                live.rubber.unfinished_part_score = settings.unfinished_part_score
+            return Change(self._snapshot(live))
+
+    async def set_blocked(self, tg_user_id: int, blocked: bool) -> list[Change]:
+        """A player blocked the bot (play pauses at their tables) or came back (it resumes)."""
+        player = await self.storage.player_by_tg(tg_user_id)
+        if player is None:
+            return []
+        await self.storage.set_player_flag(player.id, "blocked", blocked)
+        await self.storage.set_player_flag(player.id, "can_write", not blocked)
+        changes = []
+        for table in await self.storage.tables_of_player(player.id):
+            async with self._lock(table.id):
+                live = await self._get(table.id)
+                seat = _seat_of(live, player.id)
+                if seat is None:
+                    continue
+                if blocked:
+                    live.paused.add(seat)
+                else:
+                    live.paused.discard(seat)
+                changes.append(Change(self._snapshot(live)))
+        return changes
+
+    # --- play ---------------------------------------------------------------------------------
+
+    async def act(self, table_id: int, deal_no: int, player_id: int, kind: str, arg: str) -> Change:
+        """One press: a call, a card, a claim or an answer to one, from the player's seat.
+
+        Refusal for the table's reasons (stale, not seated, paused); RuleError for the rules'.
+        """
+        async with self._lock(table_id):
+            live = await self._get(table_id)
+            if live.state is None or deal_no != live.deal_no or live.state.result is not None:
+                raise Refusal("stale")
+            seat = _seat_of(live, player_id)
+            if seat is None:
+                raise Refusal("not_seated")
+            if live.paused:
+                names = ", ".join(live.holders[s].name for s in sorted(live.paused))
+                raise Refusal("paused", names=names)
+            action = _action(seat, kind, arg)
+            state = live.state.apply(action)  # RuleError propagates: nothing written
+            event_kind, payload = encode(action)
+            try:
+                await self.storage.append_event(
+                    table_id, deal_no, live.seq, event_kind, payload, player_id
+                )
+            except ConflictError:
+                self.forget(table_id)
+                raise Refusal("conflict") from None
+            live.state = state
+            live.seq += 1
+            notices = await self._advance(live)
+            return Change(self._snapshot(live), tuple(notices))
+
+    async def _start_rubber(self, live: _Live, draw_dealer: bool) -> None:
+        seats = {seat.name: holder.player_id for seat, holder in live.holders.items()}
+        record = await self.storage.start_rubber(live.table.id, live.table.settings.rules, seats)
+        live.table = await self.storage.get_table(live.table.id)
+        live.rubber_id = record.id
+        live.rubber = Rubber(live.table.settings.rules, live.table.settings.unfinished_part_score)
+        dealer = Seat(self.randbelow(4)) if draw_dealer else Seat.N
+        live.dealer_drawn = True
+        await self._start_deal(live, dealer)
+
+    async def _start_deal(self, live: _Live, dealer: Seat) -> None:
+        deal = Deal.shuffled(dealer, self.randbelow)
+        number = live.deal_no + 1
+        await self.storage.start_deal(live.table.id, number, deal_payload(deal), None)
+        live.deal_no, live.state, live.seq = number, DealState.new(deal), 1
+
+    async def _advance(self, live: _Live) -> list[Notice]:
+        """Follow up a finished deal: score it, then the next deal or the end of the rubber.
+
+        Idempotent, so a restart after a crash at any point between these writes completes them.
+        """
+        state = live.state
+        if state is None or state.result is None or live.rubber is None or live.rubber_id is None:
+            return []
+        notices: list[Notice] = []
+        summaries = {s.deal_no: s for s in await self.storage.deals(live.rubber_id)}
+        summary = summaries.get(live.deal_no)
+        if summary is None:
+            return []  # the current deal belongs to an earlier rubber
+        if summary.result is None:
+            result_payload = _result_payload(state)
+            await self.storage.finish_deal(live.table.id, live.deal_no, result_payload)
+            vul = (live.rubber.vulnerable(Side.NS), live.rubber.vulnerable(Side.EW))
+            entries = _record(live.rubber, result_payload)
+            rubber = copy.deepcopy(live.rubber)
+            notices.append(
+                DealFinished(live.deal_no, state.result, tuple(entries), state, rubber, vul)
+            )
+        if live.rubber.finished:
+            notices.extend(await self._finish_rubber(live))
+        else:
+            live.dealer_drawn = False
+            await self._start_deal(live, state.deal.dealer.next)
+        return notices
+
+    async def _finish_rubber(self, live: _Live) -> list[Notice]:
+        assert live.rubber is not None and live.rubber_id is not None
+        rubber = live.rubber
+        winner, points = rubber.result()
+        players = {seat: holder.player_id for seat, holder in live.holders.items()}
+        entries = rubber_entries(players, winner, points)
+        seats = {seat.name: pid for seat, pid in players.items()}
+        # ConflictError: written before a restart; the ledger already holds it.
+        with contextlib.suppress(ConflictError):
+            await self.storage.finish_rubber(live.rubber_id, winner, points, entries, seats)
+        live.table = await self.storage.get_table(live.table.id)
+        if live.table.status is TableStatus.PLAYING:
+            await self.storage.set_status(live.table.id, TableStatus.OPEN)
+            live.table = await self.storage.get_table(live.table.id)
+        live.rubber_id = None
+        balances = await self.storage.balances(live.chat.id)
+        names = {h.player_id: h.name for h in live.holders.values()}
+        return [RubberFinished(winner, points, entries, balances, names, copy.deepcopy(rubber))]
+
+
+def _holder(player: Player) -> Holder:
+    return Holder(player.id, player.name, player.tg_user_id, player.language)
+
+
+def _seat_of(live: _Live, player_id: int) -> Seat | None:
+    for seat, holder in live.holders.items():
+        if holder.player_id == player_id:
+            return seat
+    return None
+
+
+def _action(seat: Seat, kind: str, arg: str) -> Action:
+    if kind == "call":
+        return MakeCall(seat, Call.parse(arg))
+    if kind == "card":
+        return PlayCard(seat, Card.parse(arg))
+    if kind == "claim":
+        return MakeClaim(seat, int(arg))
+    if kind == "claim_answer":
+        return AnswerClaim(seat, arg == "y")
+    raise Refusal("unknown_action")
+
+
+def _result_payload(state: DealState) -> dict[str, Any]:
+    result = state.result
+    assert result is not None
+    if result.contract is None or result.declarer is None:
+        return {"contract": None, "declarer": None, "tricks": 0, "honours": {}}
+    held = honours(state.deal, result.contract.strain)
+    return {
+        "contract": str(result.contract),
+        "declarer": result.declarer.name,
+        "tricks": result.declarer_tricks,
+        "honours": {str(side): points for side, points in held.items()},
+    }
+
+
+def _record(rubber: Rubber, result: Mapping[str, Any]) -> list[ScoreEntry]:
+    if result.get("contract") is None:
+        return rubber.record_passed_out()
+    side = Seat.parse(str(result["declarer"])).side
+    return rubber.record(side, str(result["contract"]), int(result["tricks"]), result["honours"])
+
+
+def _shuffled(items: list[Holder], randbelow: Callable[[int], int]) -> list[Holder]:
+    order = list(items)
+    for i in range(len(order) - 1, 0, -1):
+        j = randbelow(i + 1)
+        order[i], order[j] = order[j], order[i]
+    return order

@@ -1,0 +1,67 @@
+"""How cards, calls, seats and contracts read in each language (Russian ranks Т К Д В)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from games.bridge.calls import Call, CallKind, Contract, Strain
+from games.bridge.cards import Card, Rank, Seat, Suit, sort_hand
+from games.bridge.deal import DealResult
+
+SUIT_SYMBOL = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+_RANKS = {
+    "en": {Rank.ACE: "A", Rank.KING: "K", Rank.QUEEN: "Q", Rank.JACK: "J", Rank.TEN: "10"},
+    "ru": {Rank.ACE: "Т", Rank.KING: "К", Rank.QUEEN: "Д", Rank.JACK: "В", Rank.TEN: "10"},
+}
+_SEATS = {"en": "NESW", "ru": "СВЮЗ"}
+_NOTRUMP = {"en": "NT", "ru": "БК"}
+_PASS = {"en": "Pass", "ru": "Пас"}
+
+
+def rank_text(rank: Rank, language: str) -> str:
+    return _RANKS[language].get(rank, str(int(rank)))
+
+
+def card_text(card: Card, language: str) -> str:
+    return SUIT_SYMBOL[card.suit] + rank_text(card.rank, language)
+
+
+def seat_text(seat: Seat, language: str) -> str:
+    return _SEATS[language][seat]
+
+
+def strain_text(strain: Strain, language: str) -> str:
+    suit = strain.suit
+    return _NOTRUMP[language] if suit is None else SUIT_SYMBOL[suit]
+
+
+def call_text(call: Call, language: str) -> str:
+    if call.bid is not None:
+        return f"{call.bid.level}{strain_text(call.bid.strain, language)}"
+    if call.kind is CallKind.PASS:
+        return _PASS[language]
+    return str(call.kind.value)
+
+
+def contract_text(contract: Contract, language: str) -> str:
+    return f"{contract.level}{strain_text(contract.strain, language)}{contract.doubling.code}"
+
+
+def suit_line(cards: Iterable[Card], suit: Suit, language: str) -> str:
+    ranks = [rank_text(c.rank, language) for c in sort_hand(cards) if c.suit is suit]
+    return f"{SUIT_SYMBOL[suit]} {' '.join(ranks) if ranks else '—'}"
+
+
+def hand_lines(cards: Iterable[Card], language: str) -> list[str]:
+    """Four lines, spades first, each suit high to low."""
+    held = list(cards)
+    return [suit_line(held, suit, language) for suit in reversed(Suit)]
+
+
+def result_text(result: DealResult, language: str) -> str:
+    """``4♥X =``, ``3БК +1``, ``2♠ −2``: the contract and how it went."""
+    if result.contract is None:
+        return ""
+    delta = result.declarer_tricks - result.contract.tricks_needed
+    mark = "=" if delta == 0 else (f"+{delta}" if delta > 0 else f"−{-delta}")
+    return f"{contract_text(result.contract, language)} {mark}"

@@ -1,0 +1,173 @@
+"""Scoresheets and results: the deal's entries, the rubber's sheet, each player's account."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from html import escape
+
+from bot.callback_data import Act, Button
+from bot.i18n import Translator
+from bot.service import DealFinished, RubberFinished, Snapshot
+from bot.views import Key, Rendered
+from bot.views.cards import result_text, seat_text
+from games.bridge.cards import Seat, Side
+from games.bridge.rubber import Line, Rubber
+
+COLUMN = 9
+
+
+def _side_label(side: Side, t: Translator) -> str:
+    return t("side.ns") if side is Side.NS else t("side.ew")
+
+
+def scoresheet(rubber: Rubber, t: Translator) -> str:
+    """The classic sheet in monospace: N-S left, E-W right; above the line newest on top,
+    below the line each game in order with a rule under every finished game."""
+    width = COLUMN
+
+    def row(ns: str, ew: str) -> str:
+        return f"{ns.rjust(width)} │ {ew.rjust(width)}"
+
+    lines = [row(_side_label(Side.NS, t), _side_label(Side.EW, t)), "─" * (2 * width + 3)]
+    above = [e for e in rubber.entries if e.line is Line.ABOVE]
+    for entry in reversed(above):
+        cell = str(entry.points)
+        lines.append(row(cell, "") if entry.side is Side.NS else row("", cell))
+    lines.append("═" * (2 * width + 3))
+    below = [e for e in rubber.entries if e.line is Line.BELOW]
+    games = sorted({e.game for e in below} | {rubber.game_number})
+    for game in games:
+        for entry in (e for e in below if e.game == game):
+            cell = str(entry.points)
+            lines.append(row(cell, "") if entry.side is Side.NS else row("", cell))
+        if game < rubber.game_number:
+            lines.append("─" * (2 * width + 3))
+    totals = rubber.totals()
+    lines.append("═" * (2 * width + 3))
+    lines.append(row(str(totals[Side.NS]), str(totals[Side.EW])))
+    return "\n".join(lines)
+
+
+def render_deal_result(snap: Snapshot, notice: DealFinished, t: Translator) -> Rendered:
+    """Posted when a deal ends: contract, declarer, result, entries and the sheet so far."""
+    lang = t.language
+    result = notice.result
+    if result.contract is None or result.declarer is None:
+        head = t("result.passed_out", number=notice.deal_no)
+    else:
+        holder = snap.seats.get(result.declarer)
+        name = escape(holder.name) if holder else "—"
+        delta = result.declarer_tricks - result.contract.tricks_needed
+        if delta >= 0:
+            outcome = t("result.made", tricks=result.declarer_tricks)
+        else:
+            outcome = t("result.down", down=-delta)
+        head = t(
+            "result.head",
+            number=notice.deal_no,
+            result=result_text(result, lang),
+            seat=seat_text(result.declarer, lang),
+            name=name,
+            outcome=outcome,
+        )
+    lines = [head]
+    for entry in notice.entries:
+        lines.append(
+            t(
+                "result.entry",
+                side=_side_label(entry.side, t),
+                points=entry.points,
+                what=t(f"entry.{entry.kind.value}"),
+                line=t(f"line.{entry.line.value}"),
+            )
+        )
+    lines.append(f"<pre>{escape(scoresheet(notice.rubber, t))}</pre>")
+    games = notice.rubber.games
+    lines.append(t("result.games", ns=games[Side.NS], ew=games[Side.EW]))
+    return Rendered("\n".join(lines))
+
+
+def render_rubber_result(snap: Snapshot, notice: RubberFinished, t: Translator) -> Rendered:
+    """Posted when a rubber ends: totals, the rounded result, entries, running accounts."""
+    totals = notice.rubber.totals()
+    lines = [f"<b>{t('rubber.over')}</b>"]
+    for side in Side:
+        names = ", ".join(
+            escape(snap.seats[seat].name) for seat in side.seats if seat in snap.seats
+        )
+        lines.append(
+            t("rubber.side_total", side=_side_label(side, t), names=names, points=totals[side])
+        )
+    if notice.winner is None or notice.points == 0:
+        lines.append(t("rubber.drawn"))
+    else:
+        lines.append(
+            t(
+                "rubber.result",
+                side=_side_label(notice.winner, t),
+                points=notice.points,
+                short=notice.points // 100,
+            )
+        )
+    entry_parts = [
+        f"{escape(notice.names.get(pid, '?'))} {_signed(points)}"
+        for pid, points in sorted(notice.entries.items(), key=lambda kv: -kv[1])
+    ]
+    lines.append(t("rubber.entries", entries=" · ".join(entry_parts)))
+    lines.append(t("rubber.accounts"))
+    lines.extend(
+        _account_lines(notice.balances, notice.names, snap.settings.stake, snap.settings.currency)
+    )
+    keys = (
+        (
+            Key(t("button.next_rubber"), Button(snap.table_id, 0, Act.NEXT_RUBBER).encode()),
+            Key(t("button.new_partners"), Button(snap.table_id, 0, Act.NEW_PARTNERS).encode()),
+        ),
+        (Key(t("button.stand_up"), Button(snap.table_id, 0, Act.STAND_UP).encode()),),
+    )
+    return Rendered("\n".join(lines), keys)
+
+
+def _signed(points: int) -> str:
+    return f"+{points}" if points > 0 else (f"−{-points}" if points < 0 else "0")
+
+
+def money(points: int, stake: int, currency: str) -> str:
+    """Points at ``stake`` per 100 points, e.g. ``+30 RUB``; empty when no stake is set."""
+    if not stake:
+        return ""
+    amount = points * stake / 100
+    text = f"{amount:+.2f}".rstrip("0").rstrip(".").replace("-", "−")
+    return f"{text} {escape(currency)}".strip()
+
+
+def _account_lines(
+    balances: Mapping[int, int], names: Mapping[int, str], stake: int, currency: str
+) -> list[str]:
+    lines = []
+    for pid, points in sorted(balances.items(), key=lambda kv: -kv[1]):
+        if pid not in names:
+            continue
+        cash = money(points, stake, currency)
+        lines.append(f"  {escape(names[pid])}: {_signed(points)}" + (f" ({cash})" if cash else ""))
+    return lines
+
+
+def render_scoresheet(snap: Snapshot, t: Translator) -> Rendered:
+    """/score: the current rubber's sheet, who sits where and the vulnerability."""
+    if snap.rubber is None:
+        return Rendered(t("score.none"))
+    lang = t.language
+    seats = " · ".join(
+        f"{seat_text(s, lang)} {escape(snap.seats[s].name)}" for s in Seat if s in snap.seats
+    )
+    games = snap.rubber.games
+    text = "\n".join(
+        [
+            t("score.title", number=snap.table_id),
+            seats,
+            f"<pre>{escape(scoresheet(snap.rubber, t))}</pre>",
+            t("result.games", ns=games[Side.NS], ew=games[Side.EW]),
+        ]
+    )
+    return Rendered(text)

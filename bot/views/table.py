@@ -1,0 +1,278 @@
+"""The group's table message, and each player's private hand message.
+
+Both are built from ``SeatView`` values, which hold no card the viewer may not see: the group's
+from the kibitzer's view (no hand but dummy's after the opening lead), a player's from their seat.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from bot.callback_data import Act, Button
+from bot.i18n import Translator
+from bot.service import Snapshot
+from bot.views import Key, Rendered
+from bot.views.cards import (
+    call_text,
+    card_text,
+    contract_text,
+    hand_lines,
+    seat_text,
+)
+from games.bridge.calls import Call
+from games.bridge.cards import Card, Seat, Side, Suit, sort_hand
+from games.bridge.deal import Phase, SeatView
+
+CELL = 6
+
+
+def vulnerability(snap: Snapshot) -> tuple[bool, bool]:
+    return snap.vulnerable(Side.NS), snap.vulnerable(Side.EW)
+
+
+def _vulnerability(vul: tuple[bool, bool], t: Translator) -> str:
+    ns, ew = vul
+    if ns and ew:
+        return t("vul.both")
+    if ns:
+        return t("vul.ns")
+    if ew:
+        return t("vul.ew")
+    return t("vul.none")
+
+
+def _name(snap: Snapshot, seat: Seat) -> str:
+    holder = snap.seats.get(seat)
+    return escape(holder.name) if holder is not None else "—"
+
+
+def _settings_line(snap: Snapshot, t: Translator) -> str:
+    s = snap.settings
+    line = t("settings.line", rules=t(f"rules.{s.rules}"), part=s.unfinished_part_score)
+    if s.stake:
+        line += " · " + t("settings.stake", stake=s.stake, currency=escape(s.currency))
+    return line
+
+
+def auction_grid(view: SeatView, language: str) -> str:
+    """The auction in columns N E S W, the dealer's first call in its column."""
+    header = "".join(seat_text(seat, language).ljust(CELL) for seat in Seat).rstrip()
+    cells = [""] * int(view.dealer) + [call_text(c, language) for c in view.calls]
+    if view.phase is Phase.AUCTION and view.turn is not None:
+        cells.append("?")
+    rows = [header]
+    for start in range(0, len(cells), 4):
+        rows.append("".join(cell.ljust(CELL) for cell in cells[start : start + 4]).rstrip())
+    return "\n".join(rows)
+
+
+def _trick_line(view: SeatView, language: str) -> str:
+    if not view.tricks:
+        return ""
+    trick = view.tricks[-1]
+    if not trick.cards and len(view.tricks) > 1:
+        trick = view.tricks[-2]
+    return " · ".join(
+        f"{seat_text(seat, language)} {card_text(card, language)}" for seat, card in trick.plays()
+    )
+
+
+def _contract_line(view: SeatView, snap: Snapshot, t: Translator) -> str:
+    if view.contract is None or view.declarer is None:
+        return ""
+    return t(
+        "table.contract",
+        contract=contract_text(view.contract, t.language),
+        seat=seat_text(view.declarer, t.language),
+        name=_name(snap, view.declarer),
+    )
+
+
+def _hand_block(cards: frozenset[Card], language: str) -> str:
+    return "\n".join(hand_lines(cards, language))
+
+
+def render_table(
+    snap: Snapshot,
+    deal_no: int,
+    view: SeatView,
+    vul: tuple[bool, bool],
+    t: Translator,
+    bot_username: str,
+) -> Rendered:
+    """The group's table message for one deal, as a kibitzer sees it (``view`` of no seat)."""
+    lang = t.language
+    lines = [t("table.title", number=snap.table_id), _settings_line(snap, t)]
+    lines.append(" · ".join(f"{seat_text(s, lang)} {_name(snap, s)}" for s in Seat))
+    lines.append(
+        t(
+            "table.deal",
+            number=deal_no,
+            dealer=seat_text(view.dealer, lang),
+            vul=_vulnerability(vul, t),
+        )
+    )
+    if snap.dealer_drawn and not view.calls:
+        lines.append(
+            t(
+                "table.dealer_drawn",
+                seat=seat_text(view.dealer, lang),
+                name=_name(snap, view.dealer),
+            )
+        )
+    lines.append(f"<pre>{escape(auction_grid(view, lang))}</pre>")
+    contract = _contract_line(view, snap, t)
+    if contract:
+        lines.append(contract)
+    if view.dummy is not None and view.dummy in view.hands:
+        lines.append(
+            t("table.dummy", seat=seat_text(view.dummy, lang), name=_name(snap, view.dummy))
+        )
+        lines.append(f"<pre>{escape(_hand_block(view.hands[view.dummy], lang))}</pre>")
+    trick = _trick_line(view, lang)
+    if trick:
+        lines.append(t("table.trick", number=len(view.tricks), cards=trick))
+    if view.phase is not Phase.AUCTION:
+        lines.append(t("table.tricks", ns=view.tricks_won[Side.NS], ew=view.tricks_won[Side.EW]))
+    if view.claim is not None:
+        lines.append(
+            t("table.claim", seat=seat_text(view.claim.claimant, lang), tricks=view.claim.tricks)
+        )
+    if snap.paused:
+        names = ", ".join(_name(snap, s) for s in sorted(snap.paused))
+        lines.append(t("table.paused", names=names))
+    elif view.result is not None:
+        lines.append(t("table.deal_over"))
+    elif view.actor is not None and view.turn is not None:
+        if view.turn is view.dummy and view.declarer is not None:
+            lines.append(
+                t("table.turn_dummy", name=_name(snap, view.actor), seat=seat_text(view.turn, lang))
+            )
+        else:
+            lines.append(
+                t("table.turn", name=_name(snap, view.actor), seat=seat_text(view.turn, lang))
+            )
+    keys: tuple[tuple[Key, ...], ...] = ()
+    if view.result is None and bot_username:
+        keys = ((Key(t("button.my_hand"), url=f"https://t.me/{bot_username}?start=hand"),),)
+    return Rendered("\n".join(lines), keys)
+
+
+def render_seating(snap: Snapshot, t: Translator) -> Rendered:
+    """The table before a rubber: who sits where, and Sit/Leave buttons."""
+    lang = t.language
+    lines = [t("table.title", number=snap.table_id), _settings_line(snap, t)]
+    for seat in Seat:
+        lines.append(f"{seat_text(seat, lang)}: {_name(snap, seat)}")
+    free = [seat for seat in Seat if seat not in snap.seats]
+    lines.append(t("table.sit_hint") if free else t("table.full"))
+    row = tuple(
+        Key(
+            t("button.sit", seat=seat_text(seat, lang)),
+            Button(snap.table_id, 0, Act.SIT, seat.name).encode(),
+        )
+        for seat in free
+    )
+    keys: list[tuple[Key, ...]] = [row] if row else []
+    if snap.seats:
+        keys.append((Key(t("button.leave"), Button(snap.table_id, 0, Act.LEAVE).encode()),))
+    return Rendered("\n".join(lines), tuple(keys))
+
+
+def render_private(
+    snap: Snapshot, deal_no: int, view: SeatView, vul: tuple[bool, bool], t: Translator
+) -> Rendered:
+    """A player's own message: their hand (and dummy's, for declarer), and their buttons."""
+    seat = view.viewer
+    assert seat is not None
+    lang = t.language
+    lines = [
+        t(
+            "private.title",
+            number=snap.table_id,
+            chat=escape(snap.chat.title or "—"),
+            deal=deal_no,
+        ),
+        t(
+            "private.you",
+            seat=seat_text(seat, lang),
+            dealer=seat_text(view.dealer, lang),
+            vul=_vulnerability(vul, t),
+        ),
+        f"<b>{t('private.your_hand')}</b>",
+        f"<pre>{escape(_hand_block(view.hands[seat], lang))}</pre>",
+    ]
+    if view.calls:
+        lines.append(
+            t("private.auction", calls=escape(" ".join(call_text(c, lang) for c in view.calls)))
+        )
+    contract = _contract_line(view, snap, t)
+    if contract:
+        lines.append(contract)
+    if view.dummy is not None and view.dummy is not seat and view.dummy in view.hands:
+        lines.append(
+            t("table.dummy", seat=seat_text(view.dummy, lang), name=_name(snap, view.dummy))
+        )
+        lines.append(f"<pre>{escape(_hand_block(view.hands[view.dummy], lang))}</pre>")
+    trick = _trick_line(view, lang)
+    if trick:
+        lines.append(t("table.trick", number=len(view.tricks), cards=trick))
+    if view.phase is not Phase.AUCTION:
+        mine = view.tricks_won[seat.side]
+        theirs = view.tricks_won[seat.side.other]
+        lines.append(t("private.tricks", we=mine, they=theirs))
+    keys: tuple[tuple[Key, ...], ...] = ()
+    if view.result is not None:
+        lines.append(t("table.deal_over"))
+    elif snap.paused:
+        names = ", ".join(_name(snap, s) for s in sorted(snap.paused))
+        lines.append(t("table.paused", names=names))
+    elif view.legal_calls:
+        lines.append(f"<b>{t('private.your_call')}</b>")
+        keys = bidding_box(snap.table_id, deal_no, view.legal_calls, lang)
+    elif view.legal_cards:
+        if view.turn is not None and view.turn is view.dummy:
+            lines.append(f"<b>{t('private.dummy_card', seat=seat_text(view.turn, lang))}</b>")
+        else:
+            lines.append(f"<b>{t('private.your_card')}</b>")
+        keys = card_buttons(snap.table_id, deal_no, view.legal_cards, lang)
+    elif view.actor is not None and view.turn is not None:
+        lines.append(t("private.waiting", name=_name(snap, view.actor)))
+    return Rendered("\n".join(lines), keys)
+
+
+def bidding_box(
+    table_id: int, deal_no: int, calls: tuple[Call, ...], language: str
+) -> tuple[tuple[Key, ...], ...]:
+    """Pass / X / XX on top, then the legal bids, one row per level (five strains)."""
+
+    def key(call: Call) -> Key:
+        return Key(
+            call_text(call, language), Button(table_id, deal_no, Act.CALL, str(call)).encode()
+        )
+
+    specials = tuple(key(c) for c in calls if not c.is_bid)
+    rows: list[tuple[Key, ...]] = [specials]
+    by_level: dict[int, list[Key]] = {}
+    for call in calls:
+        if call.bid is not None:
+            by_level.setdefault(call.bid.level, []).append(key(call))
+    rows.extend(tuple(keys) for _, keys in sorted(by_level.items()))
+    return tuple(rows)
+
+
+def card_buttons(
+    table_id: int, deal_no: int, cards: frozenset[Card], language: str
+) -> tuple[tuple[Key, ...], ...]:
+    """The playable cards, a row per suit (at most seven to a row to stay tappable)."""
+    rows: list[tuple[Key, ...]] = []
+    ordered = sort_hand(cards)
+    for suit in reversed(Suit):
+        suited = [
+            Key(card_text(c, language), Button(table_id, deal_no, Act.CARD, str(c)).encode())
+            for c in ordered
+            if c.suit is suit
+        ]
+        for start in range(0, len(suited), 7):
+            rows.append(tuple(suited[start : start + 7]))
+    return tuple(rows)

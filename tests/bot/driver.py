@@ -1,0 +1,110 @@
+"""Plays deals by pressing only the buttons the bot offers, and remembers what happened."""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+
+from games.bridge.cards import Card, Seat
+from tests.bot.harness import GROUP, Harness, cards_in, deal_number
+from tests.fakeapi import Sent, User
+
+
+@dataclass
+class DealLog:
+    declarer: Seat | None = None
+    passout: bool = False
+    lead_at: int | None = None  # call index when the opening lead was pressed
+    played: list[tuple[int, Card]] = field(default_factory=list)  # (call index, card)
+
+
+@dataclass
+class Driver:
+    h: Harness
+    players: list[User]
+    rng: random.Random
+    chat: int = GROUP
+    deals: dict[int, DealLog] = field(default_factory=dict)
+    presses: int = 0
+
+    def seat_of(self, user: User) -> Seat:
+        return Seat(self.players.index(user))
+
+    def actor(self) -> tuple[User, Sent] | None:
+        for user in self.players:
+            message = self.h.action_message(user)
+            if message is not None:
+                return user, message
+        return None
+
+    def choose(self, user: User, message: Sent) -> str:
+        data = [b["callback_data"] for b in message.buttons() if "callback_data" in b]
+        deal_no = int(data[0].split(":")[2])
+        log = self.deals.setdefault(deal_no, DealLog(passout=self.rng.random() < 0.15))
+        calls = {d.split(":")[4]: d for d in data if d.split(":")[3] == "c"}
+        if calls:
+            if log.declarer is None and not log.passout:
+                for bid in ("3NT", "4S", "4H", "2NT", "5D"):
+                    if bid in calls:
+                        log.declarer = self.seat_of(user)
+                        return calls[bid]
+                bids = [c for c in calls if c[0].isdigit()]
+                if bids:
+                    log.declarer = self.seat_of(user)
+                    return calls[self.rng.choice(bids)]
+            if "X" in calls and self.rng.random() < 0.2:
+                return calls["X"]
+            if "XX" in calls and self.rng.random() < 0.3:
+                return calls["XX"]
+            return calls["P"]
+        cards = {Card.parse(d.split(":")[4]): d for d in data if d.split(":")[3] == "p"}
+        declaring = log.declarer is not None and self.seat_of(user).side is log.declarer.side
+        pick = max(cards, key=lambda c: c.rank) if declaring else min(cards, key=lambda c: c.rank)
+        return cards[pick]
+
+    async def step(self) -> bool:
+        found = self.actor()
+        if found is None:
+            return False
+        user, message = found
+        data = self.choose(user, message)
+        deal_no = int(data.split(":")[2])
+        index = len(self.h.api.calls)
+        if data.split(":")[3] == "p":
+            log = self.deals[deal_no]
+            if log.lead_at is None:
+                log.lead_at = index
+            log.played.append((index, Card.parse(data.split(":")[4])))
+        answer = await self.h.press(user, message, data)
+        assert not answer.get("text"), answer  # an offered button is always accepted
+        self.presses += 1
+        return True
+
+    def rubber_over(self) -> bool:
+        return any(
+            "Роббер окончен" in m.text or "Rubber over" in m.text
+            for m in self.h.api.chat_messages(self.chat)
+        )
+
+    async def play_until(self, done: object, limit: int = 4000) -> None:
+        for _ in range(limit):
+            if callable(done) and done():
+                return
+            if not await self.step():
+                raise AssertionError("nobody has a button to press")
+        raise AssertionError("gave up: too many presses")
+
+    # --- what each seat was dealt, read from the first version of its hand messages ------------
+
+    def hands(self) -> dict[int, dict[Seat, set[Card]]]:
+        hands: dict[int, dict[Seat, set[Card]]] = {}
+        for user in self.players:
+            for sent in self.h.api.chat_messages(user.id):
+                _, first = sent.history[0]
+                number = deal_number(first)
+                block = re.search(r"<pre>(.*?)</pre>", first, re.S)
+                if number is None or block is None:
+                    continue
+                hands.setdefault(number, {})[self.seat_of(user)] = cards_in(block.group(1))
+        return hands

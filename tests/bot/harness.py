@@ -1,0 +1,184 @@
+"""Runs the real application against the fake Bot API, and drives it as players would."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.app import build_application
+from bot.config import Config
+from bot.context import BridgeApp
+from bot.outbox import Outbox
+from games.bridge.cards import Card, Rank, Seat, Suit
+from tests.fakeapi import FakeBotApi, Sent, User
+
+GROUP = -100
+CARD_TOKEN = re.compile(r"([♠♥♦♣])(10|[2-9]|[ТКДВAKQJ])")
+SUIT_LINE = re.compile(r"^([♠♥♦♣]) ([0-9ТКДВAKQJ ]+)$", re.MULTILINE)
+SYMBOLS = {"♠": Suit.SPADES, "♥": Suit.HEARTS, "♦": Suit.DIAMONDS, "♣": Suit.CLUBS}
+RANKS = {
+    "Т": Rank.ACE,
+    "К": Rank.KING,
+    "Д": Rank.QUEEN,
+    "В": Rank.JACK,
+    "A": Rank.ACE,
+    "K": Rank.KING,
+    "Q": Rank.QUEEN,
+    "J": Rank.JACK,
+    "10": Rank.TEN,
+}
+DEAL_NUMBER = re.compile(r"(?:Deal|deal|Сдача|сдача) (\d+)")
+
+
+def parse_rank(text: str) -> Rank:
+    return RANKS.get(text) or Rank(int(text))
+
+
+def cards_in(text: str) -> set[Card]:
+    """Every card a message shows: single cards (♠Д) and hand lines (♠ Т К 10)."""
+    found = {Card(SYMBOLS[s], parse_rank(r)) for s, r in CARD_TOKEN.findall(text)}
+    for symbol, ranks in SUIT_LINE.findall(text):
+        for rank in ranks.split():
+            found.add(Card(SYMBOLS[symbol], parse_rank(rank)))
+    return found
+
+
+def deal_number(text: str) -> int | None:
+    match = DEAL_NUMBER.search(text)
+    return int(match.group(1)) if match else None
+
+
+@dataclass
+class Harness:
+    api: FakeBotApi
+    database: str
+    app: BridgeApp | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def config(self) -> Config:
+        return Config(
+            token=self.api.token,
+            database=self.database,
+            language="ru",
+            base_url=self.api.base_url,
+            group_interval=0.01,
+            private_interval=0.0,
+            group_rate_per_minute=1_000_000,
+            overall_rate_per_second=1_000_000,
+            poll_timeout=1,
+            **self.extra,
+        )
+
+    async def start(self) -> None:
+        app = build_application(self.config())
+        await app.initialize()
+        assert app.post_init is not None
+        await app.post_init(app)
+        await app.start()
+        assert app.updater is not None
+        await app.updater.start_polling(poll_interval=0.0, timeout=1)
+        self.app = app
+
+    async def stop(self) -> None:
+        app = self.app
+        assert app is not None and app.updater is not None
+        await app.updater.stop()
+        await app.stop()
+        assert app.post_shutdown is not None
+        await app.post_shutdown(app)
+        await app.shutdown()
+        self.app = None
+
+    async def crash(self) -> None:
+        """Stop without draining the outbox or closing anything gracefully: a kill, as far as
+        storage is concerned (only what was committed survives), then release the file."""
+        app = self.app
+        assert app is not None and app.updater is not None
+        outbox: Outbox = app.bot_data["outbox"]
+        await outbox.close()
+        await app.updater.stop()
+        await app.stop()
+        await app.bot_data["storage"].close()
+        await app.shutdown()
+        self.app = None
+
+    @property
+    def outbox(self) -> Outbox:
+        assert self.app is not None
+        outbox: Outbox = self.app.bot_data["outbox"]
+        return outbox
+
+    async def settle(self, timeout: float = 20.0) -> None:
+        """Wait until every injected update is handled and the outbox has sent everything."""
+        assert self.app is not None
+        deadline = time.monotonic() + timeout
+        stable_since, last = time.monotonic(), -1
+        while time.monotonic() < deadline:
+            busy = (
+                self.api.pending_updates
+                or not self.app.update_queue.empty()
+                or self.app.update_processor.current_concurrent_updates
+                or any(lane.queue for lane in self.outbox._lanes.values())
+            )
+            count = len(self.api.calls)
+            if busy or count != last:
+                stable_since, last = time.monotonic(), count
+            elif time.monotonic() - stable_since > 0.02:
+                return
+            await asyncio.sleep(0.01)
+        raise TimeoutError("the bot did not settle")
+
+    async def press(self, user: User, sent: Sent, data: str) -> dict[str, Any]:
+        query = await self.api.press(user, sent, data)
+        answer = await self.api.answer_of(query)
+        await self.settle()
+        return answer
+
+    async def say(self, user: User, chat_id: int, text: str, thread: int | None = None) -> None:
+        await self.api.send_text(user, chat_id, text, thread)
+        await self.settle()
+
+    def table_message(self, chat_id: int = GROUP) -> Sent:
+        """The newest group message that is a table message (has a title line)."""
+        for sent in reversed(self.api.chat_messages(chat_id)):
+            if "🃏" in sent.text:
+                return sent
+        raise AssertionError("no table message")
+
+    def action_message(self, user: User) -> Sent | None:
+        """The player's private message that offers calls or cards now, if any."""
+        for sent in reversed(self.api.chat_messages(user.id)):
+            if any(
+                re.match(r"^b1:\d+:\d+:(c|p):", b.get("callback_data", "")) for b in sent.buttons()
+            ):
+                return sent
+        return None
+
+
+PLAYERS = [
+    User(101, "Anna", "ru"),
+    User(102, "Bob", "en"),
+    User(103, "Cat", "en"),
+    User(104, "Dima", "ru"),
+]
+
+
+async def seat_four(
+    h: Harness, players: list[User] = PLAYERS, chat: int = GROUP, thread: int | None = None
+) -> None:
+    """Open the table and seat the four through the deep link, as new users would."""
+    await h.say(players[0], chat, "/bridge", thread)
+    for user, seat in zip(players, Seat, strict=True):
+        table = h.table_message(chat)
+        data = next(
+            b["callback_data"]
+            for b in table.buttons()
+            if b.get("callback_data", "").endswith(f":sit:{seat.name}")
+        )
+        answer = await h.press(user, table, data)
+        url = answer.get("url", "")
+        assert url.endswith(f"?start=s{data.split(':')[1]}_{seat.name}"), answer
+        await h.say(user, user.id, f"/start {url.split('start=')[1]}")

@@ -1,0 +1,99 @@
+"""A whole rubber through PTB's real HTTP stack and the fake Bot API, pressing only offered
+buttons; no concealed card ever reaches the group or another player's chat."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from games.bridge.cards import Card, Seat
+from storage.sqlite import SqliteStorage
+from tests.bot.driver import Driver
+from tests.bot.harness import GROUP, PLAYERS, Harness, cards_in, deal_number, seat_four
+from tests.fakeapi import FakeBotApi
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> AsyncIterator[Harness]:
+    api = FakeBotApi()
+    await api.start()
+    harness = Harness(api, str(tmp_path / "bot.sqlite3"))
+    await harness.start()
+    yield harness
+    if harness.app is not None:
+        await harness.stop()
+    await api.stop()
+
+
+def _allowed(
+    driver: Driver, hands: dict[int, dict[Seat, set[Card]]], deal: int, at: int, own: Seat | None
+) -> set[Card]:
+    log = driver.deals.get(deal)
+    allowed: set[Card] = set()
+    if own is not None and deal in hands:
+        allowed |= hands[deal][own]
+    if log is None:
+        return allowed
+    allowed |= {card for index, card in log.played if index < at}
+    if log.lead_at is not None and log.lead_at <= at and log.declarer is not None:
+        allowed |= hands[deal][log.declarer.partner]
+    return allowed
+
+
+async def test_full_rubber_by_offered_buttons_without_leaks(h: Harness) -> None:
+    await seat_four(h)
+    driver = Driver(h, PLAYERS, random.Random(7))
+    await driver.play_until(driver.rubber_over)
+    hands = driver.hands()
+    assert len(hands) >= 2
+    for deal in hands.values():
+        assert len(deal) == 4 and len(set().union(*deal.values())) == 52
+
+    # The group: every version of every message shows only played cards and, after the
+    # opening lead, dummy's.
+    checked = 0
+    for sent in h.api.chat_messages(GROUP):
+        for index, text in sent.history:
+            number = deal_number(text)
+            shown = cards_in(text)
+            if number is None:
+                assert not shown or "<pre>" not in text or "🃏" not in text
+                continue
+            leaked = shown - _allowed(driver, hands, number, index, None)
+            assert not leaked, (number, index, leaked, text, driver.deals.get(number))
+            checked += 1
+    assert checked > 10
+    # Each private chat: own hand, played cards, dummy after the lead; nothing else.
+    for user in PLAYERS:
+        seat = driver.seat_of(user)
+        for sent in h.api.chat_messages(user.id):
+            for index, text in sent.history:
+                number = deal_number(text)
+                if number is None:
+                    continue
+                leaked = cards_in(text) - _allowed(driver, hands, number, index, seat)
+                assert not leaked, (user.first_name, number, leaked)
+
+    # The rubber's result reached the ledger, summing to zero, one row per player.
+    assert h.app is not None
+    storage: SqliteStorage = h.app.bot_data["storage"]
+    chat = await storage.chat_by_tg(GROUP)
+    assert chat is not None
+    balances = await storage.balances(chat.id)
+    assert len(balances) == 4 and sum(balances.values()) == 0
+    rubber = (await storage.rubbers(chat.id))[0]
+    assert rubber.points is not None and rubber.points % 100 == 0
+    winners = {pid for pid, points in balances.items() if points > 0}
+    if rubber.points:
+        winning_seats = {Seat.parse(s) for s, pid in rubber.seats.items() if pid in winners}
+        assert {s.side for s in winning_seats} == {Seat.parse(rubber.winner[0]).side}  # type: ignore[index]
+    # Russian in the group, both languages in private chats.
+    group_text = " ".join(m.text for m in h.api.chat_messages(GROUP))
+    assert "Роббер окончен" in group_text
+    assert "Your hand" in h.api.chat_messages(PLAYERS[1].id)[-1].history[0][1]
+    assert "Ваши карты" in h.api.chat_messages(PLAYERS[0].id)[-1].history[0][1]
+    await asyncio.sleep(0)

@@ -1,0 +1,383 @@
+"""A fake Telegram Bot API on 127.0.0.1 for end-to-end tests and benchmarks.
+
+The real, unchanged application talks to it over HTTP through PTB's own request stack (the bot's
+``base_url`` points here). It serves ``getUpdates`` from updates the test injects as several
+users in a group and in private chats, keeps the messages the bot sends and edits, records every
+call, and can answer like Telegram does when things go wrong (429 with ``retry_after``, 403 for a
+user who blocked the bot, "message is not modified", a group migrated to a supergroup).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+BOT_ID = 999_000
+BOT_USERNAME = "bridge_test_bot"
+JSON_FIELDS = {
+    "chat_id",
+    "message_id",
+    "reply_markup",
+    "commands",
+    "scope",
+    "offset",
+    "limit",
+    "timeout",
+    "allowed_updates",
+    "show_alert",
+    "cache_time",
+    "message_thread_id",
+    "user_id",
+    "disable_web_page_preview",
+    "link_preview_options",
+    "disable_notification",
+}
+
+
+@dataclass
+class Call:
+    method: str
+    params: dict[str, Any]
+    at: float
+    index: int
+
+
+@dataclass
+class Sent:
+    chat_id: int
+    message_id: int
+    text: str
+    markup: dict[str, Any] | None
+    thread_id: int | None = None
+    history: list[tuple[int, str]] = field(default_factory=list)  # (call index, text)
+
+    def buttons(self) -> list[dict[str, Any]]:
+        if not self.markup:
+            return []
+        return [b for row in self.markup.get("inline_keyboard", []) for b in row]
+
+
+@dataclass(frozen=True)
+class User:
+    id: int
+    first_name: str
+    language_code: str = "en"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "is_bot": False,
+            "first_name": self.first_name,
+            "language_code": self.language_code,
+        }
+
+
+class FakeBotApi:
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.messages: dict[tuple[int, int], Sent] = {}
+        self.answers: dict[str, dict[str, Any]] = {}
+        self.blocked: set[int] = set()
+        self.migrated: dict[int, int] = {}
+        self.admins: set[int] = set()
+        self.chat_titles: dict[int, str] = {}
+        self.fail_queue: list[tuple[str, int, dict[str, Any]]] = []  # (method, code, body)
+        self._updates: list[dict[str, Any]] = []
+        self._update_id = 0
+        self._delivered = 0
+        self._message_id = 1000
+        self._query_id = 0
+        self._new_update = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self.token = "123456:TEST-token-for-the-fake-api"
+
+    # --- server -------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_post("/bot{token}/{method}", self._handle)
+        app.router.add_get("/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        async with self._new_update:
+            self._new_update.notify_all()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        params: dict[str, Any] = {}
+        if request.can_read_body:
+            form = await request.post()
+            for key, value in form.items():
+                text = value if isinstance(value, str) else str(value)
+                params[key] = json.loads(text) if key in JSON_FIELDS else text
+        params.update({k: v for k, v in request.query.items()})
+        if method != "getUpdates":
+            self.calls.append(Call(method, params, time.monotonic(), len(self.calls)))
+        for i, (fail_method, code, body) in enumerate(self.fail_queue):
+            if fail_method == method:
+                del self.fail_queue[i]
+                return web.json_response({"ok": False, "error_code": code, **body})
+        handler = getattr(self, "_m_" + method, None)
+        if handler is None:
+            return web.json_response({"ok": True, "result": True})
+        try:
+            result = await handler(params)
+        except ApiError as exc:
+            body = {"ok": False, "error_code": exc.code, "description": exc.description}
+            if exc.parameters:
+                body["parameters"] = exc.parameters
+            return web.json_response(body)
+        return web.json_response({"ok": True, "result": result})
+
+    # --- methods ------------------------------------------------------------------------------
+
+    async def _m_getMe(self, params: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "id": BOT_ID,
+            "is_bot": True,
+            "first_name": "Bridge",
+            "username": BOT_USERNAME,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
+
+    async def _m_getUpdates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+        offset = int(params.get("offset", 0) or 0)
+        timeout = float(params.get("timeout", 0) or 0)
+        deadline = time.monotonic() + min(timeout, 2.0)
+        self._delivered = max(self._delivered, offset)
+        async with self._new_update:
+            while True:
+                ready = [u for u in self._updates if u["update_id"] >= offset]
+                if ready or time.monotonic() >= deadline:
+                    break
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(
+                        self._new_update.wait(), max(0.01, deadline - time.monotonic())
+                    )
+        return ready
+
+    def _check_chat(self, chat_id: int) -> None:
+        if chat_id in self.blocked:
+            raise ApiError(403, "Forbidden: bot was blocked by the user")
+        if chat_id in self.migrated:
+            raise ApiError(
+                400,
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                {"migrate_to_chat_id": self.migrated[chat_id]},
+            )
+
+    def _chat(self, chat_id: int) -> dict[str, Any]:
+        if chat_id > 0:
+            return {"id": chat_id, "type": "private", "first_name": "user"}
+        kind = "supergroup" if chat_id < -1_000_000_000_000 else "group"
+        return {"id": chat_id, "type": kind, "title": self.chat_titles.get(chat_id, "Club")}
+
+    def _message(self, sent: Sent) -> dict[str, Any]:
+        message: dict[str, Any] = {
+            "message_id": sent.message_id,
+            "date": int(time.time()),
+            "chat": self._chat(sent.chat_id),
+            "from": {
+                "id": BOT_ID,
+                "is_bot": True,
+                "first_name": "Bridge",
+                "username": BOT_USERNAME,
+            },
+            "text": sent.text,
+        }
+        if sent.markup:
+            message["reply_markup"] = sent.markup
+        return message
+
+    async def _m_sendMessage(self, params: dict[str, Any]) -> dict[str, Any]:
+        chat_id = int(params["chat_id"])
+        self._check_chat(chat_id)
+        self._message_id += 1
+        thread = params.get("message_thread_id")
+        sent = Sent(chat_id, self._message_id, params["text"], params.get("reply_markup"), thread)
+        sent.history.append((len(self.calls) - 1, sent.text))
+        self.messages[(chat_id, sent.message_id)] = sent
+        return self._message(sent)
+
+    async def _m_editMessageText(self, params: dict[str, Any]) -> dict[str, Any]:
+        chat_id, message_id = int(params["chat_id"]), int(params["message_id"])
+        self._check_chat(chat_id)
+        sent = self.messages.get((chat_id, message_id))
+        if sent is None:
+            raise ApiError(400, "Bad Request: message to edit not found")
+        markup = params.get("reply_markup")
+        if sent.text == params["text"] and sent.markup == markup:
+            raise ApiError(
+                400,
+                "Bad Request: message is not modified: specified new message content and reply "
+                "markup are exactly the same as a current content and reply markup of the message",
+            )
+        sent.text, sent.markup = params["text"], markup
+        sent.history.append((len(self.calls) - 1, sent.text))
+        return self._message(sent)
+
+    async def _m_answerCallbackQuery(self, params: dict[str, Any]) -> bool:
+        self.answers[str(params["callback_query_id"])] = params
+        return True
+
+    async def _m_getChatMember(self, params: dict[str, Any]) -> dict[str, Any]:
+        user_id = int(params["user_id"])
+        status = "administrator" if user_id in self.admins else "member"
+        member: dict[str, Any] = {
+            "status": status,
+            "user": {"id": user_id, "is_bot": False, "first_name": "user"},
+        }
+        if status == "administrator":
+            member.update(
+                can_be_edited=False,
+                is_anonymous=False,
+                can_manage_chat=True,
+                can_delete_messages=True,
+                can_manage_video_chats=True,
+                can_restrict_members=True,
+                can_promote_members=False,
+                can_change_info=True,
+                can_invite_users=True,
+                can_post_stories=False,
+                can_edit_stories=False,
+                can_delete_stories=False,
+            )
+        return member
+
+    # --- what tests do --------------------------------------------------------------------------
+
+    async def _push(self, update: dict[str, Any]) -> int:
+        self._update_id += 1
+        update["update_id"] = self._update_id
+        async with self._new_update:
+            self._updates.append(update)
+            self._new_update.notify_all()
+        return self._update_id
+
+    async def send_text(
+        self, user: User, chat_id: int, text: str, thread_id: int | None = None
+    ) -> int:
+        """``user`` writes ``text`` in ``chat_id`` (their own id for a private chat)."""
+        self._message_id += 1
+        message: dict[str, Any] = {
+            "message_id": self._message_id,
+            "date": int(time.time()),
+            "chat": self._chat(chat_id),
+            "from": user.to_dict(),
+            "text": text,
+        }
+        if chat_id > 0:
+            message["chat"] = {"id": chat_id, "type": "private", "first_name": user.first_name}
+        if text.startswith("/"):
+            command = text.split()[0]
+            message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
+        if thread_id is not None:
+            message["message_thread_id"] = thread_id
+            message["is_topic_message"] = True
+        return await self._push({"message": message})
+
+    async def press(self, user: User, sent: Sent, data: str) -> str:
+        """``user`` presses the button ``data`` under message ``sent``; returns the query id."""
+        self._query_id += 1
+        query_id = f"q{self._query_id}"
+        await self._push(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": user.to_dict(),
+                    "chat_instance": str(sent.chat_id),
+                    "message": self._message(sent),
+                    "data": data,
+                }
+            }
+        )
+        return query_id
+
+    async def migrate_group(self, user: User, old: int, new: int) -> None:
+        """The group becomes a supergroup: the service message Telegram sends to the old chat."""
+        self.migrated[old] = new
+        self.chat_titles[new] = self.chat_titles.get(old, "Club")
+        self._message_id += 1
+        await self._push(
+            {
+                "message": {
+                    "message_id": self._message_id,
+                    "date": int(time.time()),
+                    "chat": {"id": old, "type": "group", "title": self.chat_titles[new]},
+                    "from": user.to_dict(),
+                    "migrate_to_chat_id": new,
+                }
+            }
+        )
+
+    async def block(self, user: User) -> None:
+        """``user`` blocks the bot: sends fail with 403 and a my_chat_member update arrives."""
+        self.blocked.add(user.id)
+        await self._push(
+            {
+                "my_chat_member": {
+                    "chat": {"id": user.id, "type": "private", "first_name": user.first_name},
+                    "from": user.to_dict(),
+                    "date": int(time.time()),
+                    "old_chat_member": {"status": "member", "user": self._bot_user()},
+                    "new_chat_member": {
+                        "status": "kicked",
+                        "user": self._bot_user(),
+                        "until_date": 0,
+                    },
+                }
+            }
+        )
+
+    def _bot_user(self) -> dict[str, Any]:
+        return {"id": BOT_ID, "is_bot": True, "first_name": "Bridge", "username": BOT_USERNAME}
+
+    async def answer_of(self, query_id: str, timeout: float = 10.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while query_id not in self.answers:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no answer to {query_id}")
+            await asyncio.sleep(0.005)
+        return self.answers[query_id]
+
+    def chat_messages(self, chat_id: int) -> list[Sent]:
+        return [
+            m
+            for (c, _), m in sorted(self.messages.items(), key=lambda kv: kv[0][1])
+            if c == chat_id
+        ]
+
+    def calls_to(self, chat_id: int) -> list[Call]:
+        return [c for c in self.calls if str(c.params.get("chat_id")) == str(chat_id)]
+
+    @property
+    def pending_updates(self) -> int:
+        return sum(1 for u in self._updates if u["update_id"] >= self._delivered)
+
+
+class ApiError(Exception):
+    def __init__(self, code: int, description: str, parameters: dict[str, Any] | None = None):
+        super().__init__(description)
+        self.code, self.description, self.parameters = code, description, parameters
