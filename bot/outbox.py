@@ -13,13 +13,16 @@ import asyncio
 import contextlib
 import logging
 import time
+import warnings
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
+from telegram.warnings import PTBDeprecationWarning
 
 from bot.views import Rendered
 from storage.interface import Storage
@@ -84,7 +87,7 @@ class Outbox:
         self._wanted: dict[KeepId, tuple[int, int | None, Rendered]] = {}  # chat, thread, content
         self._sent: dict[KeepId, Rendered] = {}
         self._ids: dict[KeepId, int] = {}
-        self._loaded: set[int] = set()
+        self._loaded: dict[int, asyncio.Future[None]] = {}
         self._forgotten: set[KeepId] = set()
         self._idle = asyncio.Event()
         self._idle.set()
@@ -158,8 +161,7 @@ class Outbox:
                 called = await self._send(lane, op)
             except RetryAfter as exc:
                 self.stats.retry_after += 1
-                delay = exc.retry_after
-                seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else float(delay)
+                seconds = _seconds(exc)
                 lane.next_at = time.monotonic() + seconds
                 continue  # the same op again, with whatever content is latest by then
             except Forbidden:
@@ -273,13 +275,23 @@ class Outbox:
                 self._sent.pop(keep, None)
 
     async def _known_id(self, keep: KeepId) -> int | None:
+        """The id of a kept message, from memory or (once per table, shared by every lane that
+        asks meanwhile) from storage."""
         table_id = keep[0]
-        if table_id not in self._loaded:
-            self._loaded.add(table_id)
-            for key, (_chat, message_id) in (await self.storage.messages(table_id)).items():
-                if (table_id, key) not in self._forgotten:
-                    self._ids.setdefault((table_id, key), message_id)
+        loading = self._loaded.get(table_id)
+        if loading is None:
+            loading = self._loaded[table_id] = asyncio.ensure_future(self._load_ids(table_id))
+        try:
+            await asyncio.shield(loading)
+        except Exception:
+            self._loaded.pop(table_id, None)  # try storage again next time
+            raise
         return self._ids.get(keep)
+
+    async def _load_ids(self, table_id: int) -> None:
+        for key, (_chat, message_id) in (await self.storage.messages(table_id)).items():
+            if (table_id, key) not in self._forgotten:
+                self._ids.setdefault((table_id, key), message_id)
 
     def _count(self, chat_id: int, method: str) -> None:
         if chat_id > 0:
@@ -307,3 +319,11 @@ def _markup(content: Rendered) -> InlineKeyboardMarkup | None:
 
 def _busy(lane: _Lane) -> bool:
     return bool(lane.queue) or (lane.task is not None and not lane.task.done())
+
+
+def _seconds(exc: RetryAfter) -> float:
+    """``retry_after`` in seconds, whether PTB gives an int or (PTB_TIMEDELTA) a timedelta."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        delay = exc.retry_after
+    return delay.total_seconds() if isinstance(delay, timedelta) else float(delay)

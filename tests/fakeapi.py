@@ -136,7 +136,7 @@ class FakeBotApi:
         for i, (fail_method, code, body) in enumerate(self.fail_queue):
             if fail_method == method:
                 del self.fail_queue[i]
-                return web.json_response({"ok": False, "error_code": code, **body})
+                return web.json_response({"ok": False, "error_code": code, **body}, status=code)
         handler = getattr(self, "_m_" + method, None)
         if handler is None:
             return web.json_response({"ok": True, "result": True})
@@ -146,7 +146,7 @@ class FakeBotApi:
             body = {"ok": False, "error_code": exc.code, "description": exc.description}
             if exc.parameters:
                 body["parameters"] = exc.parameters
-            return web.json_response(body)
+            return web.json_response(body, status=exc.code)
         return web.json_response({"ok": True, "result": result})
 
     # --- methods ------------------------------------------------------------------------------
@@ -167,6 +167,8 @@ class FakeBotApi:
         timeout = float(params.get("timeout", 0) or 0)
         deadline = time.monotonic() + min(timeout, 2.0)
         self._delivered = max(self._delivered, offset)
+        # As Telegram does: asking from ``offset`` confirms (forgets) every earlier update.
+        self._updates = [u for u in self._updates if u["update_id"] >= self._delivered]
         async with self._new_update:
             while True:
                 ready = [u for u in self._updates if u["update_id"] >= offset]

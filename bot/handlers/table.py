@@ -115,9 +115,20 @@ def stray_button_handler() -> BaseHandler[Update, BotContext, None]:
     return CallbackQueryHandler(stray_button)
 
 
+async def group_only(update: Update, context: BotContext) -> None:
+    """A group command sent in a private chat: say where it works."""
+    chat = update.effective_chat
+    assert chat is not None
+    t = user_translator(update.effective_user, context.config.language)
+    context.outbox.post(chat.id, None, _short(t("refusal.group_only")))
+
+
 def handlers() -> list[BaseHandler[Update, BotContext, None]]:
     groups = filters.ChatType.GROUPS
     return [
+        CommandHandler(
+            ["score", "leave", "settings"], group_only, filters=filters.ChatType.PRIVATE
+        ),
         CommandHandler(["bridge", "table"], open_table),
         CommandHandler("score", show_score, filters=groups),
         CommandHandler("leave", leave_command, filters=groups),

@@ -77,7 +77,19 @@ class Driver:
                 log.lead_at = index
             log.played.append((index, Card.parse(data.split(":")[4])))
         answer = await self.h.press(user, message, data)
-        assert not answer.get("text"), answer  # an offered button is always accepted
+        assert not answer.get("text"), (
+            answer,
+            user.first_name,
+            data,
+            [
+                (u.first_name, (m := self.h.action_message(u)) and m.message_id)
+                for u in self.players
+            ],
+            [
+                (s.message_id, [(i, t[-60:]) for i, t in s.history])
+                for s in self.h.api.chat_messages(user.id)
+            ],
+        )
         self.presses += 1
         return True
 

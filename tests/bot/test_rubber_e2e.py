@@ -5,28 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
 
 from games.bridge.cards import Card, Seat
 from storage.sqlite import SqliteStorage
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS, Harness, cards_in, deal_number, seat_four
-from tests.fakeapi import FakeBotApi
-
-
-@pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[Harness]:
-    api = FakeBotApi()
-    await api.start()
-    harness = Harness(api, str(tmp_path / "bot.sqlite3"))
-    await harness.start()
-    yield harness
-    if harness.app is not None:
-        await harness.stop()
-    await api.stop()
 
 
 def _allowed(

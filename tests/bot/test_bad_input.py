@@ -1,0 +1,170 @@
+"""Bad input gets a clear answer in the presser's language and changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+
+from storage.interface import Storage
+from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
+from tests.fakeapi import Sent, User
+
+STRANGER = User(200, "Stranger", "en")
+
+
+def storage_of(h: Harness) -> Storage:
+    assert h.app is not None
+    storage: Storage = h.app.bot_data["storage"]
+    return storage
+
+
+async def events(h: Harness, deal: int = 1) -> list[str]:
+    return [f"{e.kind}:{dict(e.payload)}" for e in await storage_of(h).events(1, deal)]
+
+
+def actor(h: Harness) -> tuple[User, Sent]:
+    for user in PLAYERS:
+        message = h.action_message(user)
+        if message is not None:
+            return user, message
+    raise AssertionError("nobody to act")
+
+
+def data_of(message: Sent, suffix: str) -> str:
+    return next(
+        b["callback_data"] for b in message.buttons() if b.get("callback_data", "").endswith(suffix)
+    )
+
+
+async def test_strangers_and_players_out_of_turn_are_refused(h: Harness) -> None:
+    await seat_four(h)
+    user, message = actor(h)
+    before = await events(h)
+    answer = await h.press(STRANGER, message, data_of(message, ":c:P"))
+    assert answer["text"] == "You are not seated at this table."
+    other = next(p for p in PLAYERS if p != user)
+    answer = await h.press(other, message, data_of(message, ":c:1C"))
+    assert answer["text"] in ("It is not your turn.", "Сейчас не ваш ход.")
+    assert await events(h) == before
+
+
+async def test_double_tap_is_taken_once(h: Harness) -> None:
+    await seat_four(h)
+    user, message = actor(h)
+    before = await events(h)
+    data = data_of(message, ":c:1NT")
+    first = await h.api.press(user, message, data)
+    second = await h.api.press(user, message, data)
+    answers = [await h.api.answer_of(first), await h.api.answer_of(second)]
+    await h.settle()
+    texts = sorted(a.get("text", "") for a in answers)
+    assert texts[0] == "" and texts[1] in ("It is not your turn.", "Сейчас не ваш ход.")
+    assert len(await events(h)) == len(before) + 1
+
+
+async def test_insufficient_bid_and_illegal_double(h: Harness) -> None:
+    await seat_four(h)
+    user, message = actor(h)
+    await h.press(user, message, data_of(message, ":c:2H"))
+    nxt, message2 = actor(h)
+    before = await events(h)
+    forged = data_of(message2, ":c:P").replace(":c:P", ":c:2D")
+    answer = await h.press(nxt, message2, forged)
+    expected = {"Insufficient bid: bid higher.", "Недостаточная заявка: нужно выше."}
+    assert answer["text"] in expected
+    forged = data_of(message2, ":c:P").replace(":c:P", ":c:XX")
+    answer = await h.press(nxt, message2, forged)
+    assert answer["text"] in ("Nothing to redouble.", "Нечего реконтрить.")
+    assert await events(h) == before
+
+
+async def test_stale_button_from_an_earlier_deal(h: Harness) -> None:
+    await seat_four(h)
+    old_user, old_message = actor(h)
+    old_data = data_of(old_message, ":c:P")
+    for _ in range(4):  # everybody passes: deal 1 is passed out, deal 2 is dealt
+        user, message = actor(h)
+        await h.press(user, message, data_of(message, ":c:P"))
+    assert "passed out" in " ".join(m.text for m in h.api.chat_messages(GROUP)) or any(
+        "все спасовали" in m.text for m in h.api.chat_messages(GROUP)
+    )
+    before = await events(h, 2)
+    answer = await h.press(old_user, old_message, old_data)
+    assert answer["text"] in (
+        "This button is from an earlier deal.",
+        "Эта кнопка от прошлой сдачи.",
+    )
+    assert await events(h, 2) == before
+
+
+async def test_illegal_card_is_refused(h: Harness) -> None:
+    await seat_four(h)
+    user, message = actor(h)
+    await h.press(user, message, data_of(message, ":c:1NT"))
+    for _ in range(3):
+        u, m = actor(h)
+        await h.press(u, m, data_of(m, ":c:P"))
+    leader, lead_message = actor(h)
+    lead = next(
+        b["callback_data"] for b in lead_message.buttons() if ":p:" in b.get("callback_data", "")
+    )
+    await h.press(leader, lead_message, lead)
+    led_suit = lead.split(":")[4][0]
+    nxt, message = actor(h)
+    offered = [b["callback_data"] for b in message.buttons() if ":p:" in b.get("callback_data", "")]
+    before = await events(h)
+    if all(d.split(":")[4][0] == led_suit for d in offered):
+        # holds the suit led: any other suit is refused
+        other = next(s for s in "SHDC" if s != led_suit)
+        forged = offered[0].rsplit(":", 1)[0] + f":{other}2"
+        answer = await h.press(nxt, message, forged)
+        assert answer["text"] in (
+            "You must follow suit.",
+            "Нужно ходить в масть.",
+            "That card is not in the hand.",
+            "Этой карты нет на руке.",
+        )
+    # a card already played is never held
+    forged = offered[0].rsplit(":", 1)[0] + ":" + lead.split(":")[4]
+    answer = await h.press(nxt, message, forged)
+    assert answer["text"] in ("That card is not in the hand.", "Этой карты нет на руке.")
+    assert await events(h) == before
+
+
+async def test_malformed_callbacks_are_answered(h: Harness) -> None:
+    await seat_four(h)
+    user, message = actor(h)
+    before = await events(h)
+    for data in ("garbage", "b1:1:1:c", "b1:1:1:zz:1", "b1:1:1:c:9NT", "b1:99:1:c:P", "b9:1:1:c:P"):
+        answer = await h.press(user, message, data)
+        assert answer.get("text"), data
+    assert await events(h) == before
+
+
+async def test_commands_in_the_wrong_chat(h: Harness) -> None:
+    user = PLAYERS[1]
+    for command in ("/bridge", "/score", "/settings"):
+        await h.say(user, user.id, command)
+        reply = h.api.chat_messages(user.id)[-1].text
+        assert "group" in reply, (command, reply)
+
+
+async def test_two_tables_do_not_wait_for_each_other(h: Harness, api: object) -> None:
+    """Presses on two tables in flight at once are both handled (concurrent updates)."""
+    other_group = -200
+    others = [User(301 + i, f"P{i}", "en") for i in range(4)]
+    await seat_four(h)
+    await seat_four(h, others, other_group)
+    (u1, m1), (u2, m2) = actor(h), _actor_among(h, others)
+    q1 = await h.api.press(u1, m1, data_of(m1, ":c:P"))
+    q2 = await h.api.press(u2, m2, data_of(m2, ":c:P"))
+    answers = await asyncio.gather(h.api.answer_of(q1), h.api.answer_of(q2))
+    assert all(not a.get("text") for a in answers)
+    await h.settle()
+
+
+def _actor_among(h: Harness, users: list[User]) -> tuple[User, Sent]:
+    for user in users:
+        message = h.action_message(user)
+        if message is not None:
+            return user, message
+    raise AssertionError("nobody to act")

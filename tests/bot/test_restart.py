@@ -1,0 +1,58 @@
+"""A restart (a new Application on the same database) in the auction and in the play: the deal
+goes on from exactly where it was and finishes with the right result."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.bridge.deal import DealState
+from storage.events import deal_from_payload, decode
+from storage.interface import Storage
+from tests.bot.driver import Driver
+from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
+
+
+def storage_of(h: Harness) -> Storage:
+    assert h.app is not None
+    storage: Storage = h.app.bot_data["storage"]
+    return storage
+
+
+def deal_posted(h: Harness, number: int) -> bool:
+    return any(f"Сдача {number}</b>:" in m.text for m in h.api.chat_messages(GROUP))
+
+
+@pytest.mark.parametrize("presses", [2, 4 + 17])  # in the auction; in the play (trick 5)
+async def test_restart_mid_deal_then_finish(h: Harness, presses: int) -> None:
+    await seat_four(h)
+    driver = Driver(h, PLAYERS, random.Random(3))
+    driver.deals.clear()
+    for _ in range(presses):
+        assert await driver.step()
+    before = [e.seq for e in await storage_of(h).events(1, 1)]
+    assert len(before) == presses + 1
+    await h.crash()
+    await h.start()  # a new Application on the same file
+    await h.settle()
+    # The players' messages are brought up to date and the one in turn still has buttons.
+    assert driver.actor() is not None
+    await driver.play_until(lambda: deal_posted(h, 1))
+    events = await storage_of(h).events(1, 1)
+    assert [e.seq for e in events] == list(range(len(events)))
+    state = DealState.new(deal_from_payload(events[0].payload))
+    for event in events[1:]:
+        action = decode(event.kind, event.payload)
+        assert action is not None
+        state = state.apply(action)
+    assert state.result is not None
+    summary = next(d for d in await storage_of(h).deals(1) if d.deal_no == 1)
+    assert summary.result is not None
+    if state.result.contract is None:
+        assert summary.result["contract"] is None
+    else:
+        assert summary.result["contract"] == str(state.result.contract)
+        assert summary.result["tricks"] == state.result.declarer_tricks
+    # deal 2 is dealt and its hands went out
+    assert any("Сдача 2" in m.text for m in h.api.chat_messages(GROUP))

@@ -1,0 +1,102 @@
+"""What Telegram throws at a bot: RetryAfter, a player who blocks the bot, a group that becomes a
+supergroup. Play survives each, and nothing acknowledged is lost."""
+
+from __future__ import annotations
+
+from storage.interface import Storage
+from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
+from tests.fakeapi import Sent, User
+
+
+def actor(h: Harness) -> tuple[User, Sent]:
+    for user in PLAYERS:
+        message = h.action_message(user)
+        if message is not None:
+            return user, message
+    raise AssertionError("nobody to act")
+
+
+def data_of(message: Sent, suffix: str) -> str:
+    return next(
+        b["callback_data"] for b in message.buttons() if b.get("callback_data", "").endswith(suffix)
+    )
+
+
+async def test_retry_after_sends_the_latest_content_once(h: Harness) -> None:
+    await seat_four(h)
+    h.api.fail_queue.append(
+        (
+            "editMessageText",
+            429,
+            {"description": "Too Many Requests: retry after 1", "parameters": {"retry_after": 1}},
+        )
+    )
+    for _ in range(3):
+        user, message = actor(h)
+        answer = await h.press(user, message, data_of(message, ":c:P"))
+        assert not answer.get("text")
+    await h.settle()
+    assert h.outbox.stats.retry_after == 1
+    table = h.table_message()
+    assert table.text.count("Пас") == 3  # the group shows every call after the wait
+    for user in PLAYERS:  # and each player's message too
+        latest = h.api.chat_messages(user.id)[-1]
+        assert latest.text.count("Pass") + latest.text.count("Пас") >= 3
+
+
+async def test_a_player_who_blocks_the_bot_pauses_the_table(h: Harness) -> None:
+    await seat_four(h)
+    user, message = actor(h)
+    await h.press(user, message, data_of(message, ":c:1H"))
+    blocker = next(p for p in PLAYERS if p != user)
+    await h.api.block(blocker)
+    await h.settle()
+    assert "Пауза" in h.table_message().text and blocker.first_name in h.table_message().text
+    nxt, message = actor(h)
+    assert h.app is not None
+    storage: Storage = h.app.bot_data["storage"]
+    before = len(await storage.events(1, 1))
+    answer = await h.press(nxt, message, data_of(message, ":c:P"))
+    assert "blocked" in answer["text"] or "заблокировал" in answer["text"]
+    assert len(await storage.events(1, 1)) == before
+    # They unblock and press Start: play resumes and their hand is there again.
+    h.api.blocked.discard(blocker.id)
+    await h.say(blocker, blocker.id, "/start")
+    assert "Пауза" not in h.table_message().text
+    nxt, message = actor(h)
+    answer = await h.press(nxt, message, data_of(message, ":c:P"))
+    assert not answer.get("text")
+    assert len(await storage.events(1, 1)) == before + 1
+
+
+async def test_a_block_found_by_a_failed_send_also_pauses(h: Harness) -> None:
+    await seat_four(h)
+    user, message = actor(h)
+    silent = next(p for p in PLAYERS if p != user)
+    h.api.blocked.add(silent.id)  # no my_chat_member update: only the 403 tells
+    await h.press(user, message, data_of(message, ":c:1S"))
+    await h.settle()
+    assert "Пауза" in h.table_message().text
+
+
+async def test_group_upgraded_to_supergroup_keeps_the_table(h: Harness) -> None:
+    await seat_four(h)
+    user, message = actor(h)
+    new_id = -1_000_000_000_100
+    await h.api.migrate_group(PLAYERS[0], GROUP, new_id)
+    await h.settle()
+    answer = await h.press(user, message, data_of(message, ":c:P"))
+    assert not answer.get("text")
+    await h.settle()
+    # The table message now lives in the supergroup, showing the call just made.
+    table = h.table_message(new_id)
+    assert "Пас" in table.text
+    assert h.app is not None
+    storage: Storage = h.app.bot_data["storage"]
+    chat = await storage.chat_by_tg(new_id)
+    assert chat is not None and await storage.table_in(chat.id, None) is not None
+    await h.say(PLAYERS[0], new_id, "/score")
+    assert (
+        "запись" in h.api.chat_messages(new_id)[-1].text
+        or "Роббер" in h.api.chat_messages(new_id)[-1].text
+    )
