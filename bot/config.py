@@ -19,7 +19,7 @@ class Config:
     log_level: str = "INFO"
     base_url: str | None = None
     base_file_url: str | None = None
-    group_interval: float = 3.0
+    group_interval: float = 4.0
     private_interval: float = 1.0
     group_rate_per_minute: int = 20
     overall_rate_per_second: int = 30
@@ -39,7 +39,7 @@ class Config:
                 log_level=source.get("LOG_LEVEL", "INFO").upper(),
                 base_url=source.get("BOT_API_BASE_URL") or None,
                 base_file_url=source.get("BOT_API_BASE_FILE_URL") or None,
-                group_interval=float(source.get("GROUP_EDIT_INTERVAL", "3.0")),
+                group_interval=float(source.get("GROUP_EDIT_INTERVAL", "4.0")),
                 private_interval=float(source.get("PRIVATE_EDIT_INTERVAL", "1.0")),
                 group_rate_per_minute=int(source.get("GROUP_RATE_PER_MINUTE", "20")),
                 overall_rate_per_second=int(source.get("OVERALL_RATE_PER_SECOND", "30")),

@@ -71,7 +71,7 @@ class Outbox:
         self,
         bot: Bot,
         storage: Storage,
-        group_interval: float = 3.0,
+        group_interval: float = 4.0,
         private_interval: float = 1.0,
         on_blocked: Callable[[int], Awaitable[None]] | None = None,
         on_migrated: Callable[[int, int], Awaitable[None]] | None = None,

@@ -1,0 +1,109 @@
+"""Bot API calls per deal, and the busiest minute of group calls in a deal played at one card
+a second, through the real application and the fake Bot API.
+
+    python -m bench.api_economy [--deals 2] [--card-seconds 1.0] [--group-interval 4.0]
+
+Time runs for real (a deal at one card a second takes about a minute); ``--scale 0.1`` runs
+ten times faster with every interval, and the one-minute window, scaled alike.
+Prints numbers; asserts nothing. The naive design it compares with posts one group message
+per call and per card (computed, not built).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import tempfile
+import time
+from pathlib import Path
+
+from tests.bot.driver import Driver
+from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
+from tests.fakeapi import FakeBotApi
+
+
+async def run(deals: int, card_seconds: float, group_interval: float, scale: float) -> None:
+    api = FakeBotApi()
+    await api.start()
+    with tempfile.TemporaryDirectory() as tmp:
+        h = Harness(api, str(Path(tmp) / "bench.sqlite3"))
+        h.extra = {}
+        await h.start()
+        await seat_four(h)
+        await h.stop()
+        h.extra = {}
+        # restart with real pacing
+        config_group = group_interval * scale
+        harness = Harness(api, str(Path(tmp) / "bench.sqlite3"))
+        harness.config = lambda: _config(harness, config_group, scale)  # type: ignore[method-assign]
+        await harness.start()
+        await harness.settle()
+        driver = Driver(harness, PLAYERS, random.Random(11))
+        for deal in range(1, deals + 1):
+            start_index = len(api.calls)
+            start = time.monotonic()
+            cards = presses = 0
+            while not any(f"Сдача {deal}</b>:" in m.text for m in api.chat_messages(GROUP)):
+                user_message = driver.actor()
+                if user_message is None:
+                    await asyncio.sleep(0.01)
+                    continue
+                user, message = user_message
+                data = driver.choose(user, message)
+                query = await api.press(user, message, data)
+                await api.answer_of(query)
+                if int(data.split(":")[2]) == deal:
+                    presses += 1
+                    cards += data.split(":")[3] == "p"
+                await asyncio.sleep(card_seconds * scale)
+            await harness.outbox.drain()
+            calls = api.calls[start_index:]
+            elapsed = time.monotonic() - start
+            group = [c for c in calls if int(c.params.get("chat_id", 0)) < 0]
+            private = [c for c in calls if int(c.params.get("chat_id", 0)) > 0]
+            answers = [c for c in calls if c.method == "answerCallbackQuery"]
+            window = 60.0 * scale
+            worst = max(
+                (sum(1 for d in group if c.at <= d.at < c.at + window) for c in group), default=0
+            )
+            naive = presses  # one group post per call and per card
+            print(
+                f"deal {deal}: {presses} presses ({cards} cards) in {elapsed / scale:.0f} s "
+                f"(scaled): group calls {len(group)}, private calls {len(private)}, "
+                f"callback answers {len(answers)}; busiest minute {worst} group calls "
+                f"(naive: {naive} posts in the deal, up to {min(naive, int(60 / card_seconds))} "
+                "a minute)"
+            )
+        await harness.stop()
+    await api.stop()
+
+
+def _config(h: Harness, group_interval: float, scale: float):  # type: ignore[no-untyped-def]
+    from bot.config import Config
+
+    return Config(
+        token=h.api.token,
+        database=h.database,
+        language="ru",
+        base_url=h.api.base_url,
+        group_interval=group_interval,
+        private_interval=1.0 * scale,
+        group_rate_per_minute=1_000_000,
+        overall_rate_per_second=1_000_000,
+        poll_timeout=1,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--deals", type=int, default=2)
+    parser.add_argument("--card-seconds", type=float, default=1.0)
+    parser.add_argument("--group-interval", type=float, default=4.0)
+    parser.add_argument("--scale", type=float, default=1.0)
+    args = parser.parse_args()
+    asyncio.run(run(args.deals, args.card_seconds, args.group_interval, args.scale))
+
+
+if __name__ == "__main__":
+    main()
