@@ -120,7 +120,7 @@ class Outbox:
         ):
             if time.monotonic() > deadline:
                 raise TimeoutError("outbox did not drain")
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.002)
 
     async def close(self) -> None:
         for lane in self._lanes.values():

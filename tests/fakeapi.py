@@ -361,7 +361,7 @@ class FakeBotApi:
         while query_id not in self.answers:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"no answer to {query_id}")
-            await asyncio.sleep(0.005)
+            await asyncio.sleep(0.001)
         return self.answers[query_id]
 
     def chat_messages(self, chat_id: int) -> list[Sent]:

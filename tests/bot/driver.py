@@ -27,6 +27,7 @@ class Driver:
     chat: int = GROUP
     deals: dict[int, DealLog] = field(default_factory=dict)
     presses: int = 0
+    _hand_cache: dict[int, dict[Seat, set[Card]]] = field(default_factory=dict)
 
     def seat_of(self, user: User) -> Seat:
         return Seat(self.players.index(user))
@@ -45,7 +46,14 @@ class Driver:
         calls = {d.split(":")[4]: d for d in data if d.split(":")[3] == "c"}
         if calls:
             if log.declarer is None and not log.passout:
-                for bid in ("3NT", "4S", "4H", "2NT", "5D"):
+                # N-S open game contracts, E-W part scores: rubbers end in a few deals, and
+                # both sides declare, make, go down, and double.
+                wanted = (
+                    ("3NT", "4S", "4H")
+                    if self.seat_of(user).side.value == "NS"
+                    else ("1C", "2D", "1NT")
+                )
+                for bid in wanted:
                     if bid in calls:
                         log.declarer = self.seat_of(user)
                         return calls[bid]
@@ -60,8 +68,39 @@ class Driver:
             return calls["P"]
         cards = {Card.parse(d.split(":")[4]): d for d in data if d.split(":")[3] == "p"}
         declaring = log.declarer is not None and self.seat_of(user).side is log.declarer.side
-        pick = max(cards, key=lambda c: c.rank) if declaring else min(cards, key=lambda c: c.rank)
-        return cards[pick]
+        low = min(cards, key=lambda c: (c.rank, c.suit))
+        if not declaring or log.declarer is None:
+            return cards[low]  # defenders always play low: declarer's side makes its games
+        return cards[self._declarer_card(deal_no, log, set(cards)) or low]
+
+    def _declarer_card(self, deal_no: int, log: DealLog, offered: set[Card]) -> Card | None:
+        """Declarer's side plays like a beginner who counts: cash a card no opponent can beat,
+        win the trick as cheaply as possible, else play low (None)."""
+        assert log.declarer is not None
+        hands = self._hands_of(deal_no)
+        played = {card for _, card in log.played}
+        opponents = hands.get(log.declarer.next, set()) | hands.get(log.declarer.rho, set())
+        opponents -= played
+        in_trick = len(log.played) % 4
+        if in_trick == 0:
+            for card in sorted(offered, key=lambda c: -c.rank):
+                if not any(o.suit is card.suit and o.rank > card.rank for o in opponents):
+                    return card
+            return None
+        trick = [card for _, card in log.played[-in_trick:]]
+        led = trick[0].suit
+        best = max((c for c in trick if c.suit is led), key=lambda c: c.rank)
+        winner_index = trick.index(best)
+        partner_winning = (in_trick - winner_index) == 2
+        if partner_winning:
+            return None
+        beating = [c for c in offered if c.suit is led and c.rank > best.rank]
+        return min(beating, key=lambda c: c.rank) if beating else None
+
+    def _hands_of(self, deal_no: int) -> dict[Seat, set[Card]]:
+        if deal_no not in self._hand_cache:
+            self._hand_cache[deal_no] = self.hands().get(deal_no, {})
+        return self._hand_cache[deal_no]
 
     async def step(self) -> bool:
         found = self.actor()

@@ -64,7 +64,7 @@ class Harness:
             database=self.database,
             language="ru",
             base_url=self.api.base_url,
-            group_interval=0.01,
+            group_interval=0.002,
             private_interval=0.0,
             group_rate_per_minute=1_000_000,
             overall_rate_per_second=1_000_000,
@@ -126,15 +126,17 @@ class Harness:
             count = len(self.api.calls)
             if busy or count != last:
                 stable_since, last = time.monotonic(), count
-            elif time.monotonic() - stable_since > 0.02:
+            elif time.monotonic() - stable_since > 0.01:
                 return
             await asyncio.sleep(0.01)
         raise TimeoutError("the bot did not settle")
 
     async def press(self, user: User, sent: Sent, data: str) -> dict[str, Any]:
+        """Press and wait for the answer; the handler queues every message it causes before it
+        answers, so once the outbox is drained the chats show the press's effect."""
         query = await self.api.press(user, sent, data)
         answer = await self.api.answer_of(query)
-        await self.settle()
+        await self.outbox.drain()
         return answer
 
     async def say(self, user: User, chat_id: int, text: str, thread: int | None = None) -> None:

@@ -48,15 +48,17 @@ async def test_a_player_who_blocks_the_bot_pauses_the_table(h: Harness) -> None:
     await seat_four(h)
     user, message = actor(h)
     await h.press(user, message, data_of(message, ":c:1H"))
-    blocker = next(p for p in PLAYERS if p != user)
+    nxt, message = actor(h)
+    held_data = data_of(message, ":c:P")  # the button as it was before the pause
+    blocker = next(p for p in PLAYERS if p not in (user, nxt))
     await h.api.block(blocker)
     await h.settle()
     assert "Пауза" in h.table_message().text and blocker.first_name in h.table_message().text
-    nxt, message = actor(h)
+    assert h.action_message(nxt) is None  # buttons are withdrawn while paused
     assert h.app is not None
     storage: Storage = h.app.bot_data["storage"]
     before = len(await storage.events(1, 1))
-    answer = await h.press(nxt, message, data_of(message, ":c:P"))
+    answer = await h.press(nxt, message, held_data)
     assert "blocked" in answer["text"] or "заблокировал" in answer["text"]
     assert len(await storage.events(1, 1)) == before
     # They unblock and press Start: play resumes and their hand is there again.
