@@ -1,0 +1,100 @@
+"""Settings, leaving, the welcome and help, and what follows a rubber."""
+
+from __future__ import annotations
+
+import random
+
+from storage.interface import Storage
+from tests.bot.driver import Driver
+from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
+from tests.fakeapi import Sent, User
+
+STRANGER = User(200, "Stranger", "en")
+ADMIN = User(201, "Admin", "en")
+
+
+def storage_of(h: Harness) -> Storage:
+    assert h.app is not None
+    storage: Storage = h.app.bot_data["storage"]
+    return storage
+
+
+async def test_settings_by_players_and_admins_only(h: Harness) -> None:
+    await h.say(PLAYERS[0], GROUP, "/bridge")
+    await h.say(PLAYERS[0], GROUP, "/settings")
+    settings = h.api.chat_messages(GROUP)[-1]
+    assert "настройки" in settings.text
+    switch = next(
+        b["callback_data"] for b in settings.buttons() if "rules=classic" in b["callback_data"]
+    )
+    answer = await h.press(STRANGER, settings, switch)
+    assert answer["text"] == "Only a seated player or a group admin can change this."
+    h.api.admins.add(ADMIN.id)
+    answer = await h.press(ADMIN, settings, switch)
+    assert answer["text"] == "Saved."
+    assert "классический" in settings.text  # the settings message itself was edited
+    table = await storage_of(h).get_table(1)
+    assert table.settings.rules == "classic"
+    await h.say(ADMIN, GROUP, "/settings stake 10 RUB")
+    assert (await storage_of(h).get_table(1)).settings.stake == 10
+    await h.say(ADMIN, GROUP, "/settings stake ten")
+    assert "stake" in h.api.chat_messages(GROUP)[-1].text
+    assert (await storage_of(h).get_table(1)).settings.stake == 10
+
+
+async def test_language_switch_changes_the_group_messages(h: Harness) -> None:
+    await h.say(PLAYERS[0], GROUP, "/bridge")
+    await h.say(PLAYERS[0], GROUP, "/settings")
+    settings = h.api.chat_messages(GROUP)[-1]
+    h.api.admins.add(PLAYERS[0].id)
+    switch = next(b["callback_data"] for b in settings.buttons() if "lang=en" in b["callback_data"])
+    await h.press(PLAYERS[0], settings, switch)
+    assert "Bridge · table #1" in h.table_message().text
+
+
+async def test_leave_and_sit_again_before_the_rubber(h: Harness) -> None:
+    await h.say(PLAYERS[0], GROUP, "/bridge")
+    table = h.table_message()
+    sit = next(b["callback_data"] for b in table.buttons() if b["callback_data"].endswith("sit:N"))
+    await h.say(PLAYERS[0], PLAYERS[0].id, "/start")  # may write: sits at once
+    answer = await h.press(PLAYERS[0], table, sit)
+    assert not answer.get("text") and "Anna" in h.table_message().text
+    await h.say(PLAYERS[0], GROUP, "/leave")
+    assert "Anna" not in h.table_message().text
+    await h.say(PLAYERS[0], GROUP, "/leave")
+    assert h.api.chat_messages(GROUP)[-1].text in (
+        "Вы не сидите за этим столом.",
+        "You are not seated at this table.",
+    )
+
+
+async def test_welcome_lists_tables_and_help(h: Harness) -> None:
+    await seat_four(h)
+    await h.say(PLAYERS[1], PLAYERS[1].id, "/start")
+    welcome = h.api.chat_messages(PLAYERS[1].id)[-1].text
+    assert "Hello, Bob" in welcome and "#1" in welcome
+    await h.say(PLAYERS[1], PLAYERS[1].id, "/help")
+    assert "/bridge" in h.api.chat_messages(PLAYERS[1].id)[-1].text
+
+
+async def test_after_a_rubber_the_same_four_play_on_with_new_partners(h: Harness) -> None:
+    await seat_four(h)
+    driver = Driver(h, PLAYERS, random.Random(5))
+    await driver.play_until(driver.rubber_over)
+    over = next(m for m in reversed(h.api.chat_messages(GROUP)) if "Роббер окончен" in m.text)
+    assert "Расчётные счета" in over.text
+    mid_rubber = await h.press(STRANGER, over, _button(over, ":np"))
+    assert mid_rubber["text"] == "You are not seated at this table."
+    answer = await h.press(PLAYERS[2], over, _button(over, ":np"))
+    assert not answer.get("text")
+    table = await storage_of(h).get_table(1)
+    assert table.rubber_id is not None and len(table.seats) == 4
+    again = await h.press(PLAYERS[3], over, _button(over, ":nr"))
+    assert again["text"] in ("A rubber is already in progress.", "Роббер уже идёт.")
+    assert driver.actor() is not None  # the new rubber's first deal offers calls
+
+
+def _button(message: Sent, suffix: str) -> str:
+    return next(
+        b["callback_data"] for b in message.buttons() if b.get("callback_data", "").endswith(suffix)
+    )
