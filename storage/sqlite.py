@@ -289,18 +289,7 @@ class SqliteStorage(Storage):
                 "INSERT INTO tables (chat_id, topic_id, status, rules, unfinished_part_score, "
                 "stake, currency, language, turn_timer, scorekeeper, created_at) "
                 "VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    chat_id,
-                    topic_id,
-                    settings.rules,
-                    settings.unfinished_part_score,
-                    settings.stake,
-                    settings.currency,
-                    settings.language,
-                    settings.turn_timer,
-                    int(scorekeeper),
-                    _now(),
-                ),
+                (chat_id, topic_id, *_settings_row(settings), int(scorekeeper), _now()),
             )
             table_id = cur.lastrowid
         assert table_id is not None
@@ -381,15 +370,7 @@ class SqliteStorage(Storage):
             await db.execute(
                 "UPDATE tables SET rules = ?, unfinished_part_score = ?, stake = ?, currency = ?, "
                 "language = ?, turn_timer = ? WHERE id = ?",
-                (
-                    settings.rules,
-                    settings.unfinished_part_score,
-                    settings.stake,
-                    settings.currency,
-                    settings.language,
-                    settings.turn_timer,
-                    table_id,
-                ),
+                (*_settings_row(settings), table_id),
             )
 
     async def set_status(self, table_id: int, status: TableStatus) -> None:
@@ -663,6 +644,18 @@ def _release(lock: IO[str] | None) -> None:
         with contextlib.suppress(OSError):
             fcntl.flock(lock, fcntl.LOCK_UN)
         lock.close()
+
+
+def _settings_row(settings: TableSettings) -> tuple[str, int, int, str, str, int]:
+    """The settings in the column order of ``tables`` (rules … turn_timer)."""
+    return (
+        settings.rules,
+        settings.unfinished_part_score,
+        settings.stake,
+        settings.currency,
+        settings.language,
+        settings.turn_timer,
+    )
 
 
 def _chat(row: sqlite3.Row) -> Chat:

@@ -32,13 +32,22 @@ async def open_table(update: Update, context: BotContext) -> None:
     context.presenter.show(change)
 
 
+async def _table_here(update: Update, context: BotContext) -> int | None:
+    """The table of the chat (or topic) the command came from; says so if there is none."""
+    chat = update.effective_chat
+    assert chat is not None
+    table_id = await context.service.table_for(chat.id, thread_of(update))
+    if table_id is None:
+        t = user_translator(update.effective_user, context.config.language)
+        context.outbox.post(chat.id, thread_of(update), _short(t("refusal.no_table")))
+    return table_id
+
+
 async def show_score(update: Update, context: BotContext) -> None:
     chat = update.effective_chat
     assert chat is not None
-    t = user_translator(update.effective_user, context.config.language)
-    table_id = await context.service.table_for(chat.id, thread_of(update))
+    table_id = await _table_here(update, context)
     if table_id is None:
-        context.outbox.post(chat.id, thread_of(update), _short(t("refusal.no_table")))
         return
     snap = await context.service.snapshot(table_id)
     group_t = context.presenter.group_translator(snap)
@@ -49,9 +58,8 @@ async def leave_command(update: Update, context: BotContext) -> None:
     chat = update.effective_chat
     assert chat is not None
     t = user_translator(update.effective_user, context.config.language)
-    table_id = await context.service.table_for(chat.id, thread_of(update))
+    table_id = await _table_here(update, context)
     if table_id is None:
-        context.outbox.post(chat.id, thread_of(update), _short(t("refusal.no_table")))
         return
     player = await acting_player(update, context)
     try:

@@ -92,6 +92,23 @@ def _hand_block(cards: frozenset[Card], language: str) -> str:
     return "\n".join(hand_lines(cards, language))
 
 
+def _play_lines(snap: Snapshot, view: SeatView, t: Translator) -> list[str]:
+    """Contract, dummy (once the viewer may see it, and not to dummy itself) and the trick."""
+    lang = t.language
+    lines = []
+    contract = _contract_line(view, snap, t)
+    if contract:
+        lines.append(contract)
+    dummy = view.dummy
+    if dummy is not None and dummy is not view.viewer and dummy in view.hands:
+        lines.append(t("table.dummy", seat=seat_text(dummy, lang), name=_name(snap, dummy)))
+        lines.append(f"<pre>{escape(_hand_block(view.hands[dummy], lang))}</pre>")
+    trick = _trick_line(view, lang)
+    if trick:
+        lines.append(t("table.trick", number=len(view.tricks), cards=trick))
+    return lines
+
+
 def render_table(
     snap: Snapshot,
     deal_no: int,
@@ -121,17 +138,7 @@ def render_table(
             )
         )
     lines.append(f"<pre>{escape(auction_grid(view, lang))}</pre>")
-    contract = _contract_line(view, snap, t)
-    if contract:
-        lines.append(contract)
-    if view.dummy is not None and view.dummy in view.hands:
-        lines.append(
-            t("table.dummy", seat=seat_text(view.dummy, lang), name=_name(snap, view.dummy))
-        )
-        lines.append(f"<pre>{escape(_hand_block(view.hands[view.dummy], lang))}</pre>")
-    trick = _trick_line(view, lang)
-    if trick:
-        lines.append(t("table.trick", number=len(view.tricks), cards=trick))
+    lines.extend(_play_lines(snap, view, t))
     if view.phase is not Phase.AUCTION:
         lines.append(t("table.tricks", ns=view.tricks_won[Side.NS], ew=view.tricks_won[Side.EW]))
     if view.claim is not None:
@@ -206,17 +213,7 @@ def render_private(
         lines.append(
             t("private.auction", calls=escape(" ".join(call_text(c, lang) for c in view.calls)))
         )
-    contract = _contract_line(view, snap, t)
-    if contract:
-        lines.append(contract)
-    if view.dummy is not None and view.dummy is not seat and view.dummy in view.hands:
-        lines.append(
-            t("table.dummy", seat=seat_text(view.dummy, lang), name=_name(snap, view.dummy))
-        )
-        lines.append(f"<pre>{escape(_hand_block(view.hands[view.dummy], lang))}</pre>")
-    trick = _trick_line(view, lang)
-    if trick:
-        lines.append(t("table.trick", number=len(view.tricks), cards=trick))
+    lines.extend(_play_lines(snap, view, t))
     if view.phase is not Phase.AUCTION:
         mine = view.tricks_won[seat.side]
         theirs = view.tricks_won[seat.side.other]

@@ -184,3 +184,19 @@ async def seat_four(
         url = answer.get("url", "")
         assert url.endswith(f"?start=s{data.split(':')[1]}_{seat.name}"), answer
         await h.say(user, user.id, f"/start {url.split('start=')[1]}")
+
+
+def actor(h: Harness, players: list[User] = PLAYERS) -> tuple[User, Sent]:
+    """The player who has call or card buttons now."""
+    for user in players:
+        message = h.action_message(user)
+        if message is not None:
+            return user, message
+    raise AssertionError("nobody to act")
+
+
+def data_of(message: Sent, suffix: str) -> str:
+    """The callback data of the button under ``message`` whose data ends with ``suffix``."""
+    return next(
+        b["callback_data"] for b in message.buttons() if b.get("callback_data", "").endswith(suffix)
+    )

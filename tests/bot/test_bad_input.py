@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from storage.interface import Storage
-from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
-from tests.fakeapi import Sent, User
+from tests.bot.harness import GROUP, PLAYERS, Harness, actor, data_of, seat_four
+from tests.fakeapi import User
 
 STRANGER = User(200, "Stranger", "en")
 
@@ -19,20 +19,6 @@ def storage_of(h: Harness) -> Storage:
 
 async def events(h: Harness, deal: int = 1) -> list[str]:
     return [f"{e.kind}:{dict(e.payload)}" for e in await storage_of(h).events(1, deal)]
-
-
-def actor(h: Harness) -> tuple[User, Sent]:
-    for user in PLAYERS:
-        message = h.action_message(user)
-        if message is not None:
-            return user, message
-    raise AssertionError("nobody to act")
-
-
-def data_of(message: Sent, suffix: str) -> str:
-    return next(
-        b["callback_data"] for b in message.buttons() if b.get("callback_data", "").endswith(suffix)
-    )
 
 
 async def test_strangers_and_players_out_of_turn_are_refused(h: Harness) -> None:
@@ -154,17 +140,9 @@ async def test_two_tables_do_not_wait_for_each_other(h: Harness, api: object) ->
     others = [User(301 + i, f"P{i}", "en") for i in range(4)]
     await seat_four(h)
     await seat_four(h, others, other_group)
-    (u1, m1), (u2, m2) = actor(h), _actor_among(h, others)
+    (u1, m1), (u2, m2) = actor(h), actor(h, others)
     q1 = await h.api.press(u1, m1, data_of(m1, ":c:P"))
     q2 = await h.api.press(u2, m2, data_of(m2, ":c:P"))
     answers = await asyncio.gather(h.api.answer_of(q1), h.api.answer_of(q2))
     assert all(not a.get("text") for a in answers)
     await h.settle()
-
-
-def _actor_among(h: Harness, users: list[User]) -> tuple[User, Sent]:
-    for user in users:
-        message = h.action_message(user)
-        if message is not None:
-            return user, message
-    raise AssertionError("nobody to act")

@@ -4,22 +4,7 @@ supergroup. Play survives each, and nothing acknowledged is lost."""
 from __future__ import annotations
 
 from storage.interface import Storage
-from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
-from tests.fakeapi import Sent, User
-
-
-def actor(h: Harness) -> tuple[User, Sent]:
-    for user in PLAYERS:
-        message = h.action_message(user)
-        if message is not None:
-            return user, message
-    raise AssertionError("nobody to act")
-
-
-def data_of(message: Sent, suffix: str) -> str:
-    return next(
-        b["callback_data"] for b in message.buttons() if b.get("callback_data", "").endswith(suffix)
-    )
+from tests.bot.harness import GROUP, PLAYERS, Harness, actor, data_of, seat_four
 
 
 async def test_retry_after_sends_the_latest_content_once(h: Harness) -> None:
