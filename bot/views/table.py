@@ -72,9 +72,12 @@ def _trick_line(view: SeatView, language: str) -> str:
     trick = view.tricks[-1]
     if not trick.cards and len(view.tricks) > 1:
         trick = view.tricks[-2]
-    return " · ".join(
+    line = " · ".join(
         f"{seat_text(seat, language)} {card_text(card, language)}" for seat, card in trick.plays()
     )
+    if trick.is_complete:
+        line += f" → {seat_text(trick.winner(view.trump), language)}"
+    return line
 
 
 def _contract_line(view: SeatView, snap: Snapshot, t: Translator) -> str:

@@ -1,0 +1,83 @@
+"""Views are pure: rendered from states and snapshots without Telegram."""
+
+from __future__ import annotations
+
+from bot.callback_data import MAX_BYTES, Act, BadCallbackData, Button
+from bot.i18n import LANGUAGES, Translator, keys
+from bot.service import Holder, Snapshot
+from bot.views.table import auction_grid, bidding_box, card_buttons, render_private, render_table
+from games.bridge.calls import Call
+from games.bridge.cards import FULL_DECK, Card, Deal, Seat
+from games.bridge.deal import DealState, MakeCall, PlayCard
+from storage.interface import Chat, TableSettings, TableStatus
+
+SUITED = Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
+
+
+def snapshot(state: DealState) -> Snapshot:
+    seats = {s: Holder(i + 1, f"P{s.name}", 100 + i, "en") for i, s in enumerate(Seat)}
+    return Snapshot(
+        1,
+        Chat(1, -100, "Club", "ru"),
+        None,
+        TableSettings(),
+        TableStatus.PLAYING,
+        seats,
+        1,
+        state,
+        None,
+        frozenset(),
+    )
+
+
+def test_every_button_fits_telegrams_64_bytes() -> None:
+    big = Button(999_999_999_999, 999_999, Act.SETTING, "rules=classic")
+    assert len(big.encode().encode()) <= MAX_BYTES
+    state = DealState.new(SUITED)
+    for row in bidding_box(999_999_999_999, 999_999, state.legal_calls(Seat.N), "ru"):
+        for key in row:
+            assert Button.decode(key.data).table_id == 999_999_999_999
+    for row in card_buttons(1, 1, frozenset(FULL_DECK), "en"):
+        assert len(row) <= 7
+
+
+def test_codec_round_trips_and_refuses_junk() -> None:
+    button = Button(12, 3, Act.CARD, "SQ")
+    assert Button.decode(button.encode()) == button
+    for junk in ("", "b1:1:1", "b1:1:1:c:" + "x" * 30, "b2:1:1:c:P", "b1:-1:1:c:P"):
+        try:
+            Button.decode(junk)
+        except BadCallbackData:
+            continue
+        raise AssertionError(junk)
+
+
+def test_catalogues_have_the_same_keys() -> None:
+    assert keys("ru") == keys("en")
+    assert LANGUAGES == ("ru", "en")
+
+
+def test_auction_grid_starts_in_the_dealers_column() -> None:
+    state = DealState.new(SUITED.with_dealer(Seat.S))
+    state = state.apply(MakeCall(Seat.S, Call.parse("1NT")))
+    grid = auction_grid(state.view(None), "en").splitlines()
+    assert grid[0].split() == ["N", "E", "S", "W"]
+    assert grid[1].split() == ["1NT", "?"]
+    assert grid[1].index("1NT") == 12  # third column
+
+
+def test_group_view_shows_dummy_only_after_the_lead_and_names_trick_winners() -> None:
+    state = DealState.new(SUITED)
+    for call in ("1S", "P", "P", "P"):
+        state = state.apply(MakeCall(state.actor or Seat.N, Call.parse(call)))
+    t = Translator("en")
+    before = render_table(snapshot(state), 1, state.view(None), (False, False), t, "bot")
+    assert "Dummy" not in before.text and "♦" not in before.text
+    for seat, card in ((Seat.E, "HA"), (Seat.N, "D2"), (Seat.W, "C2"), (Seat.N, "S2")):
+        state = state.apply(PlayCard(seat, Card.parse(card)))
+    after = render_table(snapshot(state), 1, state.view(None), (False, False), t, "bot")
+    assert "Dummy S" in after.text and "♦ A K Q J 10" in after.text
+    assert "→ N" in after.text
+    east = render_private(snapshot(state), 1, state.view(Seat.E), (False, False), t)
+    own = east.text.split("Your hand")[1].split("</pre>")[0]
+    assert "♠ —" in own and "♦ —" in own and "♣ —" in own and "♥ K Q J" in own
