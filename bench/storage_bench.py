@@ -60,16 +60,28 @@ async def fill(path: str, tables: int, rng: random.Random) -> int:
 
 
 async def load_all(path: str) -> tuple[float, float, int]:
+    """Every active table with its chat, players, rubber and current deal's events, in bulk,
+    then every deal replayed through games/."""
     start = time.perf_counter()
     store = await SqliteStorage.open(path)
-    tables = await store.active_tables()
+    bundles = await store.load_bundles()
     read = time.perf_counter()
-    states = []
-    for table in tables:
-        states.append(replay(await store.events(table.id, table.current_deal)))
+    states = [replay(bundle.events) for bundle in bundles]
     done = time.perf_counter()
     await store.close()
     return read - start, done - start, len(states)
+
+
+async def restore(path: str) -> tuple[float, int]:
+    """What the bot does at start-up: every active table loaded and replayed by the service."""
+    from bot.service import TableService
+
+    start = time.perf_counter()
+    store = await SqliteStorage.open(path)
+    changes = await TableService(store).restore_all()
+    elapsed = time.perf_counter() - start
+    await store.close()
+    return elapsed, len(changes)
 
 
 async def main() -> None:

@@ -38,6 +38,7 @@ from storage.interface import (
     Player,
     Storage,
     Table,
+    TableBundle,
     TableSettings,
     TableStatus,
 )
@@ -136,6 +137,8 @@ class _Live:
     seq: int
     paused: set[Seat] = field(default_factory=set)
     dealer_drawn: bool = False
+    rubber_deals: set[int] = field(default_factory=set)  # deal numbers of the rubber
+    scored: set[int] = field(default_factory=set)  # those whose result storage holds
 
 
 class TableService:
@@ -181,34 +184,10 @@ class TableService:
         return live
 
     async def _load(self, table_id: int) -> _Live:
-        """Rebuild a table from storage: the rubber from its deals' results, the deal by replay."""
-        table = await self.storage.get_table(table_id)
-        chat = await self.storage.get_chat(table.chat_id)
-        holders = {}
-        for seat_name, player_id in table.seats.items():
-            player = await self.storage.get_player(player_id)
-            holders[Seat.parse(seat_name)] = _holder(player)
-        rubber = None
-        if table.rubber_id is not None:
-            rubber = Rubber(table.settings.rules, table.settings.unfinished_part_score)
-            for summary in await self.storage.deals(table.rubber_id):
-                if summary.result is not None:
-                    _record(rubber, summary.result)
-        state = None
-        seq = 0
-        if table.current_deal:
-            events = await self.storage.events(table_id, table.current_deal)
-            state = replay(events)
-            seq = len(events)
-        paused = set()
-        for seat, holder in holders.items():
-            if holder.tg_user_id is not None and await self.storage.player_flag(
-                holder.player_id, "blocked"
-            ):
-                paused.add(seat)
-        return _Live(
-            table, chat, holders, table.rubber_id, rubber, table.current_deal, state, seq, paused
-        )
+        bundles = await self.storage.load_bundles([table_id])
+        if not bundles:
+            raise Refusal("table_closed")
+        return _live_from(bundles[0])
 
     def _snapshot(self, live: _Live) -> Snapshot:
         return Snapshot(
@@ -233,10 +212,10 @@ class TableService:
         """After a restart: every active table loaded, and any deal or rubber that was finished
         but not yet followed up (the process died in between) completed now."""
         changes = []
-        for table in await self.storage.active_tables():
-            async with self._lock(table.id):
-                self._live.pop(table.id, None)
-                live = await self._get(table.id)
+        for bundle in await self.storage.load_bundles():
+            table_id = bundle.table.id
+            async with self._lock(table_id):
+                live = self._live[table_id] = _live_from(bundle)
                 notices = await self._advance(live)
                 changes.append(Change(self._snapshot(live), tuple(notices)))
         return changes
@@ -406,6 +385,7 @@ class TableService:
         live.table = await self.storage.get_table(live.table.id)
         live.rubber_id = record.id
         live.rubber = Rubber(live.table.settings.rules, live.table.settings.unfinished_part_score)
+        live.rubber_deals, live.scored = set(), set()
         dealer = Seat(self.randbelow(4)) if draw_dealer else Seat.N
         live.dealer_drawn = True
         await self._start_deal(live, dealer)
@@ -415,6 +395,7 @@ class TableService:
         number = live.deal_no + 1
         await self.storage.start_deal(live.table.id, number, deal_payload(deal), None)
         live.deal_no, live.state, live.seq = number, DealState.new(deal), 1
+        live.rubber_deals.add(number)
 
     async def _advance(self, live: _Live) -> list[Notice]:
         """Follow up a finished deal: score it, then the next deal or the end of the rubber.
@@ -425,13 +406,12 @@ class TableService:
         if state is None or state.result is None or live.rubber is None or live.rubber_id is None:
             return []
         notices: list[Notice] = []
-        summaries = {s.deal_no: s for s in await self.storage.deals(live.rubber_id)}
-        summary = summaries.get(live.deal_no)
-        if summary is None:
+        if live.deal_no not in live.rubber_deals:
             return []  # the current deal belongs to an earlier rubber
-        if summary.result is None:
+        if live.deal_no not in live.scored:
             result_payload = _result_payload(state)
             await self.storage.finish_deal(live.table.id, live.deal_no, result_payload)
+            live.scored.add(live.deal_no)
             vul = (live.rubber.vulnerable(Side.NS), live.rubber.vulnerable(Side.EW))
             entries = _record(live.rubber, result_payload)
             rubber = copy.deepcopy(live.rubber)
@@ -463,6 +443,37 @@ class TableService:
         balances = await self.storage.balances(live.chat.id)
         names = {h.player_id: h.name for h in live.holders.values()}
         return [RubberFinished(winner, points, entries, balances, names, copy.deepcopy(rubber))]
+
+
+def _live_from(bundle: TableBundle) -> _Live:
+    """Rebuild a table from storage: the rubber from its deals' results, the deal by replay."""
+    table = bundle.table
+    holders = {Seat.parse(s): _holder(bundle.players[pid]) for s, pid in table.seats.items()}
+    rubber = None
+    if table.rubber_id is not None:
+        rubber = Rubber(table.settings.rules, table.settings.unfinished_part_score)
+        for summary in bundle.rubber_deals:
+            if summary.result is not None:
+                _record(rubber, summary.result)
+    state = replay(bundle.events) if bundle.events else None
+    paused = {
+        seat
+        for seat, holder in holders.items()
+        if holder.tg_user_id is not None and "blocked" in bundle.flags.get(holder.player_id, ())
+    }
+    return _Live(
+        table,
+        bundle.chat,
+        holders,
+        table.rubber_id,
+        rubber,
+        table.current_deal,
+        state,
+        len(bundle.events),
+        paused,
+        rubber_deals={d.deal_no for d in bundle.rubber_deals},
+        scored={d.deal_no for d in bundle.rubber_deals if d.result is not None},
+    )
 
 
 def _holder(player: Player) -> Holder:

@@ -141,6 +141,18 @@ class LedgerRow:
     at: str
 
 
+@dataclass(frozen=True, slots=True)
+class TableBundle:
+    """Everything needed to bring one table back to life, fetched in bulk at start-up."""
+
+    table: Table
+    chat: Chat
+    players: Mapping[int, Player]
+    rubber_deals: Sequence[DealSummary]  # the rubber in progress, in order
+    events: Sequence[Event]  # the current deal's log
+    flags: Mapping[int, frozenset[str]]  # player id -> flags
+
+
 class Storage(abc.ABC):
     """Everything durable the bot keeps. Every method is one transaction."""
 
@@ -210,6 +222,12 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def tables_of_player(self, player_id: int) -> list[Table]: ...
+
+    @abc.abstractmethod
+    async def load_bundles(self, table_ids: Sequence[int] | None = None) -> list[TableBundle]:
+        """Tables with their chat, players, rubber deals, current deal's events and player
+        flags; every table not closed when ``table_ids`` is None. A few queries in all, not
+        a few per table: a restart of a thousand tables must not take a thousand round trips."""
 
     @abc.abstractmethod
     async def update_settings(self, table_id: int, settings: TableSettings) -> None: ...

@@ -13,7 +13,7 @@ import json
 import os
 import sqlite3
 import uuid
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import IO, Any
 
@@ -34,6 +34,7 @@ from storage.interface import (
     Storage,
     StorageError,
     Table,
+    TableBundle,
     TableSettings,
     TableStatus,
     check_balanced,
@@ -365,6 +366,63 @@ class SqliteStorage(Storage):
         )
         return await self._tables(rows)
 
+    async def load_bundles(self, table_ids: Sequence[int] | None = None) -> list[TableBundle]:
+        if table_ids is None:
+            rows = await self._all("SELECT * FROM tables WHERE status != 'closed' ORDER BY id")
+        else:
+            rows = []
+            for chunk in _chunks(list(table_ids)):
+                rows += await self._all(
+                    f"SELECT * FROM tables WHERE id IN ({_marks(chunk)}) ORDER BY id", tuple(chunk)
+                )
+        tables = await self._tables(rows)
+        chat_ids = sorted({t.chat_id for t in tables})
+        player_ids = sorted({pid for t in tables for pid in t.seats.values()})
+        rubber_ids = sorted({t.rubber_id for t in tables if t.rubber_id is not None})
+        chats = {
+            r["id"]: _chat(r) for r in await self._many("SELECT * FROM chats WHERE id", chat_ids)
+        }
+        players = {
+            r["id"]: _player(r)
+            for r in await self._many("SELECT * FROM players WHERE id", player_ids)
+        }
+        flags: dict[int, set[str]] = {}
+        for r in await self._many("SELECT * FROM player_flags WHERE player_id", player_ids):
+            flags.setdefault(r["player_id"], set()).add(r["flag"])
+        deals: dict[int, list[DealSummary]] = {}
+        for r in await self._many(
+            "SELECT * FROM deals WHERE rubber_id", rubber_ids, "ORDER BY rubber_id, deal_no"
+        ):
+            deals.setdefault(r["rubber_id"], []).append(_summary(r))
+        events: dict[int, list[Event]] = {}
+        current = [(t.id, t.current_deal) for t in tables if t.current_deal]
+        for chunk in _chunks(current):
+            pairs = ",".join("(?, ?)" for _ in chunk)
+            for r in await self._all(
+                f"SELECT * FROM events WHERE (table_id, deal_no) IN (VALUES {pairs}) "
+                "ORDER BY table_id, seq",
+                tuple(x for pair in chunk for x in pair),
+            ):
+                events.setdefault(r["table_id"], []).append(_event(r))
+        return [
+            TableBundle(
+                table=t,
+                chat=chats[t.chat_id],
+                players={pid: players[pid] for pid in t.seats.values()},
+                rubber_deals=deals.get(t.rubber_id, []) if t.rubber_id is not None else [],
+                events=events.get(t.id, []),
+                flags={pid: frozenset(flags.get(pid, ())) for pid in t.seats.values()},
+            )
+            for t in tables
+        ]
+
+    async def _many(self, head: str, ids: list[int], tail: str = "") -> list[sqlite3.Row]:
+        """``head IN (ids) tail``, in chunks that stay under SQLite's variable limit."""
+        rows: list[sqlite3.Row] = []
+        for chunk in _chunks(ids):
+            rows += await self._all(f"{head} IN ({_marks(chunk)}) {tail}", tuple(chunk))
+        return rows
+
     async def update_settings(self, table_id: int, settings: TableSettings) -> None:
         async with self._tx() as db:
             await db.execute(
@@ -456,18 +514,7 @@ class SqliteStorage(Storage):
             "SELECT * FROM events WHERE table_id = ? AND deal_no = ? ORDER BY seq",
             (table_id, deal_no),
         )
-        return [
-            Event(
-                r["table_id"],
-                r["deal_no"],
-                r["seq"],
-                r["kind"],
-                json.loads(r["payload"]),
-                r["player_id"],
-                r["at"],
-            )
-            for r in rows
-        ]
+        return [_event(r) for r in rows]
 
     async def finish_deal(self, table_id: int, deal_no: int, result: Mapping[str, Any]) -> None:
         async with self._tx() as db:
@@ -480,15 +527,7 @@ class SqliteStorage(Storage):
         rows = await self._all(
             "SELECT * FROM deals WHERE rubber_id = ? ORDER BY deal_no", (rubber_id,)
         )
-        return [
-            DealSummary(
-                r["table_id"],
-                r["deal_no"],
-                r["rubber_id"],
-                None if r["result"] is None else json.loads(r["result"]),
-            )
-            for r in rows
-        ]
+        return [_summary(r) for r in rows]
 
     # --- rubbers and ledger ---------------------------------------------------------------------
 
@@ -644,6 +683,24 @@ def _release(lock: IO[str] | None) -> None:
         with contextlib.suppress(OSError):
             fcntl.flock(lock, fcntl.LOCK_UN)
         lock.close()
+
+
+def _chunks(items: list[Any], size: int = 400) -> list[list[Any]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def _marks(items: list[Any]) -> str:
+    return ",".join("?" * len(items))
+
+
+def _event(r: sqlite3.Row) -> Event:
+    payload = json.loads(r["payload"])
+    return Event(r["table_id"], r["deal_no"], r["seq"], r["kind"], payload, r["player_id"], r["at"])
+
+
+def _summary(r: sqlite3.Row) -> DealSummary:
+    result = None if r["result"] is None else json.loads(r["result"])
+    return DealSummary(r["table_id"], r["deal_no"], r["rubber_id"], result)
 
 
 def _settings_row(settings: TableSettings) -> tuple[str, int, int, str, str, int]:

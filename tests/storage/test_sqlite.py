@@ -194,3 +194,29 @@ async def test_seats_and_guests(store: SqliteStorage) -> None:
     assert (await store.get_table(table.id)).seats == {"S": guest.id}
     await store.set_player_flag(ann.id, "can_write", True)
     assert await store.player_flag(ann.id, "can_write")
+
+
+async def test_bundles_bring_back_every_active_table(store: SqliteStorage) -> None:
+    chat = await store.ensure_chat(-7, "club")
+    players = [await store.ensure_player(i, f"P{i}") for i in range(1, 5)]
+    tables = [await store.create_table(chat.id, topic, TableSettings()) for topic in (1, 2, 3)]
+    seats = {s: p.id for s, p in zip("NESW", players, strict=True)}
+    for table in tables[:2]:
+        for seat, pid in seats.items():
+            await store.set_seat(table.id, seat, pid)
+        await store.start_rubber(table.id, "modern", seats)
+        await store.start_deal(table.id, 1, {"dealer": "N", "pbn": "-"}, None)
+        await store.finish_deal(table.id, 1, {"contract": None})
+        await store.start_deal(table.id, 2, {"dealer": "E", "pbn": "-"}, None)
+        await store.append_event(table.id, 2, 1, "call", {"seat": "E", "call": "P"}, None)
+    await store.set_status(tables[2].id, TableStatus.CLOSED)
+    await store.set_player_flag(players[0].id, "blocked", True)
+    bundles = await store.load_bundles()
+    assert [b.table.id for b in bundles] == [tables[0].id, tables[1].id]
+    for bundle in bundles:
+        assert bundle.chat.id == chat.id and set(bundle.players) == {p.id for p in players}
+        assert [d.deal_no for d in bundle.rubber_deals] == [1, 2]
+        assert bundle.rubber_deals[0].result == {"contract": None}
+        assert [e.seq for e in bundle.events] == [0, 1] and bundle.events[0].deal_no == 2
+        assert bundle.flags[players[0].id] == {"blocked"}
+    assert [b.table.id for b in await store.load_bundles([tables[1].id])] == [tables[1].id]
