@@ -99,8 +99,13 @@ async def main() -> None:
         print(f"fill: {args.tables} tables, {events} events in {time.perf_counter() - t0:.1f} s")
         tables_s, total_s, n = await load_all(path)
         print(
-            f"load: {n} active tables read in {tables_s:.2f} s; with every deal replayed "
-            f"through games/ {total_s:.2f} s ({total_s / n * 1000:.2f} ms per table)"
+            f"load: {n} active tables read in bulk in {tables_s:.2f} s; with every deal "
+            f"replayed through games/ {total_s:.2f} s ({total_s / n * 1000:.2f} ms per table)"
+        )
+        restore_s, restored = await restore(path)
+        print(
+            f"restore: the bot's table service brought back {restored} tables in "
+            f"{restore_s:.2f} s (players, rubber sheet, deal replay, pauses)"
         )
 
 
