@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 import sys
 
+from telegram.error import InvalidToken, NetworkError
+
 from bot.app import build_application
 from bot.config import Config, ConfigError
 from storage.interface import StorageError
@@ -30,6 +32,12 @@ def main() -> int:
         )
     except StorageError as exc:
         print(f"bridge bot: {exc}", file=sys.stderr)
+        return 1
+    except InvalidToken:
+        print("bridge bot: Telegram rejected BOT_TOKEN; check it with @BotFather", file=sys.stderr)
+        return 2
+    except NetworkError as exc:
+        print(f"bridge bot: cannot reach the Bot API ({exc})", file=sys.stderr)
         return 1
     return 0
 

@@ -3,7 +3,11 @@ goes on from exactly where it was and finishes with the right result."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +16,7 @@ from storage.events import deal_from_payload, decode
 from storage.interface import Storage
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
+from tests.fakeapi import FakeBotApi
 
 
 def storage_of(h: Harness) -> Storage:
@@ -56,3 +61,30 @@ async def test_restart_mid_deal_then_finish(h: Harness, presses: int) -> None:
         assert summary.result["tricks"] == state.result.declarer_tricks
     # deal 2 is dealt and its hands went out
     assert any("Сдача 2" in m.text for m in h.api.chat_messages(GROUP))
+
+
+async def test_a_database_that_is_not_ours_stops_the_bot_with_a_clear_message(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database " * 100)
+    env = {
+        **os.environ,
+        "BOT_TOKEN": api.token,
+        "BOT_API_BASE_URL": api.base_url,
+        "BRIDGE_DB": str(notes),
+        "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+    }
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    _, err = await asyncio.wait_for(child.communicate(), 60)
+    assert child.returncode == 1
+    assert "is not a bridge bot database" in err.decode()
+    assert api.token not in err.decode()  # the token is never logged
+    assert notes.read_text().startswith("not a database")
