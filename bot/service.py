@@ -266,10 +266,9 @@ class TableService:
             await self.storage.set_seat(table_id, seat.name, player.id)
             live.holders[seat] = _holder(player)
             live.paused.discard(seat)
-            notices: list[Notice] = []
             if len(live.holders) == 4:
-                await self._start_rubber(live, draw_dealer=True)
-            return Change(self._snapshot(live), tuple(notices))
+                await self._start_rubber(live)
+            return Change(self._snapshot(live))
 
     async def leave(self, table_id: int, player_id: int) -> Change:
         async with self._lock(table_id):
@@ -301,11 +300,8 @@ class TableService:
                 for seat, holder in zip(Seat, order, strict=True):
                     await self.storage.set_seat(table_id, seat.name, holder.player_id)
                 live.holders = dict(zip(Seat, order, strict=True))
-            await self._start_rubber(live, draw_dealer=True)
+            await self._start_rubber(live)
             return Change(self._snapshot(live))
-
-    async def stand_up(self, table_id: int, player_id: int) -> Change:
-        return await self.leave(table_id, player_id)
 
     async def update_settings(self, table_id: int, settings: TableSettings) -> Change:
         async with self._lock(table_id):
@@ -379,14 +375,15 @@ class TableService:
             notices = await self._advance(live)
             return Change(self._snapshot(live), tuple(notices))
 
-    async def _start_rubber(self, live: _Live, draw_dealer: bool) -> None:
+    async def _start_rubber(self, live: _Live) -> None:
+        """A new rubber at the table; the first dealer is drawn by lot."""
         seats = {seat.name: holder.player_id for seat, holder in live.holders.items()}
         record = await self.storage.start_rubber(live.table.id, live.table.settings.rules, seats)
         live.table = await self.storage.get_table(live.table.id)
         live.rubber_id = record.id
         live.rubber = Rubber(live.table.settings.rules, live.table.settings.unfinished_part_score)
         live.rubber_deals, live.scored = set(), set()
-        dealer = Seat(self.randbelow(4)) if draw_dealer else Seat.N
+        dealer = Seat(self.randbelow(4))
         live.dealer_drawn = True
         await self._start_deal(live, dealer)
 
