@@ -27,16 +27,14 @@ async def run(deals: int, card_seconds: float, group_interval: float, scale: flo
     api = FakeBotApi()
     await api.start()
     with tempfile.TemporaryDirectory() as tmp:
-        h = Harness(api, str(Path(tmp) / "bench.sqlite3"))
-        h.extra = {}
+        path = str(Path(tmp) / "bench.sqlite3")
+        h = Harness(api, path)
         await h.start()
-        await seat_four(h)
+        await seat_four(h)  # seated quickly, then restarted with real pacing
         await h.stop()
-        h.extra = {}
-        # restart with real pacing
-        config_group = group_interval * scale
-        harness = Harness(api, str(Path(tmp) / "bench.sqlite3"))
-        harness.config = lambda: _config(harness, config_group, scale)  # type: ignore[method-assign]
+        harness = Harness(
+            api, path, group_interval=group_interval * scale, private_interval=1.0 * scale
+        )
         await harness.start()
         await harness.settle()
         driver = Driver(harness, PLAYERS, random.Random(11))
@@ -77,22 +75,6 @@ async def run(deals: int, card_seconds: float, group_interval: float, scale: flo
             )
         await harness.stop()
     await api.stop()
-
-
-def _config(h: Harness, group_interval: float, scale: float):  # type: ignore[no-untyped-def]
-    from bot.config import Config
-
-    return Config(
-        token=h.api.token,
-        database=h.database,
-        language="ru",
-        base_url=h.api.base_url,
-        group_interval=group_interval,
-        private_interval=1.0 * scale,
-        group_rate_per_minute=1_000_000,
-        overall_rate_per_second=1_000_000,
-        poll_timeout=1,
-    )
 
 
 def main() -> None:

@@ -43,9 +43,5 @@ class Translator:
         return text.format(**values) if values else text
 
 
-def translator(language: str | None) -> Translator:
-    return Translator(resolve(language))
-
-
 def keys(language: str) -> set[str]:
     return set(_catalogue(language))

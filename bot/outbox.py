@@ -63,7 +63,6 @@ class Stats:
     private_calls: int = 0
     skipped: int = 0
     retry_after: int = 0
-    log: list[tuple[float, int, str]] = field(default_factory=list)  # (time, chat, method)
 
 
 class Outbox:
@@ -89,8 +88,6 @@ class Outbox:
         self._ids: dict[KeepId, int] = {}
         self._loaded: dict[int, asyncio.Future[None]] = {}
         self._forgotten: set[KeepId] = set()
-        self._idle = asyncio.Event()
-        self._idle.set()
 
     # --- what callers want --------------------------------------------------------------------
 
@@ -134,9 +131,6 @@ class Outbox:
         self._ids.pop((table_id, key), None)
         self._sent.pop((table_id, key), None)
         self._forgotten.add((table_id, key))
-
-    def message_id(self, table_id: int, key: str) -> int | None:
-        return self._ids.get((table_id, key))
 
     # --- sending ------------------------------------------------------------------------------
 
@@ -246,7 +240,7 @@ class Outbox:
     ) -> Message | None:
         """One Bot API call; a migrated group is followed, a network hiccup retried twice."""
         for attempt in range(3):
-            self._count(lane.chat_id, method)
+            self._count(lane.chat_id)
             try:
                 result = await call()
                 return result if isinstance(result, Message) else None
@@ -293,12 +287,11 @@ class Outbox:
             if (table_id, key) not in self._forgotten:
                 self._ids.setdefault((table_id, key), message_id)
 
-    def _count(self, chat_id: int, method: str) -> None:
+    def _count(self, chat_id: int) -> None:
         if chat_id > 0:
             self.stats.private_calls += 1
         else:
             self.stats.group_calls += 1
-        self.stats.log.append((time.monotonic(), chat_id, method))
 
 
 def _markup(content: Rendered) -> InlineKeyboardMarkup | None:

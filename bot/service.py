@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.bridge.calls import Call
-from games.bridge.cards import Card, Deal, Seat, Side
+from games.bridge.cards import Card, Deal, Seat, Side, shuffled
 from games.bridge.deal import (
     Action,
     AnswerClaim,
@@ -29,7 +29,7 @@ from games.bridge.deal import (
     SeatView,
 )
 from games.bridge.rubber import Rubber, ScoreEntry
-from games.bridge.scoring import honours
+from games.bridge.scoring import Rules, honours
 from games.bridge.settlement import rubber_entries
 from storage.events import deal_payload, encode, replay
 from storage.interface import (
@@ -83,17 +83,10 @@ class Snapshot:
         return None if self.state is None else self.state.view(viewer)
 
     def seat_of(self, player_id: int) -> Seat | None:
-        for seat, holder in self.seats.items():
-            if holder.player_id == player_id:
-                return seat
-        return None
+        return _seat_in(self.seats, player_id)
 
     def vulnerable(self, side: Side) -> bool:
         return self.rubber is not None and self.rubber.vulnerable(side)
-
-    @property
-    def in_rubber(self) -> bool:
-        return self.status is TableStatus.PLAYING
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,7 +287,7 @@ class TableService:
                 raise Refusal("need_four")
             if new_partners:
                 people = list(live.holders.values())
-                order = _shuffled(people, self.randbelow)
+                order = shuffled(people, self.randbelow)
                 for seat in Seat:
                     await self.storage.set_seat(table_id, seat.name, None)
                 for seat, holder in zip(Seat, order, strict=True):
@@ -318,7 +311,7 @@ class TableService:
             await self.storage.update_settings(table_id, settings)
             live.table = await self.storage.get_table(table_id)
             if live.rubber is not None:
-                live.rubber.rules = type(live.rubber.rules).parse(settings.rules)
+                live.rubber.rules = Rules.parse(settings.rules)
                 live.rubber.unfinished_part_score = settings.unfinished_part_score
             return Change(self._snapshot(live))
 
@@ -478,7 +471,11 @@ def _holder(player: Player) -> Holder:
 
 
 def _seat_of(live: _Live, player_id: int) -> Seat | None:
-    for seat, holder in live.holders.items():
+    return _seat_in(live.holders, player_id)
+
+
+def _seat_in(holders: Mapping[Seat, Holder], player_id: int) -> Seat | None:
+    for seat, holder in holders.items():
         if holder.player_id == player_id:
             return seat
     return None
@@ -515,11 +512,3 @@ def _record(rubber: Rubber, result: Mapping[str, Any]) -> list[ScoreEntry]:
         return rubber.record_passed_out()
     side = Seat.parse(str(result["declarer"])).side
     return rubber.record(side, str(result["contract"]), int(result["tricks"]), result["honours"])
-
-
-def _shuffled(items: list[Holder], randbelow: Callable[[int], int]) -> list[Holder]:
-    order = list(items)
-    for i in range(len(order) - 1, 0, -1):
-        j = randbelow(i + 1)
-        order[i], order[j] = order[j], order[i]
-    return order

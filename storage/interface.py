@@ -217,10 +217,6 @@ class Storage(abc.ABC):
         """The table not closed in this chat (and forum topic), if any."""
 
     @abc.abstractmethod
-    async def active_tables(self) -> list[Table]:
-        """Every table not closed: what a restart must restore."""
-
-    @abc.abstractmethod
     async def tables_of_player(self, player_id: int) -> list[Table]: ...
 
     @abc.abstractmethod

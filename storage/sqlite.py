@@ -354,10 +354,6 @@ class SqliteStorage(Storage):
         )
         return None if row is None else await self._table(row)
 
-    async def active_tables(self) -> list[Table]:
-        rows = await self._all("SELECT * FROM tables WHERE status != 'closed' ORDER BY id")
-        return await self._tables(rows)
-
     async def tables_of_player(self, player_id: int) -> list[Table]:
         rows = await self._all(
             "SELECT t.* FROM tables t JOIN seats s ON s.table_id = t.id "

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
+from typing import TypeVar
 
 from games.errors import NotationError, Reason
 
@@ -194,12 +195,25 @@ def sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=lambda c: (-c.suit, -c.rank)))
 
 
+Hands = tuple[frozenset[Card], frozenset[Card], frozenset[Card], frozenset[Card]]
+T = TypeVar("T")
+
+
+def shuffled(items: Iterable[T], randbelow: Callable[[int], int]) -> list[T]:
+    """A Fisher-Yates shuffle of ``items`` with the caller's randomness (``secrets.randbelow``)."""
+    order = list(items)
+    for i in range(len(order) - 1, 0, -1):
+        j = randbelow(i + 1)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
 @dataclass(frozen=True, slots=True)
 class Deal:
     """The four hands as dealt, and who dealt. Enough to rebuild, replay and export a deal."""
 
     dealer: Seat
-    hands: tuple[frozenset[Card], frozenset[Card], frozenset[Card], frozenset[Card]]
+    hands: Hands
 
     def __post_init__(self) -> None:
         cards = [c for hand in self.hands for c in hand]
@@ -232,11 +246,7 @@ class Deal:
         The caller supplies the randomness (``secrets.randbelow`` in the bot) so that this module
         stays deterministic and tests can pass their own.
         """
-        deck = list(FULL_DECK)
-        for i in range(len(deck) - 1, 0, -1):
-            j = randbelow(i + 1)
-            deck[i], deck[j] = deck[j], deck[i]
-        return cls.from_order(dealer, deck)
+        return cls.from_order(dealer, shuffled(FULL_DECK, randbelow))
 
     def to_pbn(self) -> str:
         """PBN ``[Deal]`` text starting with the dealer: ``N:AKQ.JT9.876.5432 ...``."""
@@ -276,7 +286,5 @@ class Deal:
         return Deal(dealer, self.hands)
 
 
-def _four(
-    hands: list[set[Card]],
-) -> tuple[frozenset[Card], frozenset[Card], frozenset[Card], frozenset[Card]]:
+def _four(hands: list[set[Card]]) -> Hands:
     return (frozenset(hands[0]), frozenset(hands[1]), frozenset(hands[2]), frozenset(hands[3]))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.bridge.cards import Card, Deal, Seat, Side, Suit
+from games.bridge.cards import Card, Deal, Hands, Seat, Side, Suit
 from games.errors import IllegalPlay, Reason
 
 
@@ -50,9 +50,6 @@ class Trick:
 
     def add(self, card: Card) -> Trick:
         return Trick(self.leader, (*self.cards, card))
-
-
-Hands = tuple[frozenset[Card], frozenset[Card], frozenset[Card], frozenset[Card]]
 
 
 @dataclass(frozen=True, slots=True)

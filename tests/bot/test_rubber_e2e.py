@@ -3,7 +3,6 @@ buttons; no concealed card ever reaches the group or another player's chat."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 
 from games.bridge.cards import Card, Seat
@@ -80,4 +79,3 @@ async def test_full_rubber_by_offered_buttons_without_leaks(h: Harness) -> None:
     assert "Роббер окончен" in group_text
     assert "Your hand" in h.api.chat_messages(PLAYERS[1].id)[-1].history[0][1]
     assert "Ваши карты" in h.api.chat_messages(PLAYERS[0].id)[-1].history[0][1]
-    await asyncio.sleep(0)
