@@ -12,6 +12,7 @@ from telegram import (
     Update,
 )
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes
+from telegram.request import BaseRequest
 
 from bot.config import Config
 from bot.context import BotContext, BridgeApp
@@ -29,7 +30,8 @@ GROUP_COMMANDS = ("bridge", "score", "settings", "leave", "help")
 PRIVATE_COMMANDS = ("start", "help")
 
 
-def build_application(config: Config) -> BridgeApp:
+def build_application(config: Config, request: BaseRequest | None = None) -> BridgeApp:
+    """The bot. ``request`` replaces PTB's HTTP transport (benchmarks answer in-process)."""
     builder = (
         ApplicationBuilder()
         .token(config.token)
@@ -49,6 +51,8 @@ def build_application(config: Config) -> BridgeApp:
         builder = builder.base_url(config.base_url)
     if config.base_file_url:
         builder = builder.base_file_url(config.base_file_url)
+    if request is not None:
+        builder = builder.request(request).get_updates_request(request)
     application: BridgeApp = builder.build()  # type: ignore[assignment]
     application.bot_data["config"] = config
     for module in (chat, private, settings, table):

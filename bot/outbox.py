@@ -19,15 +19,22 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from telegram import Bot
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
-from telegram.warnings import PTBDeprecationWarning
+from telegram.warnings import PTBDeprecationWarning, PTBUserWarning
 
 from bot.views import Rendered
 from storage.interface import Storage
 
 log = logging.getLogger(__name__)
+
+# The outbox calls these two methods through ``Bot.do_api_request`` on purpose (see _attempt).
+warnings.filterwarnings(
+    "ignore",
+    message=r"Please use 'Bot\.(sendMessage|editMessageText)'",
+    category=PTBUserWarning,
+)
 
 KeepId = tuple[int, str]  # (table id, key)
 
@@ -192,14 +199,8 @@ class Outbox:
             try:
                 await self._attempt(
                     lane,
-                    "edit",
-                    lambda: self.bot.edit_message_text(
-                        chat_id=chat_id,
-                        message_id=message_id,
-                        text=content.text,
-                        parse_mode=ParseMode.HTML,
-                        reply_markup=_markup(content),
-                    ),
+                    "editMessageText",
+                    _edit_params(message_id, content),
                 )
                 self._sent[op.keep] = content
                 return True
@@ -211,39 +212,43 @@ class Outbox:
                 if "not found" not in text and "can't be edited" not in text:
                     raise
                 # the message is gone: post it anew below
-        message = await self._call_post(lane, content, thread_id)
-        if message is not None:
-            self._ids[op.keep] = message.message_id
+        message_id = await self._call_post(lane, content, thread_id)
+        if message_id is not None:
+            self._ids[op.keep] = message_id
             self._sent[op.keep] = content
             self._forgotten.discard(op.keep)
-            await self.storage.set_message(op.keep[0], op.keep[1], chat_id, message.message_id)
+            await self.storage.set_message(op.keep[0], op.keep[1], chat_id, message_id)
         return True
 
-    async def _call_post(
-        self, lane: _Lane, content: Rendered, thread_id: int | None
-    ) -> Message | None:
-        return await self._attempt(
-            lane,
-            "send",
-            lambda: self.bot.send_message(
-                chat_id=lane.chat_id,
-                text=content.text,
-                parse_mode=ParseMode.HTML,
-                reply_markup=_markup(content),
-                message_thread_id=thread_id,
-                disable_web_page_preview=True,
-            ),
-        )
+    async def _call_post(self, lane: _Lane, content: Rendered, thread_id: int | None) -> int | None:
+        """Send ``content`` as a new message; its id, or None if the call could not be made."""
+        params: dict[str, object] = {
+            "text": content.text,
+            "parse_mode": ParseMode.HTML.value,
+            "link_preview_options": {"is_disabled": True},
+        }
+        if content.keys:
+            params["reply_markup"] = _markup(content)
+        if thread_id is not None:
+            params["message_thread_id"] = thread_id
+        return await self._attempt(lane, "sendMessage", params)
 
-    async def _attempt(
-        self, lane: _Lane, method: str, call: Callable[[], Awaitable[Message | bool]]
-    ) -> Message | None:
-        """One Bot API call; a migrated group is followed, a network hiccup retried twice."""
+    async def _attempt(self, lane: _Lane, method: str, params: dict[str, object]) -> int | None:
+        """One Bot API call (the message id it returns, if any); a migrated group is followed,
+        a network hiccup retried twice.
+
+        The raw result is read as JSON: turning every returned message (with its keyboard)
+        into PTB objects that nobody reads was the largest cost of a busy bot.
+        """
         for attempt in range(3):
             self._count(lane.chat_id)
             try:
-                result = await call()
-                return result if isinstance(result, Message) else None
+                result = await self.bot.do_api_request(
+                    method, api_kwargs={**params, "chat_id": lane.chat_id}
+                )
+                if isinstance(result, dict) and "message_id" in result:
+                    return int(result["message_id"])
+                return None
             except ChatMigrated as exc:
                 old, new = lane.chat_id, exc.new_chat_id
                 if self.on_migrated is not None:
@@ -294,20 +299,30 @@ class Outbox:
             self.stats.group_calls += 1
 
 
-def _markup(content: Rendered) -> InlineKeyboardMarkup | None:
-    if not content.keys:
-        return None
-    return InlineKeyboardMarkup(
-        [
+def _edit_params(message_id: int, content: Rendered) -> dict[str, object]:
+    params: dict[str, object] = {
+        "message_id": message_id,
+        "text": content.text,
+        "parse_mode": ParseMode.HTML.value,
+    }
+    if content.keys:  # without reply_markup, an edit removes the buttons
+        params["reply_markup"] = _markup(content)
+    return params
+
+
+def _markup(content: Rendered) -> dict[str, object]:
+    """The inline keyboard as Bot API JSON (an empty keyboard removes the buttons)."""
+    return {
+        "inline_keyboard": [
             [
-                InlineKeyboardButton(key.label, url=key.url)
+                {"text": key.label, "url": key.url}
                 if key.url
-                else InlineKeyboardButton(key.label, callback_data=key.data)
+                else {"text": key.label, "callback_data": key.data}
                 for key in row
             ]
             for row in content.keys
         ]
-    )
+    }
 
 
 def _busy(lane: _Lane) -> bool:

@@ -59,6 +59,9 @@ class SqliteStorage(Storage):
         # coroutine's statements. Reads inside the owning task's transaction do not re-lock.
         self._busy = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
+        # Group commit: events appended while a commit is in flight wait and go in the next one.
+        self._appends: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
+        self._appender: asyncio.Task[None] | None = None
 
     # --- opening -------------------------------------------------------------------------
 
@@ -126,6 +129,9 @@ class SqliteStorage(Storage):
         return await self._scalar("PRAGMA user_version")
 
     async def close(self) -> None:
+        if self._appender is not None:
+            with contextlib.suppress(BaseException):
+                await self._appender
         with contextlib.suppress(Exception):
             await self._db.close()
         _release(self._lock)
@@ -494,16 +500,65 @@ class SqliteStorage(Storage):
         player_id: int | None,
     ) -> Event:
         at = _now()
-        async with self._tx() as db:
-            try:
-                await db.execute(
-                    "INSERT INTO events (table_id, deal_no, seq, kind, payload, player_id, at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (table_id, deal_no, seq, kind, json.dumps(dict(payload)), player_id, at),
-                )
-            except sqlite3.IntegrityError as exc:
-                raise ConflictError(f"event {table_id}/{deal_no}/{seq} exists") from exc
+        row = (table_id, deal_no, seq, kind, json.dumps(dict(payload)), player_id, at)
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._appends.append((row, done))
+        if self._appender is None or self._appender.done():
+            self._appender = asyncio.create_task(self._commit_appends(), name="sqlite:appends")
+        await done  # resolved only after COMMIT; ConflictError if the key was taken
         return Event(table_id, deal_no, seq, kind, dict(payload), player_id, at)
+
+    async def _commit_appends(self) -> None:
+        """Write every waiting event in one transaction (one fsync for the lot), until none wait.
+
+        Under load each commit carries the events of many tables; alone, an event is committed
+        by itself as before. A key already in the table, or twice in one batch, fails only its
+        own writer with ConflictError: the write lock is held from the check to the insert.
+        """
+        while self._appends:
+            batch, self._appends = self._appends, []
+            accepted: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
+            rejected: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
+            try:
+                async with self._tx() as db:
+                    taken: set[tuple[int, int, int]] = set()
+                    keys = list({row[:3] for row, _ in batch})
+                    for chunk in _chunks(keys, 300):
+                        values = ", ".join("(?, ?, ?)" for _ in chunk)
+                        sql = (
+                            "SELECT table_id, deal_no, seq FROM events "
+                            f"WHERE (table_id, deal_no, seq) IN (VALUES {values})"
+                        )
+                        args = tuple(v for key in chunk for v in key)
+                        async with db.execute(sql, args) as cur:
+                            taken.update((r[0], r[1], r[2]) for r in await cur.fetchall())
+                    for row, done in batch:
+                        if row[:3] in taken:
+                            rejected.append((row, done))
+                        else:
+                            taken.add(row[:3])
+                            accepted.append((row, done))
+                    if accepted:
+                        await db.executemany(
+                            "INSERT INTO events "
+                            "(table_id, deal_no, seq, kind, payload, player_id, at) "
+                            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            [row for row, _ in accepted],
+                        )
+            except BaseException as exc:
+                error = exc if isinstance(exc, Exception) else StorageError("storage closed")
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(error)
+                if not isinstance(exc, Exception):
+                    raise
+                continue
+            for _, done in accepted:
+                if not done.done():
+                    done.set_result(None)
+            for row, done in rejected:
+                if not done.done():
+                    done.set_exception(ConflictError("event {}/{}/{} exists".format(*row[:3])))
 
     async def events(self, table_id: int, deal_no: int) -> list[Event]:
         rows = await self._all(

@@ -13,10 +13,12 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
+from telegram.request import BaseRequest, RequestData
 
 BOT_ID = 999_000
 BOT_USERNAME = "bridge_test_bot"
@@ -95,6 +97,8 @@ class FakeBotApi:
         self._query_id = 0
         self._new_update = asyncio.Condition()
         self._runner: web.AppRunner | None = None
+        self._answer_waiters: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.on_sent: list[Callable[[Sent], None]] = []  # called after each send or edit
         self.port = 0
         self.token = "123456:TEST-token-for-the-fake-api"
 
@@ -131,23 +135,32 @@ class FakeBotApi:
                 text = value if isinstance(value, str) else str(value)
                 params[key] = json.loads(text) if key in JSON_FIELDS else text
         params.update({k: v for k, v in request.query.items()})
+        status, body = await self.dispatch(method, params)
+        return web.json_response(body, status=status)
+
+    async def dispatch(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """One Bot API call, whether it came over HTTP or through ``InProcessRequest``."""
         if method != "getUpdates":
             self.calls.append(Call(method, params, time.monotonic(), len(self.calls)))
         for i, (fail_method, code, body) in enumerate(self.fail_queue):
             if fail_method == method:
                 del self.fail_queue[i]
-                return web.json_response({"ok": False, "error_code": code, **body}, status=code)
+                return code, {"ok": False, "error_code": code, **body}
         handler = getattr(self, "_m_" + method, None)
         if handler is None:
-            return web.json_response({"ok": True, "result": True})
+            return 200, {"ok": True, "result": True}
         try:
             result = await handler(params)
         except ApiError as exc:
-            body = {"ok": False, "error_code": exc.code, "description": exc.description}
+            error: dict[str, Any] = {
+                "ok": False,
+                "error_code": exc.code,
+                "description": exc.description,
+            }
             if exc.parameters:
-                body["parameters"] = exc.parameters
-            return web.json_response(body, status=exc.code)
-        return web.json_response({"ok": True, "result": result})
+                error["parameters"] = exc.parameters
+            return exc.code, error
+        return 200, {"ok": True, "result": result}
 
     # --- methods ------------------------------------------------------------------------------
 
@@ -221,6 +234,8 @@ class FakeBotApi:
         sent = Sent(chat_id, self._message_id, params["text"], params.get("reply_markup"), thread)
         sent.history.append((len(self.calls) - 1, sent.text))
         self.messages[(chat_id, sent.message_id)] = sent
+        for hook in self.on_sent:
+            hook(sent)
         return self._message(sent)
 
     async def _m_editMessageText(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -238,10 +253,16 @@ class FakeBotApi:
             )
         sent.text, sent.markup = params["text"], markup
         sent.history.append((len(self.calls) - 1, sent.text))
+        for hook in self.on_sent:
+            hook(sent)
         return self._message(sent)
 
     async def _m_answerCallbackQuery(self, params: dict[str, Any]) -> bool:
-        self.answers[str(params["callback_query_id"])] = params
+        query_id = str(params["callback_query_id"])
+        self.answers[query_id] = params
+        waiter = self._answer_waiters.pop(query_id, None)
+        if waiter is not None and not waiter.done():
+            waiter.set_result(params)
         return True
 
     async def _m_getChatMember(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -300,10 +321,11 @@ class FakeBotApi:
             message["is_topic_message"] = True
         return await self._push({"message": message})
 
-    async def press(self, user: User, sent: Sent, data: str) -> str:
+    async def press(self, user: User, sent: Sent, data: str, query_id: str | None = None) -> str:
         """``user`` presses the button ``data`` under message ``sent``; returns the query id."""
-        self._query_id += 1
-        query_id = f"q{self._query_id}"
+        if query_id is None:
+            self._query_id += 1
+            query_id = f"q{self._query_id}"
         await self._push(
             {
                 "callback_query": {
@@ -357,12 +379,15 @@ class FakeBotApi:
         return {"id": BOT_ID, "is_bot": True, "first_name": "Bridge", "username": BOT_USERNAME}
 
     async def answer_of(self, query_id: str, timeout: float = 10.0) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while query_id not in self.answers:
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"no answer to {query_id}")
-            await asyncio.sleep(0.001)
-        return self.answers[query_id]
+        if query_id in self.answers:
+            return self.answers[query_id]
+        waiter = self._answer_waiters.get(query_id)
+        if waiter is None:
+            waiter = self._answer_waiters[query_id] = asyncio.get_running_loop().create_future()
+        try:
+            return await asyncio.wait_for(asyncio.shield(waiter), timeout)
+        except TimeoutError:
+            raise TimeoutError(f"no answer to {query_id}") from None
 
     def chat_messages(self, chat_id: int) -> list[Sent]:
         return [
@@ -383,3 +408,39 @@ class ApiError(Exception):
     def __init__(self, code: int, description: str, parameters: dict[str, Any] | None = None):
         super().__init__(description)
         self.code, self.description, self.parameters = code, description, parameters
+
+
+class InProcessRequest(BaseRequest):
+    """PTB's request interface answered by a ``FakeBotApi`` in the same process, with no HTTP.
+
+    For load benchmarks, where an aiohttp server sharing the bot's one event loop would measure
+    itself more than the bot. Everything above the transport (PTB's ``Bot``, parsing, the rate
+    limiter, the application) is the real thing.
+    """
+
+    def __init__(self, api: FakeBotApi) -> None:
+        self.api = api
+
+    @property
+    def read_timeout(self) -> float | None:
+        return None
+
+    async def initialize(self) -> None:
+        return None
+
+    async def shutdown(self) -> None:
+        return None
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: Any = None,
+        write_timeout: Any = None,
+        connect_timeout: Any = None,
+        pool_timeout: Any = None,
+    ) -> tuple[int, bytes]:
+        params = dict(request_data.parameters) if request_data is not None else {}
+        status, body = await self.api.dispatch(url.rsplit("/", 1)[-1], params)
+        return status, json.dumps(body).encode()

@@ -209,6 +209,10 @@ def render_private(
             dealer=seat_text(view.dealer, lang),
             vul=_vulnerability(vul, t),
         ),
+    ]
+    if _waiting(snap, view):
+        return _quiet(snap, view, lines, t)
+    lines += [
         f"<b>{t('private.your_hand')}</b>",
         f"<pre>{escape(_hand_block(view.hands[seat], lang))}</pre>",
     ]
@@ -236,9 +240,40 @@ def render_private(
         else:
             lines.append(f"<b>{t('private.your_card')}</b>")
         keys = card_buttons(snap.table_id, deal_no, view.legal_cards, lang)
-    elif view.actor is not None and view.turn is not None:
-        lines.append(t("private.waiting", name=_name(snap, view.actor)))
     return Rendered("\n".join(lines), keys)
+
+
+def _waiting(snap: Snapshot, view: SeatView) -> bool:
+    """Mid-deal and not this seat's turn (nor paused): the quiet view is shown."""
+    return (
+        view.result is None
+        and not snap.paused
+        and not view.legal_calls
+        and not view.legal_cards
+        and view.turn is not None
+    )
+
+
+def _quiet(snap: Snapshot, view: SeatView, lines: list[str], t: Translator) -> Rendered:
+    """A waiting player's message: only what changes when they act or the contract is set.
+
+    Each call and card then edits two private chats (the one who acted, the one to act) instead
+    of all four: Telegram counts every edit against the bot's 30 a second, and the group's table
+    message shows the auction and the trick live to everyone.
+    """
+    seat = view.viewer
+    assert seat is not None
+    lang = t.language
+    if seat is view.dummy and view.phase is Phase.PLAY:
+        lines.append(t("private.you_are_dummy"))
+    else:
+        lines.append(f"<b>{t('private.your_hand')}</b>")
+        lines.append(f"<pre>{escape(_hand_block(view.hands[seat], lang))}</pre>")
+    contract = _contract_line(view, snap, t)
+    if contract:
+        lines.append(contract)
+    lines.append(t("private.not_your_turn"))
+    return Rendered("\n".join(lines))
 
 
 def bidding_box(

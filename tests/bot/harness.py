@@ -13,7 +13,7 @@ from bot.config import Config
 from bot.context import BridgeApp
 from bot.outbox import Outbox
 from games.bridge.cards import Card, Rank, Seat, Suit
-from tests.fakeapi import FakeBotApi, Sent, User
+from tests.fakeapi import FakeBotApi, InProcessRequest, Sent, User
 
 GROUP = -100
 CARD_TOKEN = re.compile(r"([♠♥♦♣])(10|[2-9]|[ТКДВAKQJ])")
@@ -58,6 +58,7 @@ class Harness:
     app: BridgeApp | None = None
     group_interval: float = 0.002  # the bot's pacing; benchmarks set real values
     private_interval: float = 0.0
+    in_process: bool = False  # PTB's transport answered in-process (benchmarks), not over HTTP
 
     def config(self) -> Config:
         return Config(
@@ -73,7 +74,9 @@ class Harness:
         )
 
     async def start(self) -> None:
-        app = build_application(self.config())
+        app = build_application(
+            self.config(), InProcessRequest(self.api) if self.in_process else None
+        )
         await app.initialize()
         assert app.post_init is not None
         await app.post_init(app)

@@ -81,3 +81,30 @@ def test_group_view_shows_dummy_only_after_the_lead_and_names_trick_winners() ->
     east = render_private(snapshot(state), 1, state.view(Seat.E), (False, False), t)
     own = east.text.split("Your hand")[1].split("</pre>")[0]
     assert "♠ —" in own and "♦ —" in own and "♣ —" in own and "♥ K Q J" in own
+
+
+def test_a_waiting_players_message_changes_only_when_their_own_part_does() -> None:
+    """Each action re-renders two private messages, not four (Telegram's 30 a second)."""
+    t = Translator("en")
+    state = DealState.new(Deal.shuffled(Seat.N, lambda n: 0))
+
+    def private(seat: Seat) -> str:
+        return render_private(snapshot(state), 1, state.view(seat), (False, False), t).text
+
+    west_before = private(Seat.W)
+    assert "Not your turn" in west_before
+    state = state.apply(MakeCall(Seat.N, Call.parse("1S")))
+    state = state.apply(MakeCall(Seat.E, Call.parse("P")))
+    assert private(Seat.W) == west_before  # two calls later, West's message is the same
+    state = state.apply(MakeCall(Seat.S, Call.parse("P")))
+    assert "1♠" in private(Seat.W) or "1S" in private(Seat.W)  # their turn: the auction shows
+    state = state.apply(MakeCall(Seat.W, Call.parse("P")))
+    assert "Contract" in private(Seat.W) or "contract" in private(Seat.W)
+    east = private(Seat.E)
+    assert "Your hand" in east  # East's turn to lead
+    lead = sorted(state.legal_cards(Seat.E))[0]
+    state = state.apply(PlayCard(Seat.E, lead))
+    assert "dummy" in private(Seat.S).lower() and "Your hand" not in private(Seat.S)
+    west_waiting = private(Seat.W)
+    state = state.apply(PlayCard(Seat.N, sorted(state.legal_cards(Seat.N))[0]))
+    assert private(Seat.W) != west_waiting  # now West must play: buttons and the trick

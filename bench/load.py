@@ -1,0 +1,299 @@
+"""Load: N tables at once, each with four scripted players pressing the buttons the bot offers.
+
+    python -m bench.load [--tables 10 100 1000] [--seconds 30] [--think 2.0]
+
+The real application (PTB's ``Bot``, the rate limiter, handlers, service, SQLite in a temporary
+file, the outbox) runs against the fake Bot API the tests use, answered in-process through
+``InProcessRequest``: an aiohttp server on the bot's own event loop would spend more CPU on
+HTTP than the bot spends on bridge, so it would measure itself. Updates still arrive by long
+polling (``getUpdates``), as in production. Telegram's rate limits are lifted (they would only
+measure Telegram); the outbox keeps its production pacing (4 s per group, 1 s per private chat).
+
+Each table is its own group with four players. A player waits until the bot shows them call or
+card buttons, thinks ``think`` seconds (uniformly 0.5 to 1.5 times that), and presses one; at
+``--think 0`` every table presses as fast as the bot answers (saturation). Printed per N:
+
+- updates handled per second (presses, over the measured window);
+- p50 / p99 / max from a press's arrival (put in the update queue) to the bot's answer to it
+  (``answerCallbackQuery``: the handler's last call, after the event is committed to SQLite);
+- p50 / p99 / max from a press's arrival to the next player's buttons (the private edit that
+  lets play go on; it includes the 1 s per-chat pacing when one chat is written twice in a row);
+- RSS before the tables, after seating them (idle, every table dealt and waiting), and peak;
+  memory per idle table is the difference over N, and includes the fake API's copy of every
+  message the bot sent (a few per table), so the bot's own share is smaller.
+
+Prints numbers; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import random
+import resource
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests.bot.harness import Harness
+from tests.fakeapi import FakeBotApi, Sent, User
+
+FIRST_USER = 1_000_000
+FIRST_CHAT = -10_000
+NAMES = ("Anna", "Bob", "Cat", "Dima")
+
+
+def rss_kb() -> int:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def peak_kb() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+@dataclass
+class TableRig:
+    index: int
+    users: list[User]
+    chat_id: int
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    table_message: Sent | None = None
+    rubber_button: tuple[Sent, str] | None = None
+    actionable: dict[int, tuple[User, Sent]] = field(default_factory=dict)  # message id ->
+    pressed: set[tuple[int, int]] = field(default_factory=set)  # (message id, version)
+    waiting_since: float | None = None  # arrival of the press whose follow-up we time
+    presses: int = 0
+
+
+class LoadApi(FakeBotApi):
+    """The fake API, plus what the benchmark reads: when each query was answered."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answered_at: dict[str, float] = {}
+
+    async def _m_answerCallbackQuery(self, params: dict[str, Any]) -> bool:
+        self.answered_at[str(params["callback_query_id"])] = time.monotonic()
+        return await super()._m_answerCallbackQuery(params)
+
+
+class Load:
+    def __init__(self, api: LoadApi, tables: int, think: float, seed: int) -> None:
+        self.api = api
+        self.rng = random.Random(seed)
+        self.think = think
+        self.rigs = [
+            TableRig(
+                i,
+                [User(FIRST_USER + 4 * i + k, NAMES[k], "en") for k in range(4)],
+                FIRST_CHAT - i,
+            )
+            for i in range(tables)
+        ]
+        self.arrivals: dict[str, float] = {}
+        self.follow_ups: list[float] = []
+        self.measuring = False
+        self.refused = 0
+        api.on_sent.append(self.seen)
+
+    def rig_of_chat(self, chat_id: int) -> TableRig | None:
+        index = (chat_id - FIRST_USER) // 4 if chat_id > 0 else FIRST_CHAT - chat_id
+        return self.rigs[index] if 0 <= index < len(self.rigs) else None
+
+    def seen(self, sent: Sent) -> None:
+        """Every message the bot sends or edits: keep each table's offered buttons current."""
+        rig = self.rig_of_chat(sent.chat_id)
+        if rig is None:
+            return
+        data = [b.get("callback_data", "") for b in sent.buttons()]
+        if sent.chat_id < 0:
+            if any(d.endswith(":sit:N") for d in data):
+                rig.table_message = sent
+            rubber = next((d for d in data if d.endswith(":nr")), None)
+            if rubber is not None:
+                rig.rubber_button = (sent, rubber)
+            rig.changed.set()
+            return
+        if any(d.split(":")[3] in ("c", "p") for d in data if d.count(":") >= 4):
+            user = rig.users[(sent.chat_id - FIRST_USER) % 4]
+            rig.actionable[sent.message_id] = (user, sent)
+            if rig.waiting_since is not None:
+                if self.measuring:
+                    self.follow_ups.append(time.monotonic() - rig.waiting_since)
+                rig.waiting_since = None
+        else:
+            rig.actionable.pop(sent.message_id, None)
+        rig.changed.set()
+
+    def choose(self, sent: Sent) -> str:
+        data = [b["callback_data"] for b in sent.buttons() if "callback_data" in b]
+        calls = [d for d in data if d.split(":")[3] == "c"]
+        if calls:
+            bids = [d for d in calls if d.split(":")[4][0].isdigit()]
+            if bids and self.rng.random() < 0.3:
+                return self.rng.choice(bids[:5])
+            return next(d for d in calls if d.endswith(":P"))
+        return self.rng.choice([d for d in data if d.split(":")[3] == "p"])
+
+    def pick(self, rig: TableRig) -> tuple[User, Sent] | None:
+        fresh = [
+            (user, sent)
+            for user, sent in rig.actionable.values()
+            if (sent.message_id, len(sent.history)) not in rig.pressed
+        ]
+        return max(fresh, key=lambda us: us[1].history[-1][0]) if fresh else None
+
+    async def press(self, rig: TableRig, user: User, sent: Sent, data: str) -> None:
+        rig.pressed.add((sent.message_id, len(sent.history)))
+        query = f"q{id(rig)}-{rig.presses}"
+        rig.presses += 1
+        self.arrivals[query] = time.monotonic()
+        rig.waiting_since = self.arrivals[query]
+        await self.api.press(user, sent, data, query)
+        answer = await self.api.answer_of(query, timeout=120)
+        if answer.get("text"):
+            self.refused += 1
+
+    async def play(self, rig: TableRig, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            await rig.changed.wait()
+            rig.changed.clear()
+            chosen = self.pick(rig)
+            if chosen is None:
+                if rig.rubber_button is not None:
+                    sent, data = rig.rubber_button
+                    rig.rubber_button = None
+                    await self.press(rig, rig.users[0], sent, data)
+                continue
+            if self.think:
+                await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+                chosen = self.pick(rig) or chosen
+            user, sent = chosen
+            await self.press(rig, user, sent, self.choose(sent))
+            rig.changed.set()  # look again: the next buttons may already be there
+
+
+async def seat(load: Load, harness: Harness, rig: TableRig) -> None:
+    api = load.api
+    await api.send_text(rig.users[0], rig.chat_id, "/bridge")
+    while rig.table_message is None:
+        await rig.changed.wait()
+        rig.changed.clear()
+    table = rig.table_message
+    for user, seat_name in zip(rig.users, "NESW", strict=True):
+        data = next(
+            b["callback_data"]
+            for b in table.buttons()
+            if b.get("callback_data", "").endswith(f":sit:{seat_name}")
+        )
+        query = await api.press(user, table, data)
+        answer = await api.answer_of(query, timeout=120)
+        payload = answer["url"].split("start=")[1]
+        await api.send_text(user, user.id, f"/start {payload}")
+    while not rig.actionable:
+        await rig.changed.wait()
+        rig.changed.clear()
+
+
+async def run(tables: int, seconds: float, think: float, warmup: float) -> dict[str, float]:
+    api = LoadApi()
+    with tempfile.TemporaryDirectory() as tmp:
+        harness = Harness(
+            api,
+            str(Path(tmp) / "load.sqlite3"),
+            group_interval=4.0,
+            private_interval=1.0,
+            in_process=True,
+        )
+        await harness.start()
+        gc.collect()
+        before = rss_kb()
+        load = Load(api, tables, think, seed=tables)
+        started = time.monotonic()
+        for chunk in range(0, tables, 100):
+            await asyncio.gather(*(seat(load, harness, r) for r in load.rigs[chunk : chunk + 100]))
+        seating = time.monotonic() - started
+        await harness.settle(timeout=600)
+        api.calls.clear()
+        gc.collect()
+        idle = rss_kb()
+
+        stop = asyncio.Event()
+        players = [asyncio.create_task(load.play(rig, stop)) for rig in load.rigs]
+        await asyncio.sleep(warmup)
+        load.measuring = True
+        first_press = sum(r.presses for r in load.rigs)
+        mark = len(load.arrivals)
+        window_start = time.monotonic()
+        await asyncio.sleep(seconds)
+        window = time.monotonic() - window_start
+        load.measuring = False
+        handled = [q for q in list(load.arrivals)[mark:] if q in api.answered_at]
+        latencies = [api.answered_at[q] - load.arrivals[q] for q in handled]
+        presses = sum(r.presses for r in load.rigs) - first_press
+        stop.set()
+        for rig in load.rigs:
+            rig.changed.set()
+        await asyncio.wait(players, timeout=30)
+        for task in players:
+            task.cancel()
+        result = {
+            "tables": tables,
+            "seating_s": seating,
+            "presses": presses,
+            "updates_per_s": len(handled) / window,
+            "answer_p50_ms": percentile(latencies, 0.50) * 1000,
+            "answer_p99_ms": percentile(latencies, 0.99) * 1000,
+            "answer_max_ms": max(latencies, default=float("nan")) * 1000,
+            "next_p50_ms": percentile(load.follow_ups, 0.50) * 1000,
+            "next_p99_ms": percentile(load.follow_ups, 0.99) * 1000,
+            "next_max_ms": max(load.follow_ups, default=float("nan")) * 1000,
+            "rss_before_mb": before / 1024,
+            "rss_idle_mb": idle / 1024,
+            "peak_mb": peak_kb() / 1024,
+            "kb_per_table": (idle - before) / tables,
+            "refused": load.refused,
+        }
+        await harness.stop()
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tables", type=int, nargs="+", default=[10, 100, 1000])
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--think", type=float, default=2.0)
+    args = parser.parse_args()
+    for tables in args.tables:
+        r = asyncio.run(run(tables, args.seconds, args.think, args.warmup))
+        print(
+            f"{r['tables']:>5} tables (think {args.think:g} s): "
+            f"{r['updates_per_s']:.0f} updates/s; "
+            f"answer p50 {r['answer_p50_ms']:.1f} / p99 {r['answer_p99_ms']:.1f} / "
+            f"max {r['answer_max_ms']:.0f} ms; "
+            f"next buttons p50 {r['next_p50_ms']:.0f} / p99 {r['next_p99_ms']:.0f} / "
+            f"max {r['next_max_ms']:.0f} ms; "
+            f"RSS {r['rss_before_mb']:.0f} -> {r['rss_idle_mb']:.0f} MB idle, "
+            f"peak {r['peak_mb']:.0f} MB; {r['kb_per_table']:.0f} KB per idle table; "
+            f"seated in {r['seating_s']:.1f} s; {r['refused']:.0f} presses refused",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
