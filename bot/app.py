@@ -16,17 +16,30 @@ from telegram.request import BaseRequest
 
 from bot.config import Config
 from bot.context import BotContext, BridgeApp
-from bot.handlers import chat, private, settings, table
+from bot.handlers import chat, keeper, money, private, settings, table
 from bot.handlers.common import user_translator
 from bot.i18n import LANGUAGES, Translator
 from bot.outbox import Outbox
 from bot.presenter import Presenter
+from bot.scorekeeper import Scorekeeper
 from bot.service import TableService
 from storage.sqlite import SqliteStorage
 
 log = logging.getLogger(__name__)
 
-GROUP_COMMANDS = ("bridge", "score", "settings", "leave", "help")
+GROUP_COMMANDS = (
+    "bridge",
+    "score",
+    "ledger",
+    "settle",
+    "history",
+    "keep",
+    "deal",
+    "undo",
+    "settings",
+    "leave",
+    "help",
+)
 PRIVATE_COMMANDS = ("start", "help")
 
 
@@ -55,7 +68,7 @@ def build_application(config: Config, request: BaseRequest | None = None) -> Bri
         builder = builder.request(request).get_updates_request(request)
     application: BridgeApp = builder.build()  # type: ignore[assignment]
     application.bot_data["config"] = config
-    for module in (chat, private, settings, table):
+    for module in (chat, private, settings, money, keeper, table):
         application.add_handlers(module.handlers())
     application.add_handler(table.stray_button_handler())
     application.add_error_handler(_on_error)
@@ -79,7 +92,11 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
 
     outbox.on_blocked, outbox.on_migrated = blocked, migrated
     application.bot_data.update(
-        storage=storage, service=service, outbox=outbox, presenter=presenter
+        storage=storage,
+        service=service,
+        outbox=outbox,
+        presenter=presenter,
+        keeper=Scorekeeper(storage),
     )
     await _set_commands(application)
     for change in await service.restore_all():

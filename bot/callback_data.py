@@ -31,6 +31,16 @@ class Act(StrEnum):
     STAND_UP = "su"
     SETTING = "st"  # arg: key=value
     REFRESH = "rf"
+    # The group's money; the "table" field holds the chat's id, the "deal" field the ledger's
+    # size when the button was made, so a button from before a payment is recognised as stale.
+    CHART = "chr"
+    CSV = "csv"
+    SETTLE = "stl"
+    PAY = "pay"  # arg: payer-payee-points (player ids)
+    # Scorekeeping for games played with real cards; "deal" is the number of deals entered.
+    KEEP = "sk"  # arg: the entry so far, e.g. "4SX.N.m2"
+    KEEP_UNDO = "ku"
+    KEEP_PICTURE = "pic"
 
 
 class BadCallbackData(ValueError):

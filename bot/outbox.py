@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from telegram import Bot
+from telegram import Bot, InputFile
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
 from telegram.warnings import PTBDeprecationWarning, PTBUserWarning
@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 # The outbox calls these two methods through ``Bot.do_api_request`` on purpose (see _attempt).
 warnings.filterwarnings(
     "ignore",
-    message=r"Please use 'Bot\.(sendMessage|editMessageText)'",
+    message=r"Please use 'Bot\.(sendMessage|editMessageText|sendPhoto|sendDocument)'",
     category=PTBUserWarning,
 )
 
@@ -51,12 +51,21 @@ class _Post:
 
 
 @dataclass
+class _File:
+    method: str  # "sendPhoto" or "sendDocument"
+    field: str  # "photo" or "document"
+    file: InputFile
+    caption: str
+    thread_id: int | None
+
+
+@dataclass
 class _Lane:
     """One chat's queue: kept-message edits coalesce, posts keep their order."""
 
     chat_id: int
     interval: float
-    queue: deque[_Keep | _Post] = field(default_factory=deque)
+    queue: deque[_Keep | _Post | _File] = field(default_factory=deque)
     pending: set[KeepId] = field(default_factory=set)
     next_at: float = 0.0
     task: asyncio.Task[None] | None = None
@@ -114,6 +123,20 @@ class Outbox:
         """A new message (a deal's result, a notice), sent in order after what is queued."""
         lane = self._lane(chat_id)
         lane.queue.append(_Post(content, thread_id))
+        self._kick(lane)
+
+    def post_file(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        method: str,
+        field: str,
+        file: InputFile,
+        caption: str = "",
+    ) -> None:
+        """A picture or a document, sent in order after what is queued for the chat."""
+        lane = self._lane(chat_id)
+        lane.queue.append(_File(method, field, file, caption, thread_id))
         self._kick(lane)
 
     async def drain(self, timeout: float = 30.0) -> None:
@@ -185,10 +208,16 @@ class Outbox:
             if called:
                 lane.next_at = time.monotonic() + lane.interval
 
-    async def _send(self, lane: _Lane, op: _Keep | _Post) -> bool:
+    async def _send(self, lane: _Lane, op: _Keep | _Post | _File) -> bool:
         """Make one call for ``op``; False if none was needed."""
         if isinstance(op, _Post):
             await self._call_post(lane, op.content, op.thread_id)
+            return True
+        if isinstance(op, _File):
+            params: dict[str, object] = {op.field: op.file, "caption": op.caption}
+            if op.thread_id is not None:
+                params["message_thread_id"] = op.thread_id
+            await self._attempt(lane, op.method, params)
             return True
         chat_id, thread_id, content = self._wanted[op.keep]
         if self._sent.get(op.keep) == content:

@@ -34,8 +34,10 @@ from games.bridge.settlement import rubber_entries
 from storage.events import deal_payload, encode, replay
 from storage.interface import (
     Chat,
+    ChatSettings,
     ConflictError,
     Player,
+    Rounding,
     Storage,
     Table,
     TableBundle,
@@ -145,20 +147,25 @@ class TableService:
         self._live: dict[int, _Live] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._players: dict[int, Player] = {}  # Telegram user id -> player
+        self._usernames: dict[int, str | None] = {}  # Telegram user id -> @username
 
     # --- players ----------------------------------------------------------------------------
 
-    async def player(self, tg_user_id: int, name: str, language: str) -> Player:
-        """The player for a Telegram user; storage is written only when name or language change."""
+    async def player(
+        self, tg_user_id: int, name: str, language: str, username: str | None = None
+    ) -> Player:
+        """The player for a Telegram user; storage is written only when something changed."""
         known = self._players.get(tg_user_id)
         if (
             known is not None
             and known.name == name
             and (not language or known.language == language)
+            and self._usernames.get(tg_user_id) == username
         ):
             return known
-        player = await self.storage.ensure_player(tg_user_id, name, language)
+        player = await self.storage.ensure_player(tg_user_id, name, language, username)
         self._players[tg_user_id] = player
+        self._usernames[tg_user_id] = username
         return player
 
     # --- loading ------------------------------------------------------------------------------
@@ -315,6 +322,16 @@ class TableService:
                 live.rubber.unfinished_part_score = settings.unfinished_part_score
             return Change(self._snapshot(live))
 
+    async def update_chat_settings(
+        self, chat_id: int, settings: ChatSettings, table_id: int
+    ) -> Change:
+        """The group's money settings; every cached table of the chat sees them at once."""
+        chat = await self.storage.update_chat_settings(chat_id, settings)
+        for live in self._live.values():
+            if live.chat.id == chat_id:
+                live.chat = chat
+        return Change(await self.snapshot(table_id))
+
     async def set_blocked(self, tg_user_id: int, blocked: bool) -> list[Change]:
         """A player blocked the bot (play pauses at their tables) or came back (it resumes)."""
         player = await self.storage.player_by_tg(tg_user_id)
@@ -403,7 +420,7 @@ class TableService:
             await self.storage.finish_deal(live.table.id, live.deal_no, result_payload)
             live.scored.add(live.deal_no)
             vul = (live.rubber.vulnerable(Side.NS), live.rubber.vulnerable(Side.EW))
-            entries = _record(live.rubber, result_payload)
+            entries = record_result(live.rubber, result_payload)
             rubber = copy.deepcopy(live.rubber)
             notices.append(
                 DealFinished(live.deal_no, state.result, tuple(entries), state, rubber, vul)
@@ -418,7 +435,7 @@ class TableService:
     async def _finish_rubber(self, live: _Live) -> list[Notice]:
         assert live.rubber is not None and live.rubber_id is not None
         rubber = live.rubber
-        winner, points = rubber.result()
+        winner, points = rubber.result(live.chat.settings.rounding is Rounding.HUNDREDS)
         players = {seat: holder.player_id for seat, holder in live.holders.items()}
         entries = rubber_entries(players, winner, points)
         seats = {seat.name: pid for seat, pid in players.items()}
@@ -444,7 +461,7 @@ def _live_from(bundle: TableBundle) -> _Live:
         rubber = Rubber(table.settings.rules, table.settings.unfinished_part_score)
         for summary in bundle.rubber_deals:
             if summary.result is not None:
-                _record(rubber, summary.result)
+                record_result(rubber, summary.result)
     state = replay(bundle.events) if bundle.events else None
     paused = {
         seat
@@ -507,7 +524,8 @@ def _result_payload(state: DealState) -> dict[str, Any]:
     }
 
 
-def _record(rubber: Rubber, result: Mapping[str, Any]) -> list[ScoreEntry]:
+def record_result(rubber: Rubber, result: Mapping[str, Any]) -> list[ScoreEntry]:
+    """Score one deal's stored result (online or entered by a scorekeeper) into the rubber."""
     if result.get("contract") is None:
         return rubber.record_passed_out()
     side = Seat.parse(str(result["declarer"])).side

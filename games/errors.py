@@ -21,6 +21,8 @@ class Reason(StrEnum):
     BAD_DEAL = "bad_deal"
     BAD_RULES = "bad_rules"
     BAD_TRICKS = "bad_tricks"
+    BAD_ENTRY = "bad_entry"
+    BAD_HONOURS = "bad_honours"
     # turn and phase
     NOT_YOUR_TURN = "not_your_turn"
     WRONG_PHASE = "wrong_phase"

@@ -55,10 +55,31 @@ class TableSettings:
 
     rules: str = "modern"
     unfinished_part_score: int = 100
-    stake: int = 0  # money per 100 points, in the currency's minor unit (kopecks, cents)
-    currency: str = ""
     language: str = "ru"
     turn_timer: int = 0  # minutes; 0 = off
+
+
+class Rounding(StrEnum):
+    HUNDREDS = "hundreds"  # RULES.md: a remainder of 50 or more rounds up
+    EXACT = "exact"  # the difference as it stands, for groups that settle to the point
+
+
+class PaymentPolicy(StrEnum):
+    """Who may record that a debt was paid (a group admin always may)."""
+
+    PAYEE = "payee"  # the one who received the money
+    EITHER = "either"  # payer or payee
+    ADMINS = "admins"  # group admins only
+
+
+@dataclass(frozen=True, slots=True)
+class ChatSettings:
+    """The group's money: one ledger per chat, whatever table a rubber was played at."""
+
+    stake: int = 0  # money per 100 points
+    currency: str = ""
+    rounding: Rounding = Rounding.HUNDREDS
+    payments: PaymentPolicy = PaymentPolicy.PAYEE
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +88,7 @@ class Chat:
     tg_chat_id: int
     title: str
     language: str
+    settings: ChatSettings = ChatSettings()
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,8 +200,17 @@ class Storage(abc.ABC):
         """A group became a supergroup: same chat, tables, players and ledger; new Telegram id."""
 
     @abc.abstractmethod
-    async def ensure_player(self, tg_user_id: int, name: str, language: str = "") -> Player:
-        """The player with this Telegram id; the name and language are refreshed."""
+    async def update_chat_settings(self, chat_id: int, settings: ChatSettings) -> Chat: ...
+
+    @abc.abstractmethod
+    async def ensure_player(
+        self, tg_user_id: int, name: str, language: str = "", username: str | None = None
+    ) -> Player:
+        """The player with this Telegram id; name, language and @username are refreshed."""
+
+    @abc.abstractmethod
+    async def player_by_username(self, username: str) -> Player | None:
+        """A Telegram player by @username (case-insensitive), if they were ever seen."""
 
     @abc.abstractmethod
     async def add_guest(self, chat_id: int, name: str) -> Player:
@@ -213,8 +244,10 @@ class Storage(abc.ABC):
     async def get_table(self, table_id: int) -> Table: ...
 
     @abc.abstractmethod
-    async def table_in(self, chat_id: int, topic_id: int | None) -> Table | None:
-        """The table not closed in this chat (and forum topic), if any."""
+    async def table_in(
+        self, chat_id: int, topic_id: int | None, scorekeeper: bool = False
+    ) -> Table | None:
+        """The table (or scorekeeper's sheet) not closed in this chat and forum topic, if any."""
 
     @abc.abstractmethod
     async def tables_of_player(self, player_id: int) -> list[Table]: ...
@@ -222,7 +255,7 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def load_bundles(self, table_ids: Sequence[int] | None = None) -> list[TableBundle]:
         """Tables with their chat, players, rubber deals, current deal's events and player
-        flags; every table not closed when ``table_ids`` is None. A few queries in all, not
+        flags; every online table not closed when ``table_ids`` is None. A few queries in all, not
         a few per table: a restart of a thousand tables must not take a thousand round trips."""
 
     @abc.abstractmethod
@@ -307,9 +340,18 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def record_payment(
-        self, chat_id: int, payer_id: int, payee_id: int, points: int, note: str = ""
+        self,
+        chat_id: int,
+        payer_id: int,
+        payee_id: int,
+        points: int,
+        note: str = "",
+        expected_size: int | None = None,
     ) -> None:
-        """A payment settles debt: payer's balance rises, payee's falls, by ``points``."""
+        """A payment settles debt: payer's balance rises, payee's falls, by ``points``.
+
+        With ``expected_size``, ConflictError (and nothing written) unless the chat's ledger
+        still has that many rows: a second press of the same "paid" button records nothing."""
 
     @abc.abstractmethod
     async def ledger(self, chat_id: int) -> list[LedgerRow]: ...
@@ -317,6 +359,10 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def balances(self, chat_id: int) -> dict[int, int]:
         """player id -> balance in points, over every ledger row of the chat."""
+
+    @abc.abstractmethod
+    async def ledger_size(self, chat_id: int) -> int:
+        """How many ledger rows the chat has: a version number for buttons built from it."""
 
     @abc.abstractmethod
     async def rubber_counts(self, chat_id: int) -> dict[int, int]:

@@ -120,6 +120,22 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (player_id, flag)
     );
     """,
+    # 3: money and payments are the group's (one ledger per chat), not a table's; usernames, so
+    # a scorekeeper can name players by @mention; the old per-table stake moves to its chat.
+    """
+    ALTER TABLE chats ADD COLUMN stake INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE chats ADD COLUMN currency TEXT NOT NULL DEFAULT '';
+    ALTER TABLE chats ADD COLUMN rounding TEXT NOT NULL DEFAULT 'hundreds';
+    ALTER TABLE chats ADD COLUMN payments TEXT NOT NULL DEFAULT 'payee';
+    UPDATE chats SET
+        stake = coalesce((SELECT t.stake FROM tables t WHERE t.chat_id = chats.id
+                          ORDER BY t.stake DESC LIMIT 1), 0),
+        currency = coalesce((SELECT t.currency FROM tables t WHERE t.chat_id = chats.id
+                             ORDER BY t.stake DESC LIMIT 1), '');
+    ALTER TABLE players ADD COLUMN username TEXT;
+    CREATE INDEX players_by_username ON players(username COLLATE NOCASE);
+    CREATE INDEX ledger_by_rubber ON ledger(rubber_id);
+    """,
 )
 
 LATEST = len(MIGRATIONS)

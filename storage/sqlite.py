@@ -21,6 +21,7 @@ import aiosqlite
 
 from storage.interface import (
     Chat,
+    ChatSettings,
     ConflictError,
     DatabaseLocked,
     DatabaseTooNew,
@@ -29,7 +30,9 @@ from storage.interface import (
     LedgerRow,
     NotFound,
     NotOurDatabase,
+    PaymentPolicy,
     Player,
+    Rounding,
     Rubber,
     Storage,
     StorageError,
@@ -223,14 +226,37 @@ class SqliteStorage(Storage):
                 "UPDATE chats SET tg_chat_id = ? WHERE id = ?", (new_tg_chat_id, old["id"])
             )
 
-    async def ensure_player(self, tg_user_id: int, name: str, language: str = "") -> Player:
+    async def update_chat_settings(self, chat_id: int, settings: ChatSettings) -> Chat:
         async with self._tx() as db:
             await db.execute(
-                "INSERT INTO players (tg_user_id, name, language, created_at) VALUES (?, ?, ?, ?) "
+                "UPDATE chats SET stake = ?, currency = ?, rounding = ?, payments = ? WHERE id = ?",
+                (
+                    settings.stake,
+                    settings.currency,
+                    settings.rounding.value,
+                    settings.payments.value,
+                    chat_id,
+                ),
+            )
+        return await self.get_chat(chat_id)
+
+    async def ensure_player(
+        self, tg_user_id: int, name: str, language: str = "", username: str | None = None
+    ) -> Player:
+        async with self._tx() as db:
+            if username:  # a @username moves to whoever holds it now
+                await db.execute(
+                    "UPDATE players SET username = NULL WHERE username = ? COLLATE NOCASE "
+                    "AND tg_user_id != ?",
+                    (username, tg_user_id),
+                )
+            await db.execute(
+                "INSERT INTO players (tg_user_id, name, language, username, created_at) "
+                "VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (tg_user_id) DO UPDATE SET name = excluded.name, "
                 "language = CASE WHEN excluded.language != '' THEN excluded.language "
-                "ELSE players.language END",
-                (tg_user_id, name, language, _now()),
+                "ELSE players.language END, username = excluded.username",
+                (tg_user_id, name, language, username or None, _now()),
             )
         player = await self.player_by_tg(tg_user_id)
         assert player is not None
@@ -251,6 +277,13 @@ class SqliteStorage(Storage):
                 row = await self._one("SELECT * FROM players WHERE id = ?", (cur.lastrowid,))
         assert row is not None
         return _player(row)
+
+    async def player_by_username(self, username: str) -> Player | None:
+        row = await self._one(
+            "SELECT * FROM players WHERE username = ? COLLATE NOCASE AND tg_user_id IS NOT NULL",
+            (username.lstrip("@"),),
+        )
+        return None if row is None else _player(row)
 
     async def get_player(self, player_id: int) -> Player:
         row = await self._one("SELECT * FROM players WHERE id = ?", (player_id,))
@@ -294,8 +327,8 @@ class SqliteStorage(Storage):
         async with self._tx() as db:
             cur = await db.execute(
                 "INSERT INTO tables (chat_id, topic_id, status, rules, unfinished_part_score, "
-                "stake, currency, language, turn_timer, scorekeeper, created_at) "
-                "VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)",
+                "language, turn_timer, scorekeeper, created_at) "
+                "VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?)",
                 (chat_id, topic_id, *_settings_row(settings), int(scorekeeper), _now()),
             )
             table_id = cur.lastrowid
@@ -339,8 +372,6 @@ class SqliteStorage(Storage):
                 settings=TableSettings(
                     rules=row["rules"],
                     unfinished_part_score=row["unfinished_part_score"],
-                    stake=row["stake"],
-                    currency=row["currency"],
                     language=row["language"],
                     turn_timer=row["turn_timer"],
                 ),
@@ -352,11 +383,13 @@ class SqliteStorage(Storage):
             for row in rows
         ]
 
-    async def table_in(self, chat_id: int, topic_id: int | None) -> Table | None:
+    async def table_in(
+        self, chat_id: int, topic_id: int | None, scorekeeper: bool = False
+    ) -> Table | None:
         row = await self._one(
             "SELECT * FROM tables WHERE chat_id = ? AND topic_id IS ? AND status != 'closed' "
-            "ORDER BY id DESC LIMIT 1",
-            (chat_id, topic_id),
+            "AND scorekeeper = ? ORDER BY id DESC LIMIT 1",
+            (chat_id, topic_id, int(scorekeeper)),
         )
         return None if row is None else await self._table(row)
 
@@ -370,7 +403,9 @@ class SqliteStorage(Storage):
 
     async def load_bundles(self, table_ids: Sequence[int] | None = None) -> list[TableBundle]:
         if table_ids is None:
-            rows = await self._all("SELECT * FROM tables WHERE status != 'closed' ORDER BY id")
+            rows = await self._all(
+                "SELECT * FROM tables WHERE status != 'closed' AND scorekeeper = 0 ORDER BY id"
+            )
         else:
             rows = []
             for chunk in _chunks(list(table_ids)):
@@ -428,7 +463,7 @@ class SqliteStorage(Storage):
     async def update_settings(self, table_id: int, settings: TableSettings) -> None:
         async with self._tx() as db:
             await db.execute(
-                "UPDATE tables SET rules = ?, unfinished_part_score = ?, stake = ?, currency = ?, "
+                "UPDATE tables SET rules = ?, unfinished_part_score = ?, "
                 "language = ?, turn_timer = ? WHERE id = ?",
                 (*_settings_row(settings), table_id),
             )
@@ -652,13 +687,21 @@ class SqliteStorage(Storage):
         return [_rubber(r) for r in rows]
 
     async def record_payment(
-        self, chat_id: int, payer_id: int, payee_id: int, points: int, note: str = ""
+        self,
+        chat_id: int,
+        payer_id: int,
+        payee_id: int,
+        points: int,
+        note: str = "",
+        expected_size: int | None = None,
     ) -> None:
         if points <= 0 or payer_id == payee_id:
             raise StorageError("a payment is a positive amount between two players")
         at = _now()
         txn = uuid.uuid4().hex
         async with self._tx() as db:
+            if expected_size is not None and expected_size != await self.ledger_size(chat_id):
+                raise ConflictError("the ledger changed since the button was made")
             await db.executemany(
                 "INSERT INTO ledger (chat_id, player_id, points, kind, txn, note, at) "
                 "VALUES (?, ?, ?, 'payment', ?, ?, ?)",
@@ -692,6 +735,9 @@ class SqliteStorage(Storage):
             (chat_id,),
         )
         return {r["player_id"]: r["total"] for r in rows}
+
+    async def ledger_size(self, chat_id: int) -> int:
+        return await self._scalar("SELECT count(*) FROM ledger WHERE chat_id = ?", (chat_id,))
 
     async def rubber_counts(self, chat_id: int) -> dict[int, int]:
         rows = await self._all(
@@ -754,20 +800,21 @@ def _summary(r: sqlite3.Row) -> DealSummary:
     return DealSummary(r["table_id"], r["deal_no"], r["rubber_id"], result)
 
 
-def _settings_row(settings: TableSettings) -> tuple[str, int, int, str, str, int]:
+def _settings_row(settings: TableSettings) -> tuple[str, int, str, int]:
     """The settings in the column order of ``tables`` (rules … turn_timer)."""
     return (
         settings.rules,
         settings.unfinished_part_score,
-        settings.stake,
-        settings.currency,
         settings.language,
         settings.turn_timer,
     )
 
 
 def _chat(row: sqlite3.Row) -> Chat:
-    return Chat(row["id"], row["tg_chat_id"], row["title"], row["language"])
+    settings = ChatSettings(
+        row["stake"], row["currency"], Rounding(row["rounding"]), PaymentPolicy(row["payments"])
+    )
+    return Chat(row["id"], row["tg_chat_id"], row["title"], row["language"], settings)
 
 
 def _player(row: sqlite3.Row) -> Player:

@@ -50,6 +50,12 @@ class Call:
     index: int
 
 
+@dataclass(frozen=True)
+class Upload:
+    filename: str
+    data: bytes
+
+
 @dataclass
 class Sent:
     chat_id: int
@@ -58,6 +64,8 @@ class Sent:
     markup: dict[str, Any] | None
     thread_id: int | None = None
     history: list[tuple[int, str]] = field(default_factory=list)  # (call index, text)
+    upload: Upload | None = None  # a photo or document
+    kind: str = "text"  # "text", "photo" or "document"
 
     def buttons(self) -> list[dict[str, Any]]:
         if not self.markup:
@@ -70,14 +78,18 @@ class User:
     id: int
     first_name: str
     language_code: str = "en"
+    username: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        user: dict[str, Any] = {
             "id": self.id,
             "is_bot": False,
             "first_name": self.first_name,
             "language_code": self.language_code,
         }
+        if self.username:
+            user["username"] = self.username
+        return user
 
 
 class FakeBotApi:
@@ -132,6 +144,9 @@ class FakeBotApi:
         if request.can_read_body:
             form = await request.post()
             for key, value in form.items():
+                if isinstance(value, web.FileField):  # an upload: a photo or a document
+                    params[key] = Upload(value.filename, value.file.read())
+                    continue
                 text = value if isinstance(value, str) else str(value)
                 params[key] = json.loads(text) if key in JSON_FIELDS else text
         params.update({k: v for k, v in request.query.items()})
@@ -237,6 +252,34 @@ class FakeBotApi:
         for hook in self.on_sent:
             hook(sent)
         return self._message(sent)
+
+    async def _send_upload(self, params: dict[str, Any], kind: str) -> dict[str, Any]:
+        chat_id = int(params["chat_id"])
+        self._check_chat(chat_id)
+        upload = params.get(kind)
+        if not isinstance(upload, Upload):
+            raise ApiError(400, f"Bad Request: there is no {kind} in the request")
+        self._message_id += 1
+        thread = params.get("message_thread_id")
+        sent = Sent(
+            chat_id,
+            self._message_id,
+            params.get("caption", ""),
+            None,
+            thread,
+            upload=upload,
+            kind=kind,
+        )
+        self.messages[(chat_id, sent.message_id)] = sent
+        for hook in self.on_sent:
+            hook(sent)
+        return self._message(sent)
+
+    async def _m_sendPhoto(self, params: dict[str, Any]) -> dict[str, Any]:
+        return await self._send_upload(params, "photo")
+
+    async def _m_sendDocument(self, params: dict[str, Any]) -> dict[str, Any]:
+        return await self._send_upload(params, "document")
 
     async def _m_editMessageText(self, params: dict[str, Any]) -> dict[str, Any]:
         chat_id, message_id = int(params["chat_id"]), int(params["message_id"])
@@ -441,6 +484,11 @@ class InProcessRequest(BaseRequest):
         connect_timeout: Any = None,
         pool_timeout: Any = None,
     ) -> tuple[int, bytes]:
-        params = dict(request_data.parameters) if request_data is not None else {}
+        params: dict[str, Any] = {}
+        if request_data is not None:
+            params.update(request_data.parameters)
+            if request_data.contains_files:
+                for key, (filename, data, _mime) in request_data.multipart_data.items():
+                    params[key] = Upload(str(filename), bytes(data))
         status, body = await self.api.dispatch(url.rsplit("/", 1)[-1], params)
         return status, json.dumps(body).encode()

@@ -19,7 +19,9 @@ def user_translator(user: User | None, fallback: str) -> Translator:
 async def acting_player(update: Update, context: BotContext) -> Player:
     user = update.effective_user
     assert user is not None
-    return await context.service.player(user.id, user.full_name, user.language_code or "")
+    return await context.service.player(
+        user.id, user.full_name, user.language_code or "", user.username
+    )
 
 
 def refusal_text(error: Exception, t: Translator) -> str:

@@ -1,4 +1,5 @@
-"""/settings: the table's scoring variant, unfinished part score, stake and language.
+"""/settings: the table's scoring variant, unfinished part score and language, and the group's
+money: stake per 100 points, rounding, who may record payments.
 
 Changed by a seated player or a group admin; the variant only between deals.
 """
@@ -18,7 +19,7 @@ from bot.handlers.common import acting_player, refusal_text, thread_of, user_tra
 from bot.service import Refusal
 from bot.views import Rendered
 from bot.views.misc import render_settings
-from storage.interface import TableSettings
+from storage.interface import ChatSettings, PaymentPolicy, Rounding, TableSettings
 
 STAKE = re.compile(r"^(\d{1,7})(?:\s+(\S{1,8}))?$")
 
@@ -53,18 +54,18 @@ async def settings_command(update: Update, context: BotContext) -> None:
         if not await _may_change(context, chat.id, user.id, player.id, table_id):
             context.outbox.post(chat.id, thread, Rendered(t("refusal.not_allowed")))
             return
-        settings = dataclasses.replace(
-            snap.settings, stake=int(match.group(1)), currency=match.group(2) or ""
+        group = dataclasses.replace(
+            snap.chat.settings, stake=int(match.group(1)), currency=match.group(2) or ""
         )
-        snap = (await context.service.update_settings(table_id, settings)).snapshot
+        snap = (await context.service.update_chat_settings(snap.chat.id, group, table_id)).snapshot
     group_t = context.presenter.group_translator(snap)
     context.outbox.forget(table_id, "settings")  # a fresh message at the bottom of the chat
-    context.outbox.want(
-        table_id, "settings", chat.id, thread, render_settings(table_id, snap.settings, group_t)
-    )
+    content = render_settings(table_id, snap.settings, snap.chat.settings, group_t)
+    context.outbox.want(table_id, "settings", chat.id, thread, content)
 
 
-def _changed(settings: TableSettings, arg: str) -> TableSettings:
+def _changed(settings: TableSettings, arg: str) -> TableSettings | None:
+    """The table's settings after the press; None if the press is about the group's money."""
     key, _, value = arg.partition("=")
     if key == "rules" and value in ("modern", "classic"):
         return dataclasses.replace(settings, rules=value)
@@ -72,6 +73,20 @@ def _changed(settings: TableSettings, arg: str) -> TableSettings:
         return dataclasses.replace(settings, unfinished_part_score=int(value))
     if key == "lang" and value in ("ru", "en"):
         return dataclasses.replace(settings, language=value)
+    if key in ("round", "pay"):
+        return None
+    raise BadCallbackData(arg)
+
+
+def _group_changed(group: ChatSettings, arg: str) -> ChatSettings:
+    key, _, value = arg.partition("=")
+    try:
+        if key == "round":
+            return dataclasses.replace(group, rounding=Rounding(value))
+        if key == "pay":
+            return dataclasses.replace(group, payments=PaymentPolicy(value))
+    except ValueError:
+        pass
     raise BadCallbackData(arg)
 
 
@@ -85,15 +100,18 @@ async def setting_button(update: Update, context: BotContext) -> None:
         snap = await context.service.snapshot(pressed.table_id)
         if not await _may_change(context, snap.chat.tg_chat_id, user.id, player.id, snap.table_id):
             raise Refusal("not_allowed")
-        change = await context.service.update_settings(
-            snap.table_id, _changed(snap.settings, pressed.arg)
-        )
+        table_settings = _changed(snap.settings, pressed.arg)
+        if table_settings is None:
+            group = _group_changed(snap.chat.settings, pressed.arg)
+            change = await context.service.update_chat_settings(snap.chat.id, group, snap.table_id)
+        else:
+            change = await context.service.update_settings(snap.table_id, table_settings)
     except (Refusal, BadCallbackData) as error:
         await query.answer(refusal_text(error, t))
         return
     group_t = context.presenter.group_translator(change.snapshot)
-    content = render_settings(change.snapshot.table_id, change.snapshot.settings, group_t)
     snap = change.snapshot
+    content = render_settings(snap.table_id, snap.settings, snap.chat.settings, group_t)
     context.outbox.want(snap.table_id, "settings", snap.chat.tg_chat_id, snap.topic_id, content)
     context.presenter.show(change)
     await query.answer(t("settings.saved"))

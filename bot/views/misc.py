@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
+from typing import TypeVar
 
 from bot.callback_data import Act, Button
 from bot.i18n import Translator
 from bot.views import Key, Rendered
 from bot.views.score import money
-from storage.interface import TableSettings
+from storage.interface import ChatSettings, PaymentPolicy, Rounding, TableSettings
 
 
 def render_help(t: Translator) -> Rendered:
@@ -32,24 +33,32 @@ def render_welcome(
     return Rendered("\n".join(lines))
 
 
-def render_settings(table_id: int, settings: TableSettings, t: Translator) -> Rendered:
-    """/settings: the table's choices, each a button that switches it."""
+def render_settings(
+    table_id: int, settings: TableSettings, group: ChatSettings, t: Translator
+) -> Rendered:
+    """/settings: the table's choices and the group's money, each a button that switches it."""
     stake = (
-        t("settings.stake", stake=settings.stake, currency=escape(settings.currency))
-        if settings.stake
+        t("settings.stake", stake=group.stake, currency=escape(group.currency))
+        if group.stake
         else t("settings.no_stake")
     )
     lines = [
         t("settings.title", number=table_id),
         t("settings.rules", rules=t(f"rules.{settings.rules}")),
         t("settings.part", part=settings.unfinished_part_score),
-        stake + " " + money(100, settings.stake, settings.currency),
         t("settings.language", language=settings.language),
+        "",
+        f"<b>{t('settings.group')}</b>",
+        stake + " " + money(100, group.stake, group.currency),
+        t("settings.rounding", rounding=t(f"rounding.{group.rounding.value}")),
+        t("settings.payments", who=t(f"payments.{group.payments.value}")),
         t("settings.stake_hint"),
     ]
     other_rules = "classic" if settings.rules == "modern" else "modern"
     other_part = 50 if settings.unfinished_part_score == 100 else 100
     other_language = "en" if settings.language == "ru" else "ru"
+    other_rounding = next_in(list(Rounding), group.rounding)
+    other_payments = next_in(list(PaymentPolicy), group.payments)
 
     def key(label: str, value: str) -> Key:
         return Key(label, Button(table_id, 0, Act.SETTING, value).encode())
@@ -58,5 +67,24 @@ def render_settings(table_id: int, settings: TableSettings, t: Translator) -> Re
         (key(t("settings.switch_rules", rules=t(f"rules.{other_rules}")), f"rules={other_rules}"),),
         (key(t("settings.switch_part", part=other_part), f"part={other_part}"),),
         (key(t("settings.switch_language", language=other_language), f"lang={other_language}"),),
+        (
+            key(
+                t("settings.switch_rounding", rounding=t(f"rounding.{other_rounding.value}")),
+                f"round={other_rounding.value}",
+            ),
+        ),
+        (
+            key(
+                t("settings.switch_payments", who=t(f"payments.{other_payments.value}")),
+                f"pay={other_payments.value}",
+            ),
+        ),
     )
     return Rendered("\n".join(lines), keys)
+
+
+T = TypeVar("T")
+
+
+def next_in(options: list[T], current: T) -> T:
+    return options[(options.index(current) + 1) % len(options)]

@@ -110,13 +110,15 @@ def render_rubber_result(snap: Snapshot, notice: RubberFinished, t: Translator) 
             )
         )
     entry_parts = [
-        f"{escape(notice.names.get(pid, '?'))} {_signed(points)}"
+        f"{escape(notice.names.get(pid, '?'))} {signed(points)}"
         for pid, points in sorted(notice.entries.items(), key=lambda kv: -kv[1])
     ]
     lines.append(t("rubber.entries", entries=" · ".join(entry_parts)))
     lines.append(t("rubber.accounts"))
     lines.extend(
-        _account_lines(notice.balances, notice.names, snap.settings.stake, snap.settings.currency)
+        _account_lines(
+            notice.balances, notice.names, snap.chat.settings.stake, snap.chat.settings.currency
+        )
     )
     keys = (
         (
@@ -128,7 +130,7 @@ def render_rubber_result(snap: Snapshot, notice: RubberFinished, t: Translator) 
     return Rendered("\n".join(lines), keys)
 
 
-def _signed(points: int) -> str:
+def signed(points: int) -> str:
     return f"+{points}" if points > 0 else (f"−{-points}" if points < 0 else "0")
 
 
@@ -149,7 +151,7 @@ def _account_lines(
         if pid not in names:
             continue
         cash = money(points, stake, currency)
-        lines.append(f"  {escape(names[pid])}: {_signed(points)}" + (f" ({cash})" if cash else ""))
+        lines.append(f"  {escape(names[pid])}: {signed(points)}" + (f" ({cash})" if cash else ""))
     return lines
 
 

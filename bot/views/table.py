@@ -49,8 +49,9 @@ def _name(snap: Snapshot, seat: Seat) -> str:
 def _settings_line(snap: Snapshot, t: Translator) -> str:
     s = snap.settings
     line = t("settings.line", rules=t(f"rules.{s.rules}"), part=s.unfinished_part_score)
-    if s.stake:
-        line += " · " + t("settings.stake", stake=s.stake, currency=escape(s.currency))
+    money = snap.chat.settings
+    if money.stake:
+        line += " · " + t("settings.stake", stake=money.stake, currency=escape(money.currency))
     return line
 
 

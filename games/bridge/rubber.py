@@ -111,14 +111,15 @@ class Rubber:
     def totals(self) -> dict[Side, int]:
         return {side: self._sum(None, side) for side in Side}
 
-    def result(self) -> tuple[Side | None, int]:
-        """The side with more points, and the difference rounded to hundreds (50 rounds up)."""
+    def result(self, rounded: bool = True) -> tuple[Side | None, int]:
+        """The side with more points, and the difference rounded to hundreds (50 rounds up);
+        ``rounded=False`` for a group that settles to the point."""
         totals = self.totals()
         difference = totals[Side.NS] - totals[Side.EW]
         if difference == 0:
             return None, 0
         winner = Side.NS if difference > 0 else Side.EW
-        return winner, round_hundreds(abs(difference))
+        return winner, round_hundreds(abs(difference)) if rounded else abs(difference)
 
     # --- recording --------------------------------------------------------------------
 

@@ -164,10 +164,10 @@ class Harness:
 
 
 PLAYERS = [
-    User(101, "Anna", "ru"),
-    User(102, "Bob", "en"),
-    User(103, "Cat", "en"),
-    User(104, "Dima", "ru"),
+    User(101, "Anna", "ru", "anna"),
+    User(102, "Bob", "en", "bob"),
+    User(103, "Cat", "en", "cat"),
+    User(104, "Dima", "ru", "dima"),
 ]
 
 

@@ -36,10 +36,19 @@ async def test_settings_by_players_and_admins_only(h: Harness) -> None:
     table = await storage_of(h).get_table(1)
     assert table.settings.rules == "classic"
     await h.say(ADMIN, GROUP, "/settings stake 10 RUB")
-    assert (await storage_of(h).get_table(1)).settings.stake == 10
+    chat = await storage_of(h).get_chat(1)  # money is the group's, whatever table
+    assert (chat.settings.stake, chat.settings.currency) == (10, "RUB")
     await h.say(ADMIN, GROUP, "/settings stake ten")
     assert "stake" in h.api.chat_messages(GROUP)[-1].text
-    assert (await storage_of(h).get_table(1)).settings.stake == 10
+    assert (await storage_of(h).get_chat(1)).settings.stake == 10
+    # Rounding and who records payments are the group's too.
+    await h.say(ADMIN, GROUP, "/settings")
+    settings = h.api.chat_messages(GROUP)[-1]
+    for key in ("round=exact", "pay=either"):
+        data = next(b["callback_data"] for b in settings.buttons() if key in b["callback_data"])
+        assert (await h.press(ADMIN, settings, data))["text"] == "Saved."
+    group = (await storage_of(h).get_chat(1)).settings
+    assert (group.rounding.value, group.payments.value) == ("exact", "either")
 
 
 async def test_language_switch_changes_the_group_messages(h: Harness) -> None:

@@ -58,7 +58,8 @@ async def test_a_player_who_blocks_the_bot_pauses_the_table(h: Harness) -> None:
 async def test_a_block_found_by_a_failed_send_also_pauses(h: Harness) -> None:
     await seat_four(h)
     user, message = actor(h)
-    silent = next(p for p in PLAYERS if p != user)
+    # The next to call: the bot must write to them (a waiting player's message is left alone).
+    silent = PLAYERS[(PLAYERS.index(user) + 1) % 4]
     h.api.blocked.add(silent.id)  # no my_chat_member update: only the 403 tells
     await h.press(user, message, data_of(message, ":c:1S"))
     await h.settle()

@@ -35,16 +35,30 @@ async def test_fresh_file_is_migrated_in_wal_mode(db_path: str) -> None:
 async def test_migrates_from_every_earlier_version_keeping_data(db_path: str, start: int) -> None:
     old = await _open_at(db_path, start)
     assert await old.schema_version() == start
-    if start >= 1:
-        chat = await old.ensure_chat(-100, "club")
-        player = await old.ensure_player(7, "Ann", "en")
-        table = await old.create_table(chat.id, None, TableSettings(stake=50, currency="RUB"))
     await old.close()
+    if start >= 1:  # rows as that version's code wrote them
+        con = sqlite3.connect(db_path)
+        con.execute(
+            "INSERT INTO chats (id, tg_chat_id, title, created_at) VALUES (1, -100, 'c', '')"
+        )
+        con.execute(
+            "INSERT INTO players (id, tg_user_id, name, language, created_at) "
+            "VALUES (7, 7, 'Ann', 'en', '')"
+        )
+        con.execute(
+            "INSERT INTO tables (id, chat_id, status, stake, currency, created_at) "
+            "VALUES (3, 1, 'open', 50, 'RUB', '')"
+        )
+        con.commit()
+        con.close()
     store = await SqliteStorage.open(db_path)
     assert await store.schema_version() == LATEST
     if start >= 1:
-        assert (await store.get_player(player.id)).name == "Ann"
-        assert (await store.get_table(table.id)).settings.stake == 50
+        assert (await store.get_player(7)).name == "Ann"
+        assert (await store.get_table(3)).settings.rules == "modern"
+        chat = await store.get_chat(1)  # migration 3: the table's stake became the group's
+        assert (chat.settings.stake, chat.settings.currency) == (50, "RUB")
+        table = await store.get_table(3)
         await store.set_message(table.id, "table", -100, 5)  # a table of migration 2
         assert await store.messages(table.id) == {"table": (-100, 5)}
     await store.close()

@@ -1,0 +1,267 @@
+"""Scorekeeper mode: /keep names the four (N, E, S, W), then each deal's result is entered
+through the wizard under the sheet or typed as /deal 4SX N -2; /undo takes the last entry back;
+/keep end stops the rubber early (scored as unfinished). Finished rubbers go to the same ledger
+as online play, scored by the same rules engine.
+
+Anyone in the group may enter a result, as anyone at the table may write on a paper sheet:
+every entry is shown with the sheet at once, and /undo puts a mistake right.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from telegram import InputFile, MessageEntity, Update
+from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
+
+from bot.callback_data import Act, BadCallbackData, Button
+from bot.context import BotContext
+from bot.handlers.common import acting_player, refusal_text, thread_of, user_translator
+from bot.i18n import Translator, resolve
+from bot.scorekeeper import Scorekeeper, Sheet
+from bot.service import Refusal
+from bot.views import Rendered
+from bot.views.cards import seat_text
+from bot.views.keeper import entry_of, parse_stage, render_keeper
+from bot.views.pictures import scoresheet_picture
+from games.bridge.entry import Entry, parse_entry
+from games.errors import RuleError
+from storage.interface import Player, TableSettings
+
+
+def _keeper(context: BotContext) -> Scorekeeper:
+    keeper: Scorekeeper = context.bot_data["keeper"]
+    return keeper
+
+
+def _t(sheet: Sheet) -> Translator:
+    return Translator(resolve(sheet.table.settings.language))
+
+
+def _show(context: BotContext, sheet: Sheet, arg: str = "", note: str = "") -> None:
+    """The sheet's message for this number of entries (a new one after each entry)."""
+    content = render_keeper(sheet, arg, _t(sheet), note)
+    context.outbox.want(
+        sheet.table.id,
+        f"keeper:{sheet.count}",
+        sheet.chat.tg_chat_id,
+        sheet.table.topic_id,
+        content,
+    )
+
+
+def _close_old(context: BotContext, before: Sheet, summary: str) -> None:
+    """The previous wizard message keeps its sheet but loses its buttons."""
+    content = render_keeper(before, "", _t(before), summary)
+    context.outbox.want(
+        before.table.id,
+        f"keeper:{before.count}",
+        before.chat.tg_chat_id,
+        before.table.topic_id,
+        Rendered(content.text),
+    )
+
+
+async def _players(update: Update, context: BotContext, chat_id: int) -> list[Player]:
+    """The four named after /keep: @username of someone the bot has seen, a Telegram user picked
+    from the mention list, or any other name for a guest without Telegram."""
+    message = update.effective_message
+    assert message is not None
+    text = message.text or ""
+    command_end = text.find(" ")
+    body = text[command_end + 1 :] if command_end >= 0 else ""
+    picked = {
+        entity_text: entity.user
+        for entity, entity_text in message.parse_entities([MessageEntity.TEXT_MENTION]).items()
+        if entity.user is not None
+    }
+    words = [w.strip() for w in (body.split(",") if "," in body else body.split())]
+    words = [w for w in words if w]
+    if len(words) != 4:
+        raise Refusal("keeper_usage")
+    players = []
+    for word in words:
+        user = picked.get(word)
+        if user is not None:
+            players.append(
+                await context.service.player(
+                    user.id, user.full_name, user.language_code or "", user.username
+                )
+            )
+        elif word.startswith("@"):
+            known = await context.storage.player_by_username(word[1:])
+            if known is None:
+                raise Refusal("keeper_unknown_user", name=word)
+            players.append(known)
+        else:
+            players.append(await context.storage.add_guest(chat_id, word[:40]))
+    return players
+
+
+async def keep_command(update: Update, context: BotContext) -> None:
+    chat = update.effective_chat
+    assert chat is not None
+    t = user_translator(update.effective_user, context.config.language)
+    thread = thread_of(update)
+    record = await context.storage.ensure_chat(chat.id, chat.title or "", context.config.language)
+    keeper = _keeper(context)
+    try:
+        if context.args and context.args[0].lower() in ("end", "stop", "конец"):
+            table = await keeper.open_sheet(record.id, thread)
+            if table is None:
+                raise Refusal("keeper_none")
+            sheet = await keeper.end(table.id)
+            await _finished(context, sheet)
+            return
+        players = await _players(update, context, record.id)
+        online = await context.storage.table_in(record.id, thread)
+        settings = (
+            online.settings if online is not None else TableSettings(language=record.language)
+        )
+        sheet = await keeper.start(record, thread, players, settings)
+    except (Refusal, RuleError) as error:
+        context.outbox.post(chat.id, thread, Rendered(refusal_text(error, t)))
+        return
+    _show(context, sheet)
+
+
+async def _finished(context: BotContext, sheet: Sheet) -> None:
+    _show(context, sheet)
+    await _send_picture(context, sheet)
+
+
+async def _send_picture(context: BotContext, sheet: Sheet) -> None:
+    t = _t(sheet)
+    lang = t.language
+    left = f"{t('side.ns')}: " + " & ".join(
+        sheet.players[s].name for s in sheet.players if s.side.value == "NS"
+    )
+    right = f"{t('side.ew')}: " + " & ".join(
+        sheet.players[s].name for s in sheet.players if s.side.value == "EW"
+    )
+    png = await asyncio.to_thread(
+        scoresheet_picture,
+        sheet.rubber,
+        t("keeper.picture_title", number=sheet.table.id),
+        left,
+        right,
+        t("keeper.picture_total"),
+    )
+    caption = " · ".join(f"{seat_text(s, lang)} {p.name}" for s, p in sheet.players.items())
+    context.outbox.post_file(
+        sheet.chat.tg_chat_id,
+        sheet.table.topic_id,
+        "sendPhoto",
+        "photo",
+        InputFile(png, filename="scoresheet.png"),
+        caption,
+    )
+
+
+async def _save(
+    context: BotContext, table_id: int, expected: int, entry: Entry, player: Player
+) -> None:
+    keeper = _keeper(context)
+    before = await keeper.sheet(table_id)
+    sheet = await keeper.enter(table_id, expected, entry, player.id)
+    t = _t(sheet)
+    summary = t("keeper.entered", entry=entry.code(), name=player.name)
+    _close_old(context, before, summary)
+    if sheet.finished is not None:
+        await _finished(context, sheet)
+    else:
+        _show(context, sheet, note=summary)
+
+
+async def _undo(context: BotContext, table_id: int, expected: int, player: Player) -> None:
+    keeper = _keeper(context)
+    before = await keeper.sheet(table_id)
+    sheet = await keeper.undo(table_id, expected, player.id)
+    note = _t(sheet)("keeper.undone", name=player.name)
+    _close_old(context, before, note)
+    _show(context, sheet, note=note)
+
+
+async def deal_command(update: Update, context: BotContext) -> None:
+    """/deal 4SX N -2 [100NS]: one deal's result, typed."""
+    chat = update.effective_chat
+    assert chat is not None
+    t = user_translator(update.effective_user, context.config.language)
+    thread = thread_of(update)
+    try:
+        record = await context.storage.chat_by_tg(chat.id)
+        table = None if record is None else await _keeper(context).open_sheet(record.id, thread)
+        if table is None:
+            raise Refusal("keeper_none")
+        entry = parse_entry(" ".join(context.args or []))
+        player = await acting_player(update, context)
+        await _save(context, table.id, table.current_deal, entry, player)
+    except (Refusal, RuleError) as error:
+        context.outbox.post(chat.id, thread, Rendered(refusal_text(error, t)))
+
+
+async def undo_command(update: Update, context: BotContext) -> None:
+    chat = update.effective_chat
+    assert chat is not None
+    t = user_translator(update.effective_user, context.config.language)
+    thread = thread_of(update)
+    try:
+        record = await context.storage.chat_by_tg(chat.id)
+        table = None if record is None else await _keeper(context).open_sheet(record.id, thread)
+        if table is None:
+            raise Refusal("keeper_none")
+        player = await acting_player(update, context)
+        await _undo(context, table.id, table.current_deal, player)
+    except (Refusal, RuleError) as error:
+        context.outbox.post(chat.id, thread, Rendered(refusal_text(error, t)))
+
+
+async def keeper_button(update: Update, context: BotContext) -> None:
+    query = update.callback_query
+    assert query is not None
+    t = user_translator(update.effective_user, context.config.language)
+    keeper = _keeper(context)
+    try:
+        pressed = Button.decode(query.data)
+        sheet = await keeper.sheet(pressed.table_id)
+        message = query.message
+        if (
+            message is None
+            or not sheet.table.scorekeeper
+            or message.chat.id != sheet.chat.tg_chat_id
+        ):
+            raise BadCallbackData(query.data)
+        if pressed.act is Act.KEEP_PICTURE:
+            await query.answer()
+            await _send_picture(context, sheet)
+            return
+        player = await acting_player(update, context)
+        if pressed.act is Act.KEEP_UNDO:
+            await _undo(context, sheet.table.id, pressed.deal_no, player)
+        elif pressed.arg == "pass":
+            await _save(context, sheet.table.id, pressed.deal_no, Entry(None), player)
+        elif ".h" in pressed.arg:
+            stage, _, honours = pressed.arg.rpartition(".")
+            entry = entry_of(stage, honours)
+            await _save(context, sheet.table.id, pressed.deal_no, entry, player)
+        else:
+            parse_stage(pressed.arg)
+            if pressed.deal_no != sheet.count or sheet.finished is not None:
+                raise Refusal("stale")
+            _show(context, sheet, pressed.arg)
+    except (Refusal, ValueError) as error:
+        if isinstance(error, ValueError) and not isinstance(error, RuleError | BadCallbackData):
+            error = BadCallbackData(query.data)  # wizard data no wizard of ours made
+        await query.answer(refusal_text(error, t), show_alert=True)
+        return
+    await query.answer()
+
+
+def handlers() -> list[BaseHandler[Update, BotContext, None]]:
+    groups = filters.ChatType.GROUPS
+    return [
+        CommandHandler("keep", keep_command, filters=groups),
+        CommandHandler("deal", deal_command, filters=groups),
+        CommandHandler("undo", undo_command, filters=groups),
+        CallbackQueryHandler(keeper_button, pattern=r"^b1:\d+:\d+:(sk|ku|pic)(:|$)"),
+    ]

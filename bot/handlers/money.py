@@ -1,0 +1,222 @@
+"""/ledger, /settle, /history: the group's running accounts, settling up, and the rubbers played.
+
+Money lives per chat (one ledger for every table and scorekeeper's sheet of the group). Buttons
+carry the ledger's size when they were made, so a "paid" button pressed twice, or after another
+payment, records nothing and shows the fresh plan.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+
+from telegram import InputFile, Update
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
+
+from bot.callback_data import Act, BadCallbackData, Button
+from bot.context import BotContext
+from bot.handlers.common import acting_player, refusal_text, thread_of, user_translator
+from bot.i18n import Translator, resolve
+from bot.service import Refusal
+from bot.views import Rendered
+from bot.views.money import ledger_csv, render_history, render_ledger, render_settle
+from bot.views.pictures import balance_chart
+from games.bridge.settlement import transfers
+from storage.interface import Chat, ConflictError, PaymentPolicy, Storage
+
+
+async def _names(storage: Storage, ids: Iterable[int]) -> dict[int, str]:
+    return {pid: (await storage.get_player(pid)).name for pid in set(ids)}
+
+
+def _group_t(chat: Chat) -> Translator:
+    return Translator(resolve(chat.language))
+
+
+async def _chat_here(update: Update, context: BotContext) -> Chat | None:
+    chat = update.effective_chat
+    assert chat is not None
+    return await context.storage.ensure_chat(chat.id, chat.title or "", context.config.language)
+
+
+async def ledger_command(update: Update, context: BotContext) -> None:
+    chat = await _chat_here(update, context)
+    assert chat is not None
+    if context.args and context.args[0].lower() in ("chart", "график"):
+        await _send_chart(context, chat, thread_of(update))
+        return
+    context.outbox.post(chat.tg_chat_id, thread_of(update), await ledger_view(context, chat))
+
+
+async def ledger_view(context: BotContext, chat: Chat) -> Rendered:
+    storage = context.storage
+    balances = await storage.balances(chat.id)
+    counts = await storage.rubber_counts(chat.id)
+    names = await _names(storage, balances)
+    version = await storage.ledger_size(chat.id)
+    return render_ledger(chat.id, version, balances, counts, names, chat.settings, _group_t(chat))
+
+
+async def settle_view(context: BotContext, chat: Chat) -> Rendered:
+    storage = context.storage
+    balances = await storage.balances(chat.id)
+    plan = transfers(balances)
+    names = await _names(storage, balances)
+    version = await storage.ledger_size(chat.id)
+    return render_settle(chat.id, version, plan, names, chat.settings, _group_t(chat))
+
+
+async def settle_command(update: Update, context: BotContext) -> None:
+    chat = await _chat_here(update, context)
+    assert chat is not None
+    context.outbox.post(chat.tg_chat_id, thread_of(update), await settle_view(context, chat))
+
+
+async def history_command(update: Update, context: BotContext) -> None:
+    chat = await _chat_here(update, context)
+    assert chat is not None
+    if context.args and context.args[0].lower() == "csv":
+        await _send_csv(context, chat, thread_of(update))
+        return
+    storage = context.storage
+    rubbers = await storage.rubbers(chat.id, limit=10)
+    entries: dict[int, dict[int, int]] = {}
+    for row in await storage.ledger(chat.id):
+        if row.kind == "rubber" and row.rubber_id is not None:
+            entries.setdefault(row.rubber_id, {})[row.player_id] = row.points
+    ids = {pid for r in rubbers for pid in r.seats.values()} | {
+        pid for e in entries.values() for pid in e
+    }
+    names = await _names(storage, ids)
+    version = await storage.ledger_size(chat.id)
+    content = render_history(
+        rubbers, entries, names, chat.settings, _group_t(chat), chat.id, version
+    )
+    context.outbox.post(chat.tg_chat_id, thread_of(update), content)
+
+
+async def _send_csv(context: BotContext, chat: Chat, thread: int | None) -> None:
+    storage = context.storage
+    rows = await storage.ledger(chat.id)
+    names = await _names(storage, (r.player_id for r in rows))
+    data = ledger_csv(rows, names, chat.settings)
+    t = _group_t(chat)
+    context.outbox.post_file(
+        chat.tg_chat_id,
+        thread,
+        "sendDocument",
+        "document",
+        InputFile(data, filename=f"ledger-{chat.id}.csv"),
+        t("ledger.csv_caption", rows=len(rows)),
+    )
+
+
+async def _send_chart(context: BotContext, chat: Chat, thread: int | None) -> None:
+    storage = context.storage
+    rows = await storage.ledger(chat.id)
+    t = _group_t(chat)
+    if not rows:
+        context.outbox.post(chat.tg_chat_id, thread, Rendered(t("ledger.empty")))
+        return
+    names = await _names(storage, (r.player_id for r in rows))
+    png = await asyncio.to_thread(
+        balance_chart, rows, names, t("chart.title", chat=chat.title or ""), t("chart.x")
+    )
+    context.outbox.post_file(
+        chat.tg_chat_id,
+        thread,
+        "sendPhoto",
+        "photo",
+        InputFile(png, filename="balances.png"),
+        t("chart.caption"),
+    )
+
+
+async def _may_record(
+    context: BotContext, chat: Chat, tg_user_id: int, player_id: int, payer: int, payee: int
+) -> bool:
+    policy = chat.settings.payments
+    if policy is PaymentPolicy.PAYEE and player_id == payee:
+        return True
+    if policy is PaymentPolicy.EITHER and player_id in (payer, payee):
+        return True
+    member = await context.bot.get_chat_member(chat.tg_chat_id, tg_user_id)
+    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+async def money_button(update: Update, context: BotContext) -> None:
+    query, user = update.callback_query, update.effective_user
+    assert query is not None and user is not None
+    t = user_translator(user, context.config.language)
+    message = query.message
+    try:
+        pressed = Button.decode(query.data)
+        chat = await context.storage.get_chat(pressed.table_id)
+        if message is None or message.chat.id != chat.tg_chat_id:
+            raise BadCallbackData(query.data)
+        thread = thread_of(update)
+        if pressed.act is Act.CHART:
+            await query.answer()
+            await _send_chart(context, chat, thread)
+            return
+        if pressed.act is Act.CSV:
+            await query.answer()
+            await _send_csv(context, chat, thread)
+            return
+        if pressed.act is Act.SETTLE:
+            context.outbox.post(chat.tg_chat_id, thread, await settle_view(context, chat))
+            await query.answer()
+            return
+        if pressed.act is not Act.PAY:
+            raise BadCallbackData(query.data)
+        payer, payee, points = (int(x) for x in pressed.arg.split("-"))
+        player = await acting_player(update, context)
+        if not await _may_record(context, chat, user.id, player.id, payer, payee):
+            raise Refusal(f"payment_by_{chat.settings.payments.value}")
+        try:
+            await context.storage.record_payment(
+                chat.id,
+                payer,
+                payee,
+                points,
+                note=f"recorded by {player.name}",
+                expected_size=pressed.deal_no,
+            )
+        except ConflictError:
+            raise Refusal("payment_stale") from None
+    except (Refusal, BadCallbackData, ValueError) as error:
+        if isinstance(error, ValueError) and not isinstance(error, BadCallbackData):
+            error = BadCallbackData(query.data)
+        await query.answer(refusal_text(error, t), show_alert=True)
+        return
+    names = await _names(context.storage, (payer, payee))
+    context.outbox.post(
+        chat.tg_chat_id,
+        thread,
+        Rendered(
+            _group_t(chat)("settle.recorded", payer=names[payer], payee=names[payee], points=points)
+        ),
+    )
+    context.outbox.post(chat.tg_chat_id, thread, await settle_view(context, chat))
+    await query.answer(t("settle.saved"))
+
+
+async def _private_refusal(update: Update, context: BotContext) -> None:
+    chat = update.effective_chat
+    assert chat is not None and chat.type == ChatType.PRIVATE
+    t = user_translator(update.effective_user, context.config.language)
+    context.outbox.post(chat.id, None, Rendered(t("refusal.group_only")))
+
+
+def handlers() -> list[BaseHandler[Update, BotContext, None]]:
+    groups = filters.ChatType.GROUPS
+    return [
+        CommandHandler(
+            ["ledger", "settle", "history"], _private_refusal, filters=filters.ChatType.PRIVATE
+        ),
+        CommandHandler("ledger", ledger_command, filters=groups),
+        CommandHandler("settle", settle_command, filters=groups),
+        CommandHandler("history", history_command, filters=groups),
+        CallbackQueryHandler(money_button, pattern=r"^b1:\d+:\d+:(chr|csv|stl|pay)(:|$)"),
+    ]

@@ -1,0 +1,190 @@
+"""Scorekeeping for groups that play with real cards: the bot keeps the sheet, the players the
+cards. Each entered result is a deal of its own (its one event says what was entered); an undo
+is another such deal, never an erasure. The sheet is rebuilt from storage on every request, so
+there is nothing to lose in memory and nothing to restore after a restart.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.service import Refusal, record_result
+from games.bridge.cards import Seat, Side
+from games.bridge.entry import Entry
+from games.bridge.rubber import Rubber, ScoreEntry
+from games.bridge.settlement import rubber_entries
+from storage.interface import (
+    Chat,
+    ConflictError,
+    Player,
+    Rounding,
+    Storage,
+    Table,
+    TableSettings,
+    TableStatus,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    winner: Side | None
+    points: int
+    entries: Mapping[int, int]  # player id -> points
+    balances: Mapping[int, int]  # running accounts of the chat
+    unfinished: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """A scorekeeper's rubber as it stands."""
+
+    table: Table
+    chat: Chat
+    players: Mapping[Seat, Player]
+    rubber: Rubber
+    count: int  # deals entered, undos included: the version buttons carry
+    last: tuple[ScoreEntry, ...] = ()  # what the latest entry wrote
+    last_entry: Entry | None = None
+    finished: Finished | None = None
+
+    @property
+    def names(self) -> dict[int, str]:
+        return {p.id: p.name for p in self.players.values()}
+
+
+def _payload(entry: Entry) -> dict[str, Any]:
+    if entry.contract is None or entry.declarer is None:
+        return {"contract": None, "declarer": None, "tricks": 0, "honours": {}}
+    return {
+        "contract": str(entry.contract),
+        "declarer": entry.declarer.name,
+        "tricks": entry.tricks,
+        "honours": {str(side): points for side, points in entry.honours.items() if points},
+    }
+
+
+class Scorekeeper:
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    async def open_sheet(self, chat_id: int, topic_id: int | None) -> Table | None:
+        return await self.storage.table_in(chat_id, topic_id, scorekeeper=True)
+
+    async def start(
+        self, chat: Chat, topic_id: int | None, players: Sequence[Player], settings: TableSettings
+    ) -> Sheet:
+        """A new sheet with the four in seat order N, E, S, W (N-S against E-W)."""
+        if len({p.id for p in players}) != 4:
+            raise Refusal("keeper_same_player")
+        if await self.open_sheet(chat.id, topic_id) is not None:
+            raise Refusal("keeper_already_open")
+        table = await self.storage.create_table(chat.id, topic_id, settings, scorekeeper=True)
+        seats = {seat.name: player.id for seat, player in zip(Seat, players, strict=True)}
+        for seat_name, pid in seats.items():
+            await self.storage.set_seat(table.id, seat_name, pid)
+        await self.storage.start_rubber(table.id, settings.rules, seats)
+        return await self.sheet(table.id)
+
+    async def sheet(self, table_id: int) -> Sheet:
+        table = await self.storage.get_table(table_id)
+        chat = await self.storage.get_chat(table.chat_id)
+        players = {
+            Seat.parse(s): await self.storage.get_player(pid) for s, pid in table.seats.items()
+        }
+        rubber = Rubber(table.settings.rules, table.settings.unfinished_part_score)
+        last: list[ScoreEntry] = []
+        if table.rubber_id is not None:
+            for summary in await self.storage.deals(table.rubber_id):
+                result = summary.result
+                if result is None:  # killed between the two writes: the event says it all
+                    events = await self.storage.events(table_id, summary.deal_no)
+                    result = dict(events[0].payload) if events else {"undo": True}
+                    await self.storage.finish_deal(table_id, summary.deal_no, result)
+                if result.get("undo"):
+                    rubber.undo_last()
+                    last = []
+                else:
+                    last = record_result(rubber, result)
+        return Sheet(table, chat, players, rubber, table.current_deal, tuple(last))
+
+    async def enter(
+        self, table_id: int, expected: int, entry: Entry, player_id: int | None
+    ) -> Sheet:
+        """Score one deal. ``expected`` is the count the button or command saw: a double tap
+        or a stale wizard writes nothing (Refusal "stale")."""
+        sheet = await self.sheet(table_id)
+        self._check_open(sheet, expected)
+        payload = _payload(entry)
+        record_result(sheet.rubber, payload)  # a RuleError refuses it before anything is written
+        await self._write(sheet, expected, payload, player_id)
+        after = await self.sheet(table_id)
+        after = Sheet(
+            after.table, after.chat, after.players, after.rubber, after.count, after.last, entry
+        )
+        if after.rubber.finished:
+            return await self._finish(after, unfinished=False)
+        return after
+
+    async def undo(self, table_id: int, expected: int, player_id: int | None) -> Sheet:
+        sheet = await self.sheet(table_id)
+        self._check_open(sheet, expected)
+        if not sheet.rubber.entries:
+            raise Refusal("keeper_nothing_to_undo")
+        await self._write(sheet, expected, {"undo": True}, player_id)
+        return await self.sheet(table_id)
+
+    async def end(self, table_id: int) -> Sheet:
+        """Stop the rubber now: scored as unfinished (RULES.md), and it goes to the ledger."""
+        sheet = await self.sheet(table_id)
+        if sheet.table.status is not TableStatus.PLAYING or sheet.table.rubber_id is None:
+            raise Refusal("keeper_closed")
+        sheet.rubber.close()
+        return await self._finish(sheet, unfinished=True)
+
+    def _check_open(self, sheet: Sheet, expected: int) -> None:
+        if sheet.table.status is not TableStatus.PLAYING or sheet.table.rubber_id is None:
+            raise Refusal("keeper_closed")
+        if expected != sheet.count:
+            raise Refusal("stale")
+
+    async def _write(
+        self, sheet: Sheet, expected: int, payload: Mapping[str, Any], player_id: int | None
+    ) -> None:
+        number = expected + 1
+        try:
+            await self.storage.start_deal(sheet.table.id, number, payload, player_id)
+        except ConflictError:
+            raise Refusal("stale") from None
+        await self.storage.finish_deal(sheet.table.id, number, payload)
+
+    async def _finish(self, sheet: Sheet, unfinished: bool) -> Sheet:
+        assert sheet.table.rubber_id is not None
+        rubber = sheet.rubber
+        winner, points = rubber.result(sheet.chat.settings.rounding is Rounding.HUNDREDS)
+        ids = {seat: player.id for seat, player in sheet.players.items()}
+        entries = rubber_entries(ids, winner, points)
+        with contextlib.suppress(ConflictError):
+            await self.storage.finish_rubber(
+                sheet.table.rubber_id,
+                winner,
+                points,
+                entries,
+                {seat.name: pid for seat, pid in ids.items()},
+                unfinished,
+            )
+        await self.storage.set_status(sheet.table.id, TableStatus.CLOSED)
+        balances = await self.storage.balances(sheet.chat.id)
+        table = await self.storage.get_table(sheet.table.id)
+        return Sheet(
+            table,
+            sheet.chat,
+            sheet.players,
+            rubber,
+            sheet.count,
+            sheet.last,
+            sheet.last_entry,
+            Finished(winner, points, entries, balances, unfinished),
+        )

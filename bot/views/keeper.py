@@ -1,0 +1,162 @@
+"""The scorekeeper's message: the sheet so far and the entry wizard under it.
+
+The wizard's state travels in its buttons (``sk`` with the entry so far), so there is no
+server-side session: ``4`` → ``4S`` → ``4SX_`` → ``4SX_N`` → ``4SX_N.m2`` → saved with honours.
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+
+from bot.callback_data import Act, Button
+from bot.i18n import Translator
+from bot.scorekeeper import Sheet
+from bot.views import Key, Rendered
+from bot.views.cards import contract_text, seat_text, strain_text
+from bot.views.score import money, scoresheet, signed
+from games.bridge.calls import Contract, Strain
+from games.bridge.cards import Seat, Side
+from games.bridge.entry import Entry
+
+STAGE = re.compile(r"^(?:(\d)(?:([CDHSN]T?)(?:(X{0,2})_(?:([NESW])(?:\.(e|m\d{1,2}|p\d))?)?)?)?)?$")
+
+
+class BadStage(ValueError):
+    """Wizard data no wizard of ours produced."""
+
+
+def parse_stage(arg: str) -> tuple[str, ...]:
+    """The filled fields: (level, strain, doubling, declarer, result); BadStage for junk."""
+    match = STAGE.match(arg)
+    if match is None:
+        raise BadStage(arg)
+    return tuple(g for g in match.groups() if g is not None)
+
+
+def entry_of(arg: str, honours: str) -> Entry:
+    """The finished wizard as an Entry (RuleError if it is not a possible result)."""
+    level, strain, doubling, seat, result = parse_stage(arg)
+    contract = Contract.parse(f"{level}{strain}{doubling}")
+    delta = 0 if result == "e" else int(result[1:]) * (1 if result[0] == "p" else -1)
+    held: dict[Side, int] = {}
+    if honours != "h0":
+        held[Side(honours[1:3])] = int(honours[3:])
+    return Entry(contract, Seat.parse(seat), contract.tricks_needed + delta, held)
+
+
+def _key(sheet: Sheet, label: str, arg: str = "", act: Act = Act.KEEP) -> Key:
+    return Key(label, Button(sheet.table.id, sheet.count, act, arg).encode())
+
+
+def _side_name(side: Side, t: Translator) -> str:
+    return t("side.ns") if side is Side.NS else t("side.ew")
+
+
+def wizard(sheet: Sheet, arg: str, t: Translator) -> tuple[str, tuple[tuple[Key, ...], ...]]:
+    """The prompt and the buttons for the next field of the entry."""
+    lang = t.language
+    fields = parse_stage(arg)
+    if not fields:
+        rows = [
+            tuple(_key(sheet, str(level), str(level)) for level in range(1, 8)),
+            (
+                _key(sheet, t("keeper.passed_out"), "pass"),
+                _key(sheet, t("keeper.undo"), act=Act.KEEP_UNDO),
+                _key(sheet, "🖼", act=Act.KEEP_PICTURE),
+            ),
+        ]
+        return t("keeper.ask_level"), tuple(rows)
+    cancel = (_key(sheet, t("keeper.cancel"), ""),)
+    if len(fields) == 1:
+        strains = [(s, "NT" if s is Strain.NOTRUMP else s.code) for s in Strain]
+        row = tuple(
+            _key(sheet, f"{arg}{strain_text(s, lang)}", f"{arg}{code}") for s, code in strains
+        )
+        return t("keeper.ask_strain"), (row, cancel)
+    contract = Contract.parse(f"{fields[0]}{fields[1]}{fields[2] if len(fields) > 2 else ''}")
+    shown = contract_text(contract, lang)
+    if len(fields) == 2:
+        row = tuple(_key(sheet, f"{shown}{mark}", f"{arg}{mark}_") for mark in ("", "X", "XX"))
+        return t("keeper.ask_doubling", contract=shown), (row, cancel)
+    if len(fields) == 3:
+        row = tuple(
+            _key(
+                sheet,
+                f"{seat_text(seat, lang)} {sheet.players[seat].name}"[:24],
+                f"{arg}{seat.name}",
+            )
+            for seat in Seat
+        )
+        return t("keeper.ask_declarer", contract=shown), (row[:2], row[2:], cancel)
+    declarer = Seat.parse(fields[3])
+    head = f"{shown} {seat_text(declarer, lang)} {escape(sheet.players[declarer].name)}"
+    if len(fields) == 4:
+        needed = contract.tricks_needed
+        options = [("m" + str(-d), f"−{-d}") for d in range(-needed, 0)]
+        options += [("e", "=")] + [(f"p{d}", f"+{d}") for d in range(1, 14 - needed)]
+        keys = [_key(sheet, label, f"{arg}.{code}") for code, label in options]
+        rows = [tuple(keys[i : i + 7]) for i in range(0, len(keys), 7)]
+        return t("keeper.ask_result", head=head), (*rows, cancel)
+    choices = [("h0", t("keeper.no_honours"))]
+    for side in Side:
+        for points in (100, 150):
+            if points == 100 and contract.strain is Strain.NOTRUMP:
+                continue
+            choices.append((f"h{side.value}{points}", f"{points} {_side_name(side, t)}"))
+    keys = [_key(sheet, label, f"{arg}.{code}") for code, label in choices]
+    return t("keeper.ask_honours", head=head), (tuple(keys[:1]), tuple(keys[1:]), cancel)
+
+
+def render_keeper(sheet: Sheet, arg: str, t: Translator, note: str = "") -> Rendered:
+    """The sheet, the latest entry's lines, and (while the rubber goes on) the wizard."""
+    lang = t.language
+    lines = [t("keeper.title", number=sheet.table.id)]
+    lines.append(
+        " · ".join(f"{seat_text(s, lang)} {escape(p.name)}" for s, p in sheet.players.items())
+    )
+    if note:
+        lines.append(note)
+    for entry in sheet.last:
+        lines.append(
+            t(
+                "result.entry",
+                side=_side_name(entry.side, t),
+                points=entry.points,
+                what=t(f"entry.{entry.kind.value}"),
+                line=t(f"line.{entry.line.value}"),
+            )
+        )
+    lines.append(f"<pre>{escape(scoresheet(sheet.rubber, t))}</pre>")
+    games = sheet.rubber.games
+    lines.append(t("result.games", ns=games[Side.NS], ew=games[Side.EW]))
+    finished = sheet.finished
+    if finished is not None:
+        lines.append(
+            f"<b>{t('rubber.over')}</b>"
+            + (f" {t('history.unfinished')}" if finished.unfinished else "")
+        )
+        if finished.winner is None or not finished.points:
+            lines.append(t("rubber.drawn"))
+        else:
+            lines.append(
+                t(
+                    "rubber.result",
+                    side=_side_name(finished.winner, t),
+                    points=finished.points,
+                    short=finished.points // 100,
+                )
+            )
+        names = sheet.names
+        group = sheet.chat.settings
+        lines.append(t("rubber.accounts"))
+        for pid, points in sorted(finished.balances.items(), key=lambda kv: -kv[1]):
+            if pid in names:
+                cash = money(points, group.stake, group.currency)
+                lines.append(
+                    f"  {escape(names[pid])}: {signed(points)}" + (f" ({cash})" if cash else "")
+                )
+        return Rendered("\n".join(lines), ((_key(sheet, "🖼", act=Act.KEEP_PICTURE),),))
+    prompt, keys = wizard(sheet, arg, t)
+    lines.append(t("keeper.deal", number=len(sheet.rubber.records) + 1) + " " + prompt)
+    return Rendered("\n".join(lines), keys)

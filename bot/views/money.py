@@ -1,0 +1,158 @@
+"""The group's money: balances, settling up, the rubbers played, and the ledger as CSV.
+
+Pure: built from storage values already fetched; names are passed in.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from html import escape
+
+from bot.callback_data import Act, Button
+from bot.i18n import Translator
+from bot.views import Key, Rendered
+from bot.views.score import money, signed
+from games.bridge.cards import Seat, Side
+from games.bridge.settlement import Transfer
+from storage.interface import ChatSettings, LedgerRow, Rubber
+
+
+def _cash(points: int, group: ChatSettings) -> str:
+    text = money(points, group.stake, group.currency)
+    return f" ({text})" if text else ""
+
+
+def render_ledger(
+    chat_id: int,
+    version: int,
+    balances: Mapping[int, int],
+    counts: Mapping[int, int],
+    names: Mapping[int, str],
+    group: ChatSettings,
+    t: Translator,
+) -> Rendered:
+    """/ledger: every player's running account, best first; the sum shown is zero."""
+    if not balances:
+        return Rendered(t("ledger.empty"))
+    lines = [f"<b>{t('ledger.title')}</b>"]
+    ordered = sorted(balances.items(), key=lambda kv: (-kv[1], names.get(kv[0], "")))
+    for pid, points in ordered:
+        lines.append(
+            t(
+                "ledger.row",
+                name=escape(names.get(pid, "?")),
+                points=signed(points),
+                cash=_cash(points, group),
+                rubbers=counts.get(pid, 0),
+            )
+        )
+    lines.append(t("ledger.sum", points=signed(sum(balances.values()))))
+    keys = (
+        (
+            Key(t("button.chart"), Button(chat_id, version, Act.CHART).encode()),
+            Key(t("button.csv"), Button(chat_id, version, Act.CSV).encode()),
+            Key(t("button.settle"), Button(chat_id, version, Act.SETTLE).encode()),
+        ),
+    )
+    return Rendered("\n".join(lines), keys)
+
+
+def render_settle(
+    chat_id: int,
+    version: int,
+    plan: Sequence[Transfer[int]],
+    names: Mapping[int, str],
+    group: ChatSettings,
+    t: Translator,
+) -> Rendered:
+    """/settle: who pays whom to bring every balance to zero, a "paid" button per transfer."""
+    if not plan:
+        return Rendered(t("settle.nothing"))
+    lines = [f"<b>{t('settle.title')}</b>"]
+    keys = []
+    for transfer in plan:
+        payer, payee = names.get(transfer.payer, "?"), names.get(transfer.payee, "?")
+        lines.append(
+            t(
+                "settle.row",
+                payer=escape(payer),
+                payee=escape(payee),
+                points=transfer.amount,
+                cash=_cash(transfer.amount, group),
+            )
+        )
+        arg = f"{transfer.payer}-{transfer.payee}-{transfer.amount}"
+        label = t("button.paid", payer=payer, payee=payee, points=transfer.amount)
+        keys.append((Key(label[:60], Button(chat_id, version, Act.PAY, arg).encode()),))
+    lines.append(t(f"settle.who.{group.payments.value}"))
+    return Rendered("\n".join(lines), tuple(keys))
+
+
+def render_history(
+    rubbers: Sequence[Rubber],
+    entries: Mapping[int, Mapping[int, int]],
+    names: Mapping[int, str],
+    group: ChatSettings,
+    t: Translator,
+    chat_id: int,
+    version: int,
+) -> Rendered:
+    """/history: the last rubbers, newest first: date, partnerships, result, each entry."""
+    if not rubbers:
+        return Rendered(t("history.empty"))
+    lines = [f"<b>{t('history.title', count=len(rubbers))}</b>"]
+    for rubber in rubbers:
+        seats = {Seat.parse(s): pid for s, pid in rubber.seats.items()}
+        sides = []
+        for side in Side:
+            pair = " & ".join(escape(names.get(seats[s], "?")) for s in side.seats if s in seats)
+            sides.append(f"{t('side.ns') if side is Side.NS else t('side.ew')}: {pair}")
+        if rubber.winner is None or not rubber.points:
+            outcome = t("history.drawn")
+        else:
+            winner = t("side.ns") if rubber.winner == Side.NS.value else t("side.ew")
+            outcome = t("history.won", side=winner, points=rubber.points)
+        if rubber.unfinished:
+            outcome += " " + t("history.unfinished")
+        day = (rubber.finished_at or rubber.started_at)[:10]
+        lines.append(f"\n<b>{day}</b> · " + " — ".join(sides) + f" · {outcome}")
+        row = entries.get(rubber.id, {})
+        lines.append(
+            "  "
+            + " · ".join(
+                f"{escape(names.get(pid, '?'))} {signed(points)}{_cash(points, group)}"
+                for pid, points in sorted(row.items(), key=lambda kv: -kv[1])
+            )
+        )
+    keys = ((Key(t("button.csv"), Button(chat_id, version, Act.CSV).encode()),),)
+    return Rendered("\n".join(lines), keys)
+
+
+CSV_HEADER = ("date", "kind", "rubber", "player", "points", "money", "currency", "balance", "note")
+
+
+def ledger_csv(rows: Sequence[LedgerRow], names: Mapping[int, str], group: ChatSettings) -> bytes:
+    """The whole ledger, one row per entry in order, with each player's balance after it."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_HEADER)
+    running: dict[int, int] = {}
+    for row in rows:
+        running[row.player_id] = running.get(row.player_id, 0) + row.points
+        amount = row.points * group.stake / 100 if group.stake else ""
+        writer.writerow(
+            (
+                row.at,
+                row.kind,
+                row.rubber_id or "",
+                names.get(row.player_id, str(row.player_id)),
+                row.points,
+                f"{amount:.2f}" if amount != "" else "",
+                group.currency,
+                running[row.player_id],
+                row.note,
+            )
+        )
+    return out.getvalue().encode()
