@@ -58,6 +58,24 @@ def peak_kb() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
+class GcWatch:
+    """Garbage-collector pauses during the measured window (a tail-latency suspect)."""
+
+    def __init__(self) -> None:
+        self.pauses: list[float] = []
+        self._start = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        elif info.get("generation") == 2:
+            self.pauses.append(time.perf_counter() - self._start)
+
+    def close(self) -> None:
+        gc.callbacks.remove(self._callback)
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -73,7 +91,7 @@ class TableRig:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     table_message: Sent | None = None
     rubber_button: tuple[Sent, str] | None = None
-    actionable: dict[int, tuple[User, Sent]] = field(default_factory=dict)  # message id ->
+    actionable: dict[int, tuple[User, Sent, int]] = field(default_factory=dict)  # id -> ..., when
     pressed: set[tuple[int, int]] = field(default_factory=set)  # (message id, version)
     waiting_since: float | None = None  # arrival of the press whose follow-up we time
     presses: int = 0
@@ -85,6 +103,13 @@ class LoadApi(FakeBotApi):
     def __init__(self) -> None:
         super().__init__()
         self.answered_at: dict[str, float] = {}
+        self.keep_calls = False
+        self.keep_history = False
+        self.order = 0  # a clock of sends and edits, to find the newest buttons
+
+    def stamp(self) -> int:
+        self.order += 1
+        return self.order
 
     async def _m_answerCallbackQuery(self, params: dict[str, Any]) -> bool:
         self.answered_at[str(params["callback_query_id"])] = time.monotonic()
@@ -130,7 +155,7 @@ class Load:
             return
         if any(d.split(":")[3] in ("c", "p") for d in data if d.count(":") >= 4):
             user = rig.users[(sent.chat_id - FIRST_USER) % 4]
-            rig.actionable[sent.message_id] = (user, sent)
+            rig.actionable[sent.message_id] = (user, sent, self.api.stamp())
             if rig.waiting_since is not None:
                 if self.measuring:
                     self.follow_ups.append(time.monotonic() - rig.waiting_since)
@@ -151,20 +176,24 @@ class Load:
 
     def pick(self, rig: TableRig) -> tuple[User, Sent] | None:
         fresh = [
-            (user, sent)
-            for user, sent in rig.actionable.values()
-            if (sent.message_id, len(sent.history)) not in rig.pressed
+            (when, user, sent)
+            for user, sent, when in rig.actionable.values()
+            if (sent.message_id, sent.version) not in rig.pressed
         ]
-        return max(fresh, key=lambda us: us[1].history[-1][0]) if fresh else None
+        if not fresh:
+            return None
+        _, user, sent = max(fresh, key=lambda wus: wus[0])
+        return user, sent
 
     async def press(self, rig: TableRig, user: User, sent: Sent, data: str) -> None:
-        rig.pressed.add((sent.message_id, len(sent.history)))
+        rig.pressed.add((sent.message_id, sent.version))
         query = f"q{id(rig)}-{rig.presses}"
         rig.presses += 1
         self.arrivals[query] = time.monotonic()
         rig.waiting_since = self.arrivals[query]
         await self.api.press(user, sent, data, query)
         answer = await self.api.answer_of(query, timeout=120)
+        self.api.answers.pop(query, None)
         if answer.get("text"):
             self.refused += 1
 
@@ -228,7 +257,6 @@ async def run(tables: int, seconds: float, think: float, warmup: float) -> dict[
             await asyncio.gather(*(seat(load, harness, r) for r in load.rigs[chunk : chunk + 100]))
         seating = time.monotonic() - started
         await harness.settle(timeout=600)
-        api.calls.clear()
         gc.collect()
         idle = rss_kb()
 
@@ -236,12 +264,14 @@ async def run(tables: int, seconds: float, think: float, warmup: float) -> dict[
         players = [asyncio.create_task(load.play(rig, stop)) for rig in load.rigs]
         await asyncio.sleep(warmup)
         load.measuring = True
+        watch = GcWatch()
         first_press = sum(r.presses for r in load.rigs)
         mark = len(load.arrivals)
         window_start = time.monotonic()
         await asyncio.sleep(seconds)
         window = time.monotonic() - window_start
         load.measuring = False
+        watch.close()
         handled = [q for q in list(load.arrivals)[mark:] if q in api.answered_at]
         latencies = [api.answered_at[q] - load.arrivals[q] for q in handled]
         presses = sum(r.presses for r in load.rigs) - first_press
@@ -267,6 +297,8 @@ async def run(tables: int, seconds: float, think: float, warmup: float) -> dict[
             "peak_mb": peak_kb() / 1024,
             "kb_per_table": (idle - before) / tables,
             "refused": load.refused,
+            "gc_full": len(watch.pauses),
+            "gc_max_ms": max(watch.pauses, default=0.0) * 1000,
         }
         await harness.stop()
     return result
@@ -290,7 +322,8 @@ def main() -> None:
             f"max {r['next_max_ms']:.0f} ms; "
             f"RSS {r['rss_before_mb']:.0f} -> {r['rss_idle_mb']:.0f} MB idle, "
             f"peak {r['peak_mb']:.0f} MB; {r['kb_per_table']:.0f} KB per idle table; "
-            f"seated in {r['seating_s']:.1f} s; {r['refused']:.0f} presses refused",
+            f"seated in {r['seating_s']:.1f} s; {r['refused']:.0f} presses refused; "
+            f"{r['gc_full']:.0f} full GCs, longest {r['gc_max_ms']:.0f} ms",
             flush=True,
         )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 from typing import Any
 
@@ -12,7 +13,7 @@ from telegram import (
     Update,
 )
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes
-from telegram.request import BaseRequest
+from telegram.request import BaseRequest, HTTPXRequest
 
 from bot.config import Config
 from bot.context import BotContext, BridgeApp
@@ -23,6 +24,7 @@ from bot.outbox import Outbox
 from bot.presenter import Presenter
 from bot.scorekeeper import Scorekeeper
 from bot.service import TableService
+from bot.transport import SlimUpdates
 from storage.sqlite import SqliteStorage
 
 log = logging.getLogger(__name__)
@@ -65,7 +67,10 @@ def build_application(config: Config, request: BaseRequest | None = None) -> Bri
     if config.base_file_url:
         builder = builder.base_file_url(config.base_file_url)
     if request is not None:
-        builder = builder.request(request).get_updates_request(request)
+        builder = builder.request(request)
+    builder = builder.get_updates_request(
+        SlimUpdates(request if request is not None else HTTPXRequest(connection_pool_size=1))
+    )
     application: BridgeApp = builder.build()  # type: ignore[assignment]
     application.bot_data["config"] = config
     for module in (chat, private, settings, money, keeper, table):
@@ -101,6 +106,10 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     await _set_commands(application)
     for change in await service.restore_all():
         presenter.show(change)
+    # Everything loaded so far lives as long as the process: keep it out of the collector's
+    # full scans, which otherwise pause the loop longer the more tables were restored.
+    gc.collect()
+    gc.freeze()
     log.info("bot @%s ready", application.bot.username)
 
 

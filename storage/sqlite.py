@@ -62,8 +62,10 @@ class SqliteStorage(Storage):
         # coroutine's statements. Reads inside the owning task's transaction do not re-lock.
         self._busy = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
-        # Group commit: events appended while a commit is in flight wait and go in the next one.
+        # Group commit: events appended (and simple statements queued) while a commit is in
+        # flight wait and go in the next one.
         self._appends: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
+        self._statements: list[tuple[str, tuple[Any, ...], asyncio.Future[None]]] = []
         self._appender: asyncio.Task[None] | None = None
 
     # --- opening -------------------------------------------------------------------------
@@ -487,13 +489,12 @@ class SqliteStorage(Storage):
     # --- kept messages ---------------------------------------------------------------------------
 
     async def set_message(self, table_id: int, key: str, tg_chat_id: int, message_id: int) -> None:
-        async with self._tx() as db:
-            await db.execute(
-                "INSERT INTO kept_messages (table_id, key, tg_chat_id, message_id) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (table_id, key) DO UPDATE SET "
-                "tg_chat_id = excluded.tg_chat_id, message_id = excluded.message_id",
-                (table_id, key, tg_chat_id, message_id),
-            )
+        await self._batched(
+            "INSERT INTO kept_messages (table_id, key, tg_chat_id, message_id) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (table_id, key) DO UPDATE SET "
+            "tg_chat_id = excluded.tg_chat_id, message_id = excluded.message_id",
+            (table_id, key, tg_chat_id, message_id),
+        )
 
     async def messages(self, table_id: int) -> dict[str, tuple[int, int]]:
         rows = await self._all(
@@ -538,20 +539,33 @@ class SqliteStorage(Storage):
         row = (table_id, deal_no, seq, kind, json.dumps(dict(payload)), player_id, at)
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._appends.append((row, done))
-        if self._appender is None or self._appender.done():
-            self._appender = asyncio.create_task(self._commit_appends(), name="sqlite:appends")
+        self._kick_writer()
         await done  # resolved only after COMMIT; ConflictError if the key was taken
         return Event(table_id, deal_no, seq, kind, dict(payload), player_id, at)
 
-    async def _commit_appends(self) -> None:
-        """Write every waiting event in one transaction (one fsync for the lot), until none wait.
+    async def _batched(self, sql: str, args: tuple[Any, ...]) -> None:
+        """A statement that cannot conflict, committed with whatever else is waiting: under load
+        a thousand tables' kept-message ids and deal results cost one fsync, not a thousand."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._statements.append((sql, args, done))
+        self._kick_writer()
+        await done
+
+    def _kick_writer(self) -> None:
+        if self._appender is None or self._appender.done():
+            self._appender = asyncio.create_task(self._commit_waiting(), name="sqlite:writer")
+
+    async def _commit_waiting(self) -> None:
+        """Write every waiting event and statement in one transaction (one fsync for the lot),
+        until none wait. A failing statement fails the whole batch: each writer gets the error.
 
         Under load each commit carries the events of many tables; alone, an event is committed
         by itself as before. A key already in the table, or twice in one batch, fails only its
         own writer with ConflictError: the write lock is held from the check to the insert.
         """
-        while self._appends:
+        while self._appends or self._statements:
             batch, self._appends = self._appends, []
+            statements, self._statements = self._statements, []
             accepted: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
             rejected: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
             try:
@@ -580,15 +594,17 @@ class SqliteStorage(Storage):
                             "VALUES (?, ?, ?, ?, ?, ?, ?)",
                             [row for row, _ in accepted],
                         )
+                    for sql, args, _ in statements:
+                        await db.execute(sql, args)
             except BaseException as exc:
                 error = exc if isinstance(exc, Exception) else StorageError("storage closed")
-                for _, done in batch:
+                for done in [d for _, d in batch] + [d for _, _, d in statements]:
                     if not done.done():
                         done.set_exception(error)
                 if not isinstance(exc, Exception):
                     raise
                 continue
-            for _, done in accepted:
+            for done in [d for _, d in accepted] + [d for _, _, d in statements]:
                 if not done.done():
                     done.set_result(None)
             for row, done in rejected:
@@ -603,11 +619,10 @@ class SqliteStorage(Storage):
         return [_event(r) for r in rows]
 
     async def finish_deal(self, table_id: int, deal_no: int, result: Mapping[str, Any]) -> None:
-        async with self._tx() as db:
-            await db.execute(
-                "UPDATE deals SET result = ? WHERE table_id = ? AND deal_no = ?",
-                (json.dumps(dict(result)), table_id, deal_no),
-            )
+        await self._batched(
+            "UPDATE deals SET result = ? WHERE table_id = ? AND deal_no = ?",
+            (json.dumps(dict(result)), table_id, deal_no),
+        )
 
     async def deals(self, rubber_id: int) -> list[DealSummary]:
         rows = await self._all(

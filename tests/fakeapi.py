@@ -66,6 +66,7 @@ class Sent:
     history: list[tuple[int, str]] = field(default_factory=list)  # (call index, text)
     upload: Upload | None = None  # a photo or document
     kind: str = "text"  # "text", "photo" or "document"
+    version: int = 0  # edits so far
 
     def buttons(self) -> list[dict[str, Any]]:
         if not self.markup:
@@ -111,6 +112,9 @@ class FakeBotApi:
         self._runner: web.AppRunner | None = None
         self._answer_waiters: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.on_sent: list[Callable[[Sent], None]] = []  # called after each send or edit
+        # Benchmarks turn these off: a load run must not measure the fake's own memory.
+        self.keep_calls = True
+        self.keep_history = True
         self.port = 0
         self.token = "123456:TEST-token-for-the-fake-api"
 
@@ -155,7 +159,7 @@ class FakeBotApi:
 
     async def dispatch(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         """One Bot API call, whether it came over HTTP or through ``InProcessRequest``."""
-        if method != "getUpdates":
+        if method != "getUpdates" and self.keep_calls:
             self.calls.append(Call(method, params, time.monotonic(), len(self.calls)))
         for i, (fail_method, code, body) in enumerate(self.fail_queue):
             if fail_method == method:
@@ -295,7 +299,9 @@ class FakeBotApi:
                 "markup are exactly the same as a current content and reply markup of the message",
             )
         sent.text, sent.markup = params["text"], markup
-        sent.history.append((len(self.calls) - 1, sent.text))
+        sent.version += 1
+        if self.keep_history:
+            sent.history.append((len(self.calls) - 1, sent.text))
         for hook in self.on_sent:
             hook(sent)
         return self._message(sent)

@@ -182,38 +182,42 @@ async def _undo(context: BotContext, table_id: int, expected: int, player: Playe
     _show(context, sheet, note=note)
 
 
-async def deal_command(update: Update, context: BotContext) -> None:
-    """/deal 4SX N -2 [100NS]: one deal's result, typed."""
+async def _open_sheet_id(update: Update, context: BotContext) -> tuple[int, int]:
+    """The sheet open in this chat (or topic), and how many entries it has."""
     chat = update.effective_chat
     assert chat is not None
-    t = user_translator(update.effective_user, context.config.language)
-    thread = thread_of(update)
-    try:
-        record = await context.storage.chat_by_tg(chat.id)
-        table = None if record is None else await _keeper(context).open_sheet(record.id, thread)
-        if table is None:
-            raise Refusal("keeper_none")
-        entry = parse_entry(" ".join(context.args or []))
-        player = await acting_player(update, context)
-        await _save(context, table.id, table.current_deal, entry, player)
-    except (Refusal, RuleError) as error:
-        context.outbox.post(chat.id, thread, Rendered(refusal_text(error, t)))
+    record = await context.storage.chat_by_tg(chat.id)
+    table = (
+        None if record is None else await _keeper(context).open_sheet(record.id, thread_of(update))
+    )
+    if table is None:
+        raise Refusal("keeper_none")
+    return table.id, table.current_deal
+
+
+async def deal_command(update: Update, context: BotContext) -> None:
+    """/deal 4SX N -2 [100NS]: one deal's result, typed."""
+    await _typed(update, context, undo=False)
 
 
 async def undo_command(update: Update, context: BotContext) -> None:
+    await _typed(update, context, undo=True)
+
+
+async def _typed(update: Update, context: BotContext, undo: bool) -> None:
     chat = update.effective_chat
     assert chat is not None
     t = user_translator(update.effective_user, context.config.language)
-    thread = thread_of(update)
     try:
-        record = await context.storage.chat_by_tg(chat.id)
-        table = None if record is None else await _keeper(context).open_sheet(record.id, thread)
-        if table is None:
-            raise Refusal("keeper_none")
+        table_id, count = await _open_sheet_id(update, context)
         player = await acting_player(update, context)
-        await _undo(context, table.id, table.current_deal, player)
+        if undo:
+            await _undo(context, table_id, count, player)
+        else:
+            entry = parse_entry(" ".join(context.args or []))
+            await _save(context, table_id, count, entry, player)
     except (Refusal, RuleError) as error:
-        context.outbox.post(chat.id, thread, Rendered(refusal_text(error, t)))
+        context.outbox.post(chat.id, thread_of(update), Rendered(refusal_text(error, t)))
 
 
 async def keeper_button(update: Update, context: BotContext) -> None:

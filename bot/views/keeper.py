@@ -14,7 +14,7 @@ from bot.i18n import Translator
 from bot.scorekeeper import Sheet
 from bot.views import Key, Rendered
 from bot.views.cards import contract_text, seat_text, strain_text
-from bot.views.score import money, scoresheet, signed
+from bot.views.score import money, sheet_lines, signed
 from games.bridge.calls import Contract, Strain
 from games.bridge.cards import Seat, Side
 from games.bridge.entry import Entry
@@ -117,19 +117,7 @@ def render_keeper(sheet: Sheet, arg: str, t: Translator, note: str = "") -> Rend
     )
     if note:
         lines.append(note)
-    for entry in sheet.last:
-        lines.append(
-            t(
-                "result.entry",
-                side=_side_name(entry.side, t),
-                points=entry.points,
-                what=t(f"entry.{entry.kind.value}"),
-                line=t(f"line.{entry.line.value}"),
-            )
-        )
-    lines.append(f"<pre>{escape(scoresheet(sheet.rubber, t))}</pre>")
-    games = sheet.rubber.games
-    lines.append(t("result.games", ns=games[Side.NS], ew=games[Side.EW]))
+    lines.extend(sheet_lines(sheet.last, sheet.rubber, t))
     finished = sheet.finished
     if finished is not None:
         lines.append(

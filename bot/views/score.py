@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from html import escape
 
 from bot.callback_data import Act, Button
@@ -11,7 +11,7 @@ from bot.service import DealFinished, RubberFinished, Snapshot
 from bot.views import Key, Rendered
 from bot.views.cards import result_text, seat_text
 from games.bridge.cards import Seat, Side
-from games.bridge.rubber import Line, Rubber
+from games.bridge.rubber import Line, Rubber, ScoreEntry
 
 COLUMN = 9
 
@@ -70,21 +70,26 @@ def render_deal_result(snap: Snapshot, notice: DealFinished, t: Translator) -> R
             name=name,
             outcome=outcome,
         )
-    lines = [head]
-    for entry in notice.entries:
-        lines.append(
-            t(
-                "result.entry",
-                side=_side_label(entry.side, t),
-                points=entry.points,
-                what=t(f"entry.{entry.kind.value}"),
-                line=t(f"line.{entry.line.value}"),
-            )
-        )
-    lines.append(f"<pre>{escape(scoresheet(notice.rubber, t))}</pre>")
-    games = notice.rubber.games
-    lines.append(t("result.games", ns=games[Side.NS], ew=games[Side.EW]))
+    lines = [head, *sheet_lines(notice.entries, notice.rubber, t)]
     return Rendered("\n".join(lines))
+
+
+def sheet_lines(entries: Sequence[ScoreEntry], rubber: Rubber, t: Translator) -> list[str]:
+    """What a deal wrote, the sheet so far, and the games won."""
+    lines = [
+        t(
+            "result.entry",
+            side=_side_label(entry.side, t),
+            points=entry.points,
+            what=t(f"entry.{entry.kind.value}"),
+            line=t(f"line.{entry.line.value}"),
+        )
+        for entry in entries
+    ]
+    lines.append(f"<pre>{escape(scoresheet(rubber, t))}</pre>")
+    games = rubber.games
+    lines.append(t("result.games", ns=games[Side.NS], ew=games[Side.EW]))
+    return lines
 
 
 def render_rubber_result(snap: Snapshot, notice: RubberFinished, t: Translator) -> Rendered:

@@ -6,6 +6,7 @@ from the kibitzer's view (no hand but dummy's after the opening lead), a player'
 
 from __future__ import annotations
 
+import functools
 from html import escape
 
 from bot.callback_data import Act, Button
@@ -92,7 +93,9 @@ def _contract_line(view: SeatView, snap: Snapshot, t: Translator) -> str:
     )
 
 
+@functools.lru_cache(maxsize=8192)
 def _hand_block(cards: frozenset[Card], language: str) -> str:
+    """Cached: every press re-renders four private messages, and most hands did not change."""
     return "\n".join(hand_lines(cards, language))
 
 
