@@ -7,12 +7,17 @@ private chat. Private messages are built from the player's own seat view only.
 
 from __future__ import annotations
 
+import asyncio
+
+from telegram import InputFile
+
 from bot.i18n import Translator, resolve
 from bot.outbox import Outbox
 from bot.service import Change, DealFinished, Holder, RubberFinished, Snapshot
+from bot.views.pictures import scoresheet_picture
 from bot.views.score import render_deal_result, render_rubber_result
 from bot.views.table import render_private, render_seating, render_table, vulnerability
-from games.bridge.cards import Seat
+from games.bridge.cards import Seat, Side
 from games.bridge.deal import DealState
 from storage.interface import TableStatus
 
@@ -21,6 +26,7 @@ class Presenter:
     def __init__(self, outbox: Outbox, bot_username: str) -> None:
         self.outbox = outbox
         self.bot_username = bot_username
+        self._drawing: set[asyncio.Task[None]] = set()
 
     def group_translator(self, snap: Snapshot) -> Translator:
         return Translator(resolve(snap.settings.language))
@@ -40,11 +46,41 @@ class Presenter:
             elif isinstance(notice, RubberFinished):
                 rubber_over = True
                 self.outbox.post(chat, thread, render_rubber_result(snap, notice, t))
+                self._draw_sheet(snap, notice, t)
         if snap.status is TableStatus.PLAYING and snap.state is not None:
             self._deal(snap, snap.deal_no, snap.state, vulnerability(snap))
         elif not rubber_over:
             key = f"seating:{snap.deal_no}"
             self.outbox.want(snap.table_id, key, chat, thread, render_seating(snap, t))
+
+    def _draw_sheet(self, snap: Snapshot, notice: RubberFinished, t: Translator) -> None:
+        """The finished rubber's sheet as a picture too, drawn off the event loop."""
+
+        async def draw() -> None:
+            sides = []
+            for side in Side:
+                names = " & ".join(snap.seats[s].name for s in side.seats if s in snap.seats)
+                sides.append(f"{t('side.ns') if side is Side.NS else t('side.ew')}: {names}")
+            png = await asyncio.to_thread(
+                scoresheet_picture,
+                notice.rubber,
+                t("table.title_plain", number=snap.table_id),
+                sides[0],
+                sides[1],
+                t("keeper.picture_total"),
+            )
+            self.outbox.post_file(
+                snap.chat.tg_chat_id,
+                snap.topic_id,
+                "sendPhoto",
+                "photo",
+                InputFile(png, filename="scoresheet.png"),
+                t("rubber.over"),
+            )
+
+        task = asyncio.create_task(draw())
+        self._drawing.add(task)
+        task.add_done_callback(self._drawing.discard)
 
     def _deal(self, snap: Snapshot, deal_no: int, state: DealState, vul: tuple[bool, bool]) -> None:
         t = self.group_translator(snap)

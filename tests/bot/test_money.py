@@ -4,6 +4,7 @@ the balance chart and the scoresheet picture; bad scorekeeper entries change not
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import random
@@ -67,6 +68,12 @@ async def test_online_and_scorekeeper_rubbers_share_one_ledger(h: Harness) -> No
     driver = Driver(h, PLAYERS, random.Random(5))
     await driver.play_until(driver.rubber_over)
     await h.settle()
+    for _ in range(500):  # the online rubber's sheet comes as a picture too, drawn off the loop
+        if any(m.kind == "photo" for m in h.api.chat_messages(GROUP)):
+            break
+        await asyncio.sleep(0.01)
+    [online_sheet] = [m for m in h.api.chat_messages(GROUP) if m.kind == "photo"]
+    assert online_sheet.upload is not None and png_size(online_sheet.upload.data)[0] >= 300
     storage = storage_of(h)
     chat = await storage.chat_by_tg(GROUP)
     assert chat is not None
@@ -117,7 +124,7 @@ async def test_online_and_scorekeeper_rubbers_share_one_ledger(h: Harness) -> No
     assert "↩" in keeper_message(h).text
     await h.say(BOB, GROUP, "/deal 4S W =")
     photos = [m for m in h.api.chat_messages(GROUP) if m.kind == "photo"]
-    assert photos, "the finished sheet comes as a picture too"
+    assert len(photos) == 2, "the finished sheet comes as a picture too"
     width, height = png_size(photos[-1].upload.data)  # type: ignore[union-attr]
     assert 300 <= width <= 1200 and 300 <= height <= 2000
     # E-W: 60 + 120 + 30 + 120 + 700 = 1030 -> 1000; N-S: 0.
