@@ -8,12 +8,15 @@ private chat. Private messages are built from the player's own seat view only.
 from __future__ import annotations
 
 import asyncio
+from html import escape
 
 from telegram import InputFile
 
 from bot.i18n import Translator, resolve
 from bot.outbox import Outbox
-from bot.service import Change, DealFinished, Holder, RubberFinished, Snapshot
+from bot.service import Change, ClaimRejected, DealFinished, Holder, RubberFinished, Snapshot
+from bot.views import Rendered
+from bot.views.cards import seat_text
 from bot.views.pictures import scoresheet_picture
 from bot.views.score import render_deal_result, render_rubber_result
 from bot.views.table import render_private, render_seating, render_table, vulnerability
@@ -43,6 +46,13 @@ class Presenter:
             if isinstance(notice, DealFinished):
                 self._deal(snap, notice.deal_no, notice.final, notice.vulnerable)
                 self.outbox.post(chat, thread, render_deal_result(snap, notice, t))
+            elif isinstance(notice, ClaimRejected):
+                text = t(
+                    "claim.rejected",
+                    name=escape(snap.seats[notice.by].name) if notice.by in snap.seats else "—",
+                    seat=seat_text(notice.claimant, t.language),
+                )
+                self.outbox.post(chat, thread, Rendered(text))
             elif isinstance(notice, RubberFinished):
                 rubber_over = True
                 self.outbox.post(chat, thread, render_rubber_result(snap, notice, t))
@@ -90,6 +100,19 @@ class Presenter:
         )
         for seat in Seat:
             self.show_hand(snap, seat, deal_no, state, vul)
+
+    def show_claim_menu(self, snap: Snapshot, seat: Seat) -> None:
+        """The claimant's own message offers the number of tricks instead of the cards."""
+        holder = snap.seats.get(seat)
+        if snap.state is None or holder is None or holder.tg_user_id is None:
+            return
+        t = self.private_translator(snap, holder)
+        content = render_private(
+            snap, snap.deal_no, snap.state.view(seat), vulnerability(snap), t, claim_menu=True
+        )
+        self.outbox.want(
+            snap.table_id, f"hand:{seat.name}:{snap.deal_no}", holder.tg_user_id, None, content
+        )
 
     def show_hand(
         self, snap: Snapshot, seat: Seat, deal_no: int, state: DealState, vul: tuple[bool, bool]

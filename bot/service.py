@@ -112,7 +112,13 @@ class RubberFinished:
     rubber: Rubber
 
 
-Notice = DealFinished | RubberFinished
+@dataclass(frozen=True, slots=True)
+class ClaimRejected:
+    claimant: Seat
+    by: Seat
+
+
+Notice = DealFinished | RubberFinished | ClaimRejected
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,9 +394,13 @@ class TableService:
             except ConflictError:
                 self.forget(table_id)
                 raise Refusal("conflict") from None
+            before = live.state
             live.state = state
             live.seq += 1
-            notices = await self._advance(live)
+            notices: list[Notice] = []
+            if before.claim is not None and state.claim is None and state.result is None:
+                notices.append(ClaimRejected(before.claim.claimant, seat))
+            notices += await self._advance(live)
             return Change(self._snapshot(live), tuple(notices))
 
     async def _start_rubber(self, live: _Live) -> None:

@@ -12,6 +12,7 @@ from bot.handlers.common import acting_player, refusal_text, thread_of, user_tra
 from bot.service import Refusal
 from bot.views import Rendered
 from bot.views.score import render_scoresheet
+from bot.views.table import vulnerability
 from games.bridge.cards import Seat
 from games.errors import RuleError
 
@@ -94,6 +95,23 @@ async def button(update: Update, context: BotContext) -> None:
             change = await service.next_rubber(
                 pressed.table_id, player.id, pressed.act is Act.NEW_PARTNERS
             )
+        elif pressed.act in (Act.CLAIM_MENU, Act.REFRESH):
+            snap = await service.snapshot(pressed.table_id)
+            seat = snap.seat_of(player.id)
+            if seat is None:
+                raise Refusal("not_seated")
+            if snap.state is None or pressed.deal_no != snap.deal_no or snap.state.result:
+                raise Refusal("stale")
+            if pressed.act is Act.CLAIM_MENU:
+                if not snap.state.can_claim(seat):
+                    raise Refusal("stale")
+                context.presenter.show_claim_menu(snap, seat)
+            else:
+                context.presenter.show_hand(
+                    snap, seat, snap.deal_no, snap.state, vulnerability(snap)
+                )
+            await query.answer()
+            return
         elif pressed.act in ACTIONS:
             change = await service.act(
                 pressed.table_id, pressed.deal_no, player.id, ACTIONS[pressed.act], pressed.arg

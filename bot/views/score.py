@@ -9,8 +9,8 @@ from bot.callback_data import Act, Button
 from bot.i18n import Translator
 from bot.service import DealFinished, RubberFinished, Snapshot
 from bot.views import Key, Rendered
-from bot.views.cards import result_text, seat_text
-from games.bridge.cards import Seat, Side
+from bot.views.cards import hand_lines, result_text, seat_text
+from games.bridge.cards import Deal, Seat, Side
 from games.bridge.rubber import Line, Rubber, ScoreEntry
 
 COLUMN = 9
@@ -62,6 +62,8 @@ def render_deal_result(snap: Snapshot, notice: DealFinished, t: Translator) -> R
             outcome = t("result.made", tricks=result.declarer_tricks)
         else:
             outcome = t("result.down", down=-delta)
+        if result.claimed:
+            outcome += f" ({t('result.claimed')})"
         head = t(
             "result.head",
             number=notice.deal_no,
@@ -71,7 +73,20 @@ def render_deal_result(snap: Snapshot, notice: DealFinished, t: Translator) -> R
             outcome=outcome,
         )
     lines = [head, *sheet_lines(notice.entries, notice.rubber, t)]
+    lines.append(t("result.full_deal"))
+    lines.append(f"<pre>{escape(full_deal(notice.final.deal, snap, lang))}</pre>")
     return Rendered("\n".join(lines))
+
+
+def full_deal(deal: Deal, snap: Snapshot, language: str) -> str:
+    """All four hands, for the kibitzers and the post-mortem, once the deal is over."""
+    lines = []
+    for seat in Seat:
+        holder = snap.seats.get(seat)
+        name = holder.name if holder is not None else "—"
+        lines.append(f"{seat_text(seat, language)} {name}")
+        lines.extend(hand_lines(deal.hand(seat), language))
+    return "\n".join(lines)
 
 
 def sheet_lines(entries: Sequence[ScoreEntry], rubber: Rubber, t: Translator) -> list[str]:

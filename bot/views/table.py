@@ -194,9 +194,15 @@ def render_seating(snap: Snapshot, t: Translator) -> Rendered:
 
 
 def render_private(
-    snap: Snapshot, deal_no: int, view: SeatView, vul: tuple[bool, bool], t: Translator
+    snap: Snapshot,
+    deal_no: int,
+    view: SeatView,
+    vul: tuple[bool, bool],
+    t: Translator,
+    claim_menu: bool = False,
 ) -> Rendered:
-    """A player's own message: their hand (and dummy's, for declarer), and their buttons."""
+    """A player's own message: their hand (and dummy's, for declarer), and their buttons;
+    ``claim_menu`` puts the choice of how many tricks to claim in place of the cards."""
     seat = view.viewer
     assert seat is not None
     lang = t.language
@@ -238,19 +244,72 @@ def render_private(
     elif view.legal_calls:
         lines.append(f"<b>{t('private.your_call')}</b>")
         keys = bidding_box(snap.table_id, deal_no, view.legal_calls, lang)
+    elif view.claim is not None:
+        lines.extend(_claim_lines(snap, view, t))
+        claim = view.claim
+        if seat in claim.responders and seat not in claim.accepted:
+            keys = (
+                (
+                    Key(
+                        t("button.accept"),
+                        Button(snap.table_id, deal_no, Act.CLAIM_ANSWER, "y").encode(),
+                    ),
+                    Key(
+                        t("button.reject"),
+                        Button(snap.table_id, deal_no, Act.CLAIM_ANSWER, "n").encode(),
+                    ),
+                ),
+            )
+    elif view.legal_cards and claim_menu:
+        left = _tricks_left(view)
+        lines.append(f"<b>{t('private.claim_ask', left=left)}</b>")
+        options = [
+            Key(str(n), Button(snap.table_id, deal_no, Act.CLAIM, str(n)).encode())
+            for n in range(left, -1, -1)
+        ]
+        rows = [tuple(options[i : i + 7]) for i in range(0, len(options), 7)]
+        back = Key(t("button.back"), Button(snap.table_id, deal_no, Act.REFRESH).encode())
+        keys = (*rows, (back,))
     elif view.legal_cards:
         if view.turn is not None and view.turn is view.dummy:
             lines.append(f"<b>{t('private.dummy_card', seat=seat_text(view.turn, lang))}</b>")
         else:
             lines.append(f"<b>{t('private.your_card')}</b>")
         keys = card_buttons(snap.table_id, deal_no, view.legal_cards, lang)
+        claim_key = Key(t("button.claim"), Button(snap.table_id, deal_no, Act.CLAIM_MENU).encode())
+        keys = (*keys, (claim_key,))
     return Rendered("\n".join(lines), keys)
 
 
+def _tricks_left(view: SeatView) -> int:
+    return 13 - view.tricks_won[Side.NS] - view.tricks_won[Side.EW]
+
+
+def _claim_lines(snap: Snapshot, view: SeatView, t: Translator) -> list[str]:
+    """Who claims how many of the tricks left, and who has accepted so far."""
+    claim = view.claim
+    assert claim is not None
+    lang = t.language
+    lines = [
+        t(
+            "private.claim",
+            seat=seat_text(claim.claimant, lang),
+            name=_name(snap, claim.claimant),
+            tricks=claim.tricks,
+            left=_tricks_left(view),
+        )
+    ]
+    if claim.accepted:
+        names = ", ".join(_name(snap, s) for s in sorted(claim.accepted))
+        lines.append(t("private.claim_accepted_by", names=names))
+    return lines
+
+
 def _waiting(snap: Snapshot, view: SeatView) -> bool:
-    """Mid-deal and not this seat's turn (nor paused): the quiet view is shown."""
+    """Mid-deal and not this seat's turn (nor paused, nor a claim to answer): the quiet view."""
     return (
         view.result is None
+        and view.claim is None
         and not snap.paused
         and not view.legal_calls
         and not view.legal_cards

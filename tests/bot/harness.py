@@ -39,6 +39,7 @@ def parse_rank(text: str) -> Rank:
 
 def cards_in(text: str) -> set[Card]:
     """Every card a message shows: single cards (♠Д) and hand lines (♠ Т К 10)."""
+    text = re.sub(r"</?pre>", "\n", text)  # a hand's last line ends at the tag
     found = {Card(SYMBOLS[s], parse_rank(r)) for s, r in CARD_TOKEN.findall(text)}
     for symbol, ranks in SUIT_LINE.findall(text):
         for rank in ranks.split():
