@@ -40,6 +40,7 @@ GROUP_COMMANDS = (
     "undo",
     "settings",
     "leave",
+    "end",
     "help",
 )
 PRIVATE_COMMANDS = ("start", "help")

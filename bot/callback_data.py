@@ -29,6 +29,7 @@ class Act(StrEnum):
     NEXT_RUBBER = "nr"
     NEW_PARTNERS = "np"
     STAND_UP = "su"
+    END = "end"  # arg: "y" (stop the rubber now) or "n" (keep playing)
     SETTING = "st"  # arg: key=value
     REFRESH = "rf"
     # The group's money; the "table" field holds the chat's id, the "deal" field the ledger's

@@ -14,11 +14,19 @@ from telegram import InputFile
 
 from bot.i18n import Translator, resolve
 from bot.outbox import Outbox
-from bot.service import Change, ClaimRejected, DealFinished, Holder, RubberFinished, Snapshot
+from bot.service import (
+    Change,
+    ClaimRejected,
+    DealFinished,
+    EndVote,
+    Holder,
+    RubberFinished,
+    Snapshot,
+)
 from bot.views import Rendered
 from bot.views.cards import seat_text
 from bot.views.pictures import scoresheet_picture
-from bot.views.score import render_deal_result, render_rubber_result
+from bot.views.score import render_deal_result, render_end_vote, render_rubber_result
 from bot.views.table import render_private, render_seating, render_table, vulnerability
 from games.bridge.cards import Seat, Side
 from games.bridge.deal import DealState
@@ -53,8 +61,12 @@ class Presenter:
                     seat=seat_text(notice.claimant, t.language),
                 )
                 self.outbox.post(chat, thread, Rendered(text))
+            elif isinstance(notice, EndVote):
+                self.outbox.post(chat, thread, render_end_vote(snap, notice, t))
             elif isinstance(notice, RubberFinished):
                 rubber_over = True
+                if notice.unfinished and snap.state is not None and snap.state.result is None:
+                    self._deal(snap, snap.deal_no, snap.state, vulnerability(snap))  # withdrawn
                 self.outbox.post(chat, thread, render_rubber_result(snap, notice, t))
                 self._draw_sheet(snap, notice, t)
         if snap.status is TableStatus.PLAYING and snap.state is not None:

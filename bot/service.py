@@ -81,6 +81,7 @@ class Snapshot:
     rubber: Rubber | None
     paused: frozenset[Seat]
     dealer_drawn: bool = False
+    end_votes: frozenset[Seat] = frozenset()
 
     def view(self, viewer: Seat | None) -> SeatView | None:
         return None if self.state is None else self.state.view(viewer)
@@ -110,6 +111,13 @@ class RubberFinished:
     balances: Mapping[int, int]  # player id -> running account in this chat
     names: Mapping[int, str]
     rubber: Rubber
+    unfinished: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EndVote:
+    seat: Seat
+    agree: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +126,7 @@ class ClaimRejected:
     by: Seat
 
 
-Notice = DealFinished | RubberFinished | ClaimRejected
+Notice = DealFinished | RubberFinished | ClaimRejected | EndVote
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +147,7 @@ class _Live:
     seq: int
     paused: set[Seat] = field(default_factory=set)
     dealer_drawn: bool = False
+    end_votes: set[Seat] = field(default_factory=set)  # consent to stop the rubber now
     rubber_deals: set[int] = field(default_factory=set)  # deal numbers of the rubber
     scored: set[int] = field(default_factory=set)  # those whose result storage holds
 
@@ -209,6 +218,7 @@ class TableService:
             rubber=copy.deepcopy(live.rubber),
             paused=frozenset(live.paused),
             dealer_drawn=live.dealer_drawn,
+            end_votes=frozenset(live.end_votes),
         )
 
     async def snapshot(self, table_id: int) -> Snapshot:
@@ -376,7 +386,12 @@ class TableService:
         """
         async with self._lock(table_id):
             live = await self._get(table_id)
-            if live.state is None or deal_no != live.deal_no or live.state.result is not None:
+            if (
+                live.state is None
+                or deal_no != live.deal_no
+                or live.state.result is not None
+                or live.table.status is not TableStatus.PLAYING
+            ):
                 raise Refusal("stale")
             seat = _seat_of(live, player_id)
             if seat is None:
@@ -402,6 +417,41 @@ class TableService:
                 notices.append(ClaimRejected(before.claim.claimant, seat))
             notices += await self._advance(live)
             return Change(self._snapshot(live), tuple(notices))
+
+    async def vote_to_end(self, table_id: int, player_id: int, agree: bool) -> Change:
+        """A seated player agrees (or not) to stop the rubber now; with all four, it stops."""
+        async with self._lock(table_id):
+            live = await self._get(table_id)
+            if live.table.status is not TableStatus.PLAYING or live.rubber is None:
+                raise Refusal("no_rubber")
+            seat = _seat_of(live, player_id)
+            if seat is None:
+                raise Refusal("not_seated")
+            if not agree:
+                live.end_votes.clear()
+                return Change(self._snapshot(live), (EndVote(seat, False),))
+            live.end_votes.add(seat)
+            if len(live.end_votes) < 4:
+                return Change(self._snapshot(live), (EndVote(seat, True),))
+            notices = await self._end_rubber(live)
+            return Change(self._snapshot(live), tuple(notices))
+
+    async def end_by_admin(self, table_id: int) -> Change:
+        """A group admin stops the rubber now (the caller checked the admin)."""
+        async with self._lock(table_id):
+            live = await self._get(table_id)
+            if live.table.status is not TableStatus.PLAYING or live.rubber is None:
+                raise Refusal("no_rubber")
+            notices = await self._end_rubber(live)
+            return Change(self._snapshot(live), tuple(notices))
+
+    async def _end_rubber(self, live: _Live) -> list[Notice]:
+        """Scored as an unfinished rubber (RULES.md, Law 80) from the deals completed; a deal in
+        progress is abandoned, its events kept."""
+        assert live.rubber is not None
+        live.end_votes.clear()
+        live.rubber.close()
+        return await self._finish_rubber(live, unfinished=True)
 
     async def _start_rubber(self, live: _Live) -> None:
         """A new rubber at the table; the first dealer is drawn by lot."""
@@ -450,7 +500,7 @@ class TableService:
             await self._start_deal(live, state.deal.dealer.next)
         return notices
 
-    async def _finish_rubber(self, live: _Live) -> list[Notice]:
+    async def _finish_rubber(self, live: _Live, unfinished: bool = False) -> list[Notice]:
         assert live.rubber is not None and live.rubber_id is not None
         rubber = live.rubber
         winner, points = rubber.result(live.chat.settings.rounding is Rounding.HUNDREDS)
@@ -459,7 +509,9 @@ class TableService:
         seats = {seat.name: pid for seat, pid in players.items()}
         # ConflictError: written before a restart; the ledger already holds it.
         with contextlib.suppress(ConflictError):
-            await self.storage.finish_rubber(live.rubber_id, winner, points, entries, seats)
+            await self.storage.finish_rubber(
+                live.rubber_id, winner, points, entries, seats, unfinished
+            )
         live.table = await self.storage.get_table(live.table.id)
         if live.table.status is TableStatus.PLAYING:
             await self.storage.set_status(live.table.id, TableStatus.OPEN)
@@ -467,7 +519,11 @@ class TableService:
         live.rubber_id = None
         balances = await self.storage.balances(live.chat.id)
         names = {h.player_id: h.name for h in live.holders.values()}
-        return [RubberFinished(winner, points, entries, balances, names, copy.deepcopy(rubber))]
+        return [
+            RubberFinished(
+                winner, points, entries, balances, names, copy.deepcopy(rubber), unfinished
+            )
+        ]
 
 
 def _live_from(bundle: TableBundle) -> _Live:

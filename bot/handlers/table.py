@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.constants import ChatType
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
 from bot.callback_data import Act, BadCallbackData, Button
@@ -71,6 +71,32 @@ async def leave_command(update: Update, context: BotContext) -> None:
     context.presenter.show(change)
 
 
+async def end_command(update: Update, context: BotContext) -> None:
+    """/end: a group admin stops the rubber now; a seated player proposes it (all four agree)."""
+    chat, user = update.effective_chat, update.effective_user
+    assert chat is not None and user is not None
+    t = user_translator(user, context.config.language)
+    table_id = await _table_here(update, context)
+    if table_id is None:
+        return
+    player = await acting_player(update, context)
+    try:
+        snap = await context.service.snapshot(table_id)
+        if snap.seat_of(player.id) is None and await _is_admin(context, chat.id, user.id):
+            change = await context.service.end_by_admin(table_id)
+        else:
+            change = await context.service.vote_to_end(table_id, player.id, True)
+    except Refusal as refusal:
+        context.outbox.post(chat.id, thread_of(update), _short(refusal_text(refusal, t)))
+        return
+    context.presenter.show(change)
+
+
+async def _is_admin(context: BotContext, tg_chat_id: int, user_id: int) -> bool:
+    member = await context.bot.get_chat_member(tg_chat_id, user_id)
+    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
 ACTIONS = {Act.CALL: "call", Act.CARD: "card", Act.CLAIM: "claim", Act.CLAIM_ANSWER: "claim_answer"}
 
 
@@ -95,6 +121,8 @@ async def button(update: Update, context: BotContext) -> None:
             change = await service.next_rubber(
                 pressed.table_id, player.id, pressed.act is Act.NEW_PARTNERS
             )
+        elif pressed.act is Act.END:
+            change = await service.vote_to_end(pressed.table_id, player.id, pressed.arg == "y")
         elif pressed.act in (Act.CLAIM_MENU, Act.REFRESH):
             snap = await service.snapshot(pressed.table_id)
             seat = snap.seat_of(player.id)
@@ -153,10 +181,11 @@ def handlers() -> list[BaseHandler[Update, BotContext, None]]:
     groups = filters.ChatType.GROUPS
     return [
         CommandHandler(
-            ["score", "leave", "settings"], group_only, filters=filters.ChatType.PRIVATE
+            ["score", "leave", "settings", "end"], group_only, filters=filters.ChatType.PRIVATE
         ),
         CommandHandler(["bridge", "table"], open_table),
         CommandHandler("score", show_score, filters=groups),
         CommandHandler("leave", leave_command, filters=groups),
+        CommandHandler("end", end_command, filters=groups),
         CallbackQueryHandler(button, pattern=r"^b1:\d+:\d+:(?!st)"),
     ]

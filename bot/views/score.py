@@ -7,7 +7,7 @@ from html import escape
 
 from bot.callback_data import Act, Button
 from bot.i18n import Translator
-from bot.service import DealFinished, RubberFinished, Snapshot
+from bot.service import DealFinished, EndVote, RubberFinished, Snapshot
 from bot.views import Key, Rendered
 from bot.views.cards import hand_lines, result_text, seat_text
 from games.bridge.cards import Deal, Seat, Side
@@ -111,6 +111,8 @@ def render_rubber_result(snap: Snapshot, notice: RubberFinished, t: Translator) 
     """Posted when a rubber ends: totals, the rounded result, entries, running accounts."""
     totals = notice.rubber.totals()
     lines = [f"<b>{t('rubber.over')}</b>"]
+    if notice.unfinished:
+        lines[0] += " " + t("history.unfinished")
     for side in Side:
         names = ", ".join(
             escape(snap.seats[seat].name) for seat in side.seats if seat in snap.seats
@@ -173,6 +175,24 @@ def _account_lines(
         cash = money(points, stake, currency)
         lines.append(f"  {escape(names[pid])}: {signed(points)}" + (f" ({cash})" if cash else ""))
     return lines
+
+
+def render_end_vote(snap: Snapshot, notice: EndVote, t: Translator) -> Rendered:
+    """A proposal to stop the rubber now, and who has agreed so far."""
+    holder = snap.seats.get(notice.seat)
+    name = escape(holder.name) if holder is not None else "—"
+    if not notice.agree:
+        return Rendered(t("end.refused", name=name))
+    agreed = ", ".join(
+        escape(snap.seats[s].name) for s in sorted(snap.end_votes) if s in snap.seats
+    )
+    keys = (
+        (
+            Key(t("button.end_yes"), Button(snap.table_id, snap.deal_no, Act.END, "y").encode()),
+            Key(t("button.end_no"), Button(snap.table_id, snap.deal_no, Act.END, "n").encode()),
+        ),
+    )
+    return Rendered(t("end.proposed", names=agreed, count=len(snap.end_votes)), keys)
 
 
 def render_scoresheet(snap: Snapshot, t: Translator) -> Rendered:

@@ -23,6 +23,7 @@ from bot.views.cards import (
 from games.bridge.calls import Call
 from games.bridge.cards import Card, Seat, Side, Suit, sort_hand
 from games.bridge.deal import Phase, SeatView
+from storage.interface import TableStatus
 
 CELL = 6
 
@@ -152,6 +153,9 @@ def render_table(
         lines.append(
             t("table.claim", seat=seat_text(view.claim.claimant, lang), tricks=view.claim.tricks)
         )
+    if snap.status is not TableStatus.PLAYING and view.result is None:
+        lines.append(t("private.stopped"))
+        return Rendered("\n".join(lines))
     if snap.paused:
         names = ", ".join(_name(snap, s) for s in sorted(snap.paused))
         lines.append(t("table.paused", names=names))
@@ -220,6 +224,9 @@ def render_private(
             vul=_vulnerability(vul, t),
         ),
     ]
+    if snap.status is not TableStatus.PLAYING and view.result is None:
+        lines.append(t("private.stopped"))  # the rubber was stopped with this deal unfinished
+        return Rendered("\n".join(lines))
     if _waiting(snap, view):
         return _quiet(snap, view, lines, t)
     lines += [

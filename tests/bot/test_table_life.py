@@ -68,3 +68,134 @@ async def test_a_claim_rejected_then_accepted(h: Harness) -> None:
     storage: SqliteStorage = h.app.bot_data["storage"]
     kinds = [e.kind for e in await storage.events(1, 1)]
     assert kinds.count("claim") == 2 and kinds.count("claim_answer") == 3
+
+
+async def play_claimed_3nt(h: Harness) -> User:
+    """Deal 1: 3NT by the first to call, every trick claimed and accepted; returns declarer."""
+    declarer, message = actor(h)
+    await h.press(declarer, message, data_of(message, ":c:3NT"))
+    for _ in range(3):
+        user, message = actor(h)
+        await h.press(user, message, data_of(message, ":c:P"))
+    leader, message = actor(h)
+    lead = next(b["callback_data"] for b in message.buttons() if ":p:" in b["callback_data"])
+    await h.press(leader, message, lead)
+    cards = message_with(h, declarer, ":cm")
+    await h.press(declarer, cards, data_of(cards, ":cm"))
+    menu = message_with(h, declarer, ":cl:")
+    await h.press(declarer, menu, data_of(menu, ":cl:13"))
+    index = PLAYERS.index(declarer)
+    for defender in (PLAYERS[(index + 1) % 4], PLAYERS[(index + 3) % 4]):
+        accepting = message_with(h, defender, ":ca:y")
+        await h.press(defender, accepting, data_of(accepting, ":ca:y"))
+    await h.settle()
+    return declarer
+
+
+async def test_a_rubber_stopped_early_by_all_four_is_scored_unfinished(h: Harness) -> None:
+    await seat_four(h)
+    declarer = await play_claimed_3nt(h)  # 100 below (a game), 120 above, non-vulnerable
+    assert h.app is not None
+    storage: SqliteStorage = h.app.bot_data["storage"]
+    chat = await storage.chat_by_tg(GROUP)
+    assert chat is not None
+    table = await storage.get_table(1)
+    [deal1, _deal2] = await storage.deals(table.rubber_id or 0)
+    assert deal1.result is not None
+    honours = {side: int(points) for side, points in deal1.result["honours"].items()}
+    index = PLAYERS.index(declarer)
+    ours = "NS" if index % 2 == 0 else "EW"
+    theirs = "EW" if ours == "NS" else "NS"
+    # By hand: 100 + 120 + 300 for the game of an unfinished rubber (Law 80), honours if any.
+    difference = 100 + 120 + 300 + honours.get(ours, 0) - honours.get(theirs, 0)
+    points = (difference + 50) // 100 * 100
+
+    user, held = actor(h)  # deal 2 is under way; keep a button from it
+    stale = next(b["callback_data"] for b in held.buttons() if ":c:" in b["callback_data"])
+    await h.say(declarer, GROUP, "/end")
+    proposal = h.api.chat_messages(GROUP)[-1]
+    assert "1 из 4" in proposal.text or "1 of 4" in proposal.text
+    stranger = User(160, "Eve", "en")
+    answer = await h.press(stranger, proposal, data_of(proposal, ":end:y"))
+    assert answer.get("text")  # not seated
+    others = [p for p in PLAYERS if p != declarer]
+    for player in others:
+        proposal = h.api.chat_messages(GROUP)[-1]
+        if "✋" not in proposal.text:
+            proposal = next(
+                m for m in reversed(h.api.chat_messages(GROUP)) if ":end:y" in str(m.buttons())
+            )
+        await h.press(player, proposal, data_of(proposal, ":end:y"))
+    await h.settle()
+    [rubber] = await storage.rubbers(chat.id)
+    assert rubber.unfinished and rubber.points == points
+    balances = await storage.balances(chat.id)
+    for i, player in enumerate(PLAYERS):
+        found = await storage.player_by_tg(player.id)
+        assert found is not None
+        expected = points if (i - index) % 2 == 0 else -points
+        assert balances[found.id] == expected
+    assert any("не доигран" in m.text for m in h.api.chat_messages(GROUP))
+    # The abandoned deal's buttons are withdrawn, and a press on one changes nothing.
+    assert all(h.action_message(p) is None for p in PLAYERS)
+    answer = await h.press(user, held, stale)
+    assert answer.get("text")
+    assert len(await storage.events(1, 2)) == 1  # only the deal itself
+
+
+async def test_a_group_admin_stops_the_rubber_alone(h: Harness) -> None:
+    await seat_four(h)
+    admin = User(170, "Boss", "en")
+    await h.say(admin, GROUP, "/end")  # not an admin yet: a proposal needs a seat
+    assert (
+        "seated" in h.api.chat_messages(GROUP)[-1].text
+        or "сидите" in h.api.chat_messages(GROUP)[-1].text
+    )
+    h.api.admins.add(admin.id)
+    await h.say(admin, GROUP, "/end")
+    assert h.app is not None
+    storage: SqliteStorage = h.app.bot_data["storage"]
+    chat = await storage.chat_by_tg(GROUP)
+    assert chat is not None
+    [rubber] = await storage.rubbers(chat.id)
+    assert rubber.unfinished and rubber.points == 0  # nothing was scored yet: a draw
+    assert all(h.action_message(p) is None for p in PLAYERS)
+
+
+async def test_two_tables_in_two_forum_topics_play_at_once_without_crossing(h: Harness) -> None:
+    forum = -1_000_000_000_777
+    others = [User(201, "Gleb", "ru"), User(202, "Hana", "en"), User(203, "Ivan", "ru"),
+              User(204, "Jill", "en")]  # fmt: skip
+    await seat_four(h, PLAYERS, forum, thread=11)
+    await seat_four(h, others, forum, thread=22)
+    for _ in range(20):  # the two foursomes take turns pressing
+        for players in (PLAYERS, others):
+            user, message = actor(h, players)
+            offered = [b["callback_data"] for b in message.buttons()]
+            data = next(  # open 1♣ if nobody has bid, then pass; in play, the first card
+                d
+                for suffix in (":c:1C", ":c:P", ":p:")
+                for d in offered
+                if d.endswith(suffix) or (suffix == ":p:" and suffix in d)
+            )
+            answer = await h.press(user, message, data)
+            assert not answer.get("text"), answer
+    await h.settle()
+    tables = {11: "1", 22: "2"}
+    names = {11: {p.first_name for p in PLAYERS}, 22: {p.first_name for p in others}}
+    seen = {11: 0, 22: 0}
+    for sent in h.api.chat_messages(forum):
+        assert sent.thread_id in (11, 22), sent.text  # every message in a topic
+        topic = sent.thread_id
+        if "🃏" in sent.text:
+            seen[topic] += 1
+            assert f"№{tables[topic]}" in sent.text or f"#{tables[topic]}" in sent.text
+            other = 22 if topic == 11 else 11
+            assert not any(name in sent.text for name in names[other])
+    assert seen[11] and seen[22]
+    # Each player's private messages name their own table (and the group).
+    for players, number in ((PLAYERS, "1"), (others, "2")):
+        for user in players:
+            for sent in h.api.chat_messages(user.id):
+                if "№" in sent.text or "#" in sent.text:
+                    assert f"№{number}" in sent.text or f"#{number}" in sent.text
