@@ -29,6 +29,8 @@ class Act(StrEnum):
     NEXT_RUBBER = "nr"
     NEW_PARTNERS = "np"
     STAND_UP = "su"
+    UNDO = "un"  # take back my last call or card (the opponents decide)
+    UNDO_ANSWER = "ua"  # arg: "y" or "n"
     END = "end"  # arg: "y" (stop the rubber now) or "n" (keep playing)
     SETTING = "st"  # arg: key=value
     REFRESH = "rf"

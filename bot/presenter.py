@@ -22,11 +22,19 @@ from bot.service import (
     Holder,
     RubberFinished,
     Snapshot,
+    UndoAnswered,
+    UndoAsked,
 )
 from bot.views import Rendered
 from bot.views.cards import seat_text
 from bot.views.pictures import scoresheet_picture
-from bot.views.score import render_deal_result, render_end_vote, render_rubber_result
+from bot.views.score import (
+    render_deal_result,
+    render_end_vote,
+    render_rubber_result,
+    render_undo_answered,
+    render_undo_asked,
+)
 from bot.views.table import render_private, render_seating, render_table, vulnerability
 from games.bridge.cards import Seat, Side
 from games.bridge.deal import DealState
@@ -61,6 +69,10 @@ class Presenter:
                     seat=seat_text(notice.claimant, t.language),
                 )
                 self.outbox.post(chat, thread, Rendered(text))
+            elif isinstance(notice, UndoAsked):
+                self.outbox.post(chat, thread, render_undo_asked(snap, notice, t))
+            elif isinstance(notice, UndoAnswered):
+                self.outbox.post(chat, thread, render_undo_answered(snap, notice, t))
             elif isinstance(notice, EndVote):
                 self.outbox.post(chat, thread, render_end_vote(snap, notice, t))
             elif isinstance(notice, RubberFinished):

@@ -28,6 +28,7 @@ from games.bridge.deal import (
     MakeClaim,
     PlayCard,
     SeatView,
+    Undo,
 )
 from games.bridge.rubber import Rubber, ScoreEntry
 from games.bridge.scoring import Rules, honours
@@ -114,6 +115,25 @@ class RubberFinished:
     unfinished: bool = False
 
 
+@dataclass
+class UndoRequest:
+    seat: Seat
+    seq: int  # the event count when asked: any action since makes it moot
+    allowed: set[Seat] = field(default_factory=set)
+
+
+@dataclass(frozen=True, slots=True)
+class UndoAsked:
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class UndoAnswered:
+    asker: Seat
+    by: Seat
+    allowed: bool
+
+
 @dataclass(frozen=True, slots=True)
 class EndVote:
     seat: Seat
@@ -126,7 +146,7 @@ class ClaimRejected:
     by: Seat
 
 
-Notice = DealFinished | RubberFinished | ClaimRejected | EndVote
+Notice = DealFinished | RubberFinished | ClaimRejected | EndVote | UndoAsked | UndoAnswered
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +168,7 @@ class _Live:
     paused: set[Seat] = field(default_factory=set)
     dealer_drawn: bool = False
     end_votes: set[Seat] = field(default_factory=set)  # consent to stop the rubber now
+    undo_request: UndoRequest | None = None
     rubber_deals: set[int] = field(default_factory=set)  # deal numbers of the rubber
     scored: set[int] = field(default_factory=set)  # those whose result storage holds
 
@@ -385,38 +406,79 @@ class TableService:
         Refusal for the table's reasons (stale, not seated, paused); RuleError for the rules'.
         """
         async with self._lock(table_id):
-            live = await self._get(table_id)
-            if (
-                live.state is None
-                or deal_no != live.deal_no
-                or live.state.result is not None
-                or live.table.status is not TableStatus.PLAYING
-            ):
-                raise Refusal("stale")
-            seat = _seat_of(live, player_id)
-            if seat is None:
-                raise Refusal("not_seated")
-            if live.paused:
-                names = ", ".join(live.holders[s].name for s in sorted(live.paused))
-                raise Refusal("paused", names=names)
-            action = _action(seat, kind, arg)
-            state = live.state.apply(action)  # RuleError propagates: nothing written
-            event_kind, payload = encode(action)
-            try:
-                await self.storage.append_event(
-                    table_id, deal_no, live.seq, event_kind, payload, player_id
-                )
-            except ConflictError:
-                self.forget(table_id)
-                raise Refusal("conflict") from None
-            before = live.state
-            live.state = state
-            live.seq += 1
-            notices: list[Notice] = []
-            if before.claim is not None and state.claim is None and state.result is None:
-                notices.append(ClaimRejected(before.claim.claimant, seat))
-            notices += await self._advance(live)
-            return Change(self._snapshot(live), tuple(notices))
+            live, seat = await self._acting(table_id, deal_no, player_id)
+            return await self._apply(live, _action(seat, kind, arg), seat, player_id)
+
+    async def _acting(self, table_id: int, deal_no: int, player_id: int) -> tuple[_Live, Seat]:
+        """The live table and the player's seat, if they may act in this deal now."""
+        live = await self._get(table_id)
+        if (
+            live.state is None
+            or deal_no != live.deal_no
+            or live.state.result is not None
+            or live.table.status is not TableStatus.PLAYING
+        ):
+            raise Refusal("stale")
+        seat = _seat_of(live, player_id)
+        if seat is None:
+            raise Refusal("not_seated")
+        if live.paused:
+            names = ", ".join(live.holders[s].name for s in sorted(live.paused))
+            raise Refusal("paused", names=names)
+        return live, seat
+
+    async def _apply(
+        self, live: _Live, action: Action, seat: Seat, player_id: int, *extra: Notice
+    ) -> Change:
+        """Check ``action`` with the rules, write its event, then follow up. Nothing is written
+        if the rules refuse it; nothing is changed if the write fails."""
+        assert live.state is not None
+        state = live.state.apply(action)  # RuleError propagates: nothing written
+        event_kind, payload = encode(action)
+        try:
+            await self.storage.append_event(
+                live.table.id, live.deal_no, live.seq, event_kind, payload, player_id
+            )
+        except ConflictError:
+            self.forget(live.table.id)
+            raise Refusal("conflict") from None
+        before = live.state
+        live.state = state
+        live.seq += 1
+        live.undo_request = None  # anything done makes an open request to take back moot
+        notices: list[Notice] = list(extra)
+        if before.claim is not None and state.claim is None and state.result is None:
+            notices.append(ClaimRejected(before.claim.claimant, seat))
+        notices += await self._advance(live)
+        return Change(self._snapshot(live), tuple(notices))
+
+    async def ask_undo(self, table_id: int, deal_no: int, player_id: int) -> Change:
+        """A player asks to take back their last call or card; the opponents decide."""
+        async with self._lock(table_id):
+            live, seat = await self._acting(table_id, deal_no, player_id)
+            assert live.state is not None
+            live.state.apply(Undo(seat))  # RuleError if it is not theirs, or too late
+            live.undo_request = UndoRequest(seat, live.seq)
+            return Change(self._snapshot(live), (UndoAsked(seat),))
+
+    async def answer_undo(self, table_id: int, deal_no: int, player_id: int, agree: bool) -> Change:
+        """An opponent of the asker allows or refuses; both must allow."""
+        async with self._lock(table_id):
+            live, seat = await self._acting(table_id, deal_no, player_id)
+            request = live.undo_request
+            if request is None or request.seq != live.seq:
+                raise Refusal("undo_stale")
+            if seat.side is request.seat.side:
+                raise Refusal("undo_opponents")
+            if not agree:
+                live.undo_request = None
+                return Change(self._snapshot(live), (UndoAnswered(request.seat, seat, False),))
+            request.allowed.add(seat)
+            if len(request.allowed) < 2:
+                return Change(self._snapshot(live))
+            asker = live.holders[request.seat].player_id
+            done = UndoAnswered(request.seat, seat, True)
+            return await self._apply(live, Undo(request.seat), request.seat, asker, done)
 
     async def vote_to_end(self, table_id: int, player_id: int, agree: bool) -> Change:
         """A seated player agrees (or not) to stop the rubber now; with all four, it stops."""

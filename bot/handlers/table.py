@@ -121,6 +121,12 @@ async def button(update: Update, context: BotContext) -> None:
             change = await service.next_rubber(
                 pressed.table_id, player.id, pressed.act is Act.NEW_PARTNERS
             )
+        elif pressed.act is Act.UNDO:
+            change = await service.ask_undo(pressed.table_id, pressed.deal_no, player.id)
+        elif pressed.act is Act.UNDO_ANSWER:
+            change = await service.answer_undo(
+                pressed.table_id, pressed.deal_no, player.id, pressed.arg == "y"
+            )
         elif pressed.act is Act.END:
             change = await service.vote_to_end(pressed.table_id, player.id, pressed.arg == "y")
         elif pressed.act in (Act.CLAIM_MENU, Act.REFRESH):

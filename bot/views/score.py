@@ -7,7 +7,7 @@ from html import escape
 
 from bot.callback_data import Act, Button
 from bot.i18n import Translator
-from bot.service import DealFinished, EndVote, RubberFinished, Snapshot
+from bot.service import DealFinished, EndVote, RubberFinished, Snapshot, UndoAnswered, UndoAsked
 from bot.views import Key, Rendered
 from bot.views.cards import hand_lines, result_text, seat_text
 from games.bridge.cards import Deal, Seat, Side
@@ -175,6 +175,40 @@ def _account_lines(
         cash = money(points, stake, currency)
         lines.append(f"  {escape(names[pid])}: {signed(points)}" + (f" ({cash})" if cash else ""))
     return lines
+
+
+def render_undo_asked(snap: Snapshot, notice: UndoAsked, t: Translator) -> Rendered:
+    """The opponents of the asker allow or refuse, in the group where everyone sees it."""
+    holder = snap.seats.get(notice.seat)
+    opponents = ", ".join(
+        escape(snap.seats[s].name) for s in notice.seat.side.other.seats if s in snap.seats
+    )
+    text = t(
+        "undo.asked",
+        name=escape(holder.name) if holder else "—",
+        seat=seat_text(notice.seat, t.language),
+        opponents=opponents,
+    )
+    keys = (
+        (
+            Key(
+                t("button.allow"),
+                Button(snap.table_id, snap.deal_no, Act.UNDO_ANSWER, "y").encode(),
+            ),
+            Key(
+                t("button.refuse"),
+                Button(snap.table_id, snap.deal_no, Act.UNDO_ANSWER, "n").encode(),
+            ),
+        ),
+    )
+    return Rendered(text, keys)
+
+
+def render_undo_answered(snap: Snapshot, notice: UndoAnswered, t: Translator) -> Rendered:
+    holder = snap.seats.get(notice.by)
+    name = escape(holder.name) if holder else "—"
+    key = "undo.allowed" if notice.allowed else "undo.refused"
+    return Rendered(t(key, name=name, seat=seat_text(notice.asker, t.language)))
 
 
 def render_end_vote(snap: Snapshot, notice: EndVote, t: Translator) -> Rendered:

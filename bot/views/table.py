@@ -343,7 +343,8 @@ def _quiet(snap: Snapshot, view: SeatView, lines: list[str], t: Translator) -> R
     if contract:
         lines.append(contract)
     lines.append(t("private.not_your_turn"))
-    return Rendered("\n".join(lines))
+    undo = Key(t("button.undo"), Button(snap.table_id, snap.deal_no, Act.UNDO).encode())
+    return Rendered("\n".join(lines), ((undo,),))
 
 
 def bidding_box(

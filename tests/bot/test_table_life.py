@@ -199,3 +199,58 @@ async def test_two_tables_in_two_forum_topics_play_at_once_without_crossing(h: H
             for sent in h.api.chat_messages(user.id):
                 if "№" in sent.text or "#" in sent.text:
                     assert f"№{number}" in sent.text or f"#{number}" in sent.text
+
+
+def group_with(h: Harness, fragment: str) -> Sent:
+    for sent in reversed(h.api.chat_messages(GROUP)):
+        if any(fragment in b.get("callback_data", "") for b in sent.buttons()):
+            return sent
+    raise AssertionError(f"no group message with {fragment}")
+
+
+async def test_an_undo_refused_then_allowed_by_the_opponents(h: Harness) -> None:
+    await seat_four(h)
+    first, message = actor(h)
+    await h.press(first, message, data_of(message, ":c:1H"))
+    i = PLAYERS.index(first)
+    partner, opponents = PLAYERS[(i + 2) % 4], [PLAYERS[(i + 1) % 4], PLAYERS[(i + 3) % 4]]
+    assert h.app is not None
+    storage: SqliteStorage = h.app.bot_data["storage"]
+
+    async def ask() -> Sent:
+        quiet = message_with(h, first, ":un")
+        answer = await h.press(first, quiet, data_of(quiet, ":un"))
+        assert not answer.get("text"), answer
+        await h.settle()
+        return group_with(h, ":ua:y")
+
+    request = await ask()
+    assert first.first_name in request.text
+    answer = await h.press(partner, request, data_of(request, ":ua:y"))
+    assert answer.get("text")  # partner does not decide
+    answer = await h.press(opponents[0], request, data_of(request, ":ua:n"))
+    assert not answer.get("text")
+    await h.settle()
+    assert "✋" in h.api.chat_messages(GROUP)[-1].text
+    assert [e.kind for e in await storage.events(1, 1)] == ["deal", "call"]
+
+    request = await ask()
+    for opponent in opponents:
+        answer = await h.press(opponent, request, data_of(request, ":ua:y"))
+        assert not answer.get("text"), answer
+    await h.settle()
+    assert [e.kind for e in await storage.events(1, 1)] == ["deal", "call", "undo"]
+    user, message = actor(h)
+    assert user == first  # their turn again, with 1♥ on offer once more
+    data_of(message, ":c:1H")
+    await h.press(first, message, data_of(message, ":c:1S"))
+    table = h.table_message().text
+    assert "1♠" in table and "1♥" not in table
+
+    # A request overtaken by the next call is moot: allowing it changes nothing.
+    request = await ask()
+    nxt, message = actor(h)
+    await h.press(nxt, message, data_of(message, ":c:P"))
+    answer = await h.press(opponents[0], request, data_of(request, ":ua:y"))
+    assert answer.get("text")
+    assert [e.kind for e in await storage.events(1, 1)][-1] == "call"
