@@ -24,6 +24,7 @@ from bot.outbox import Outbox
 from bot.presenter import Presenter
 from bot.scorekeeper import Scorekeeper
 from bot.service import TableService
+from bot.timers import TurnTimers
 from bot.transport import SlimUpdates
 from storage.sqlite import SqliteStorage
 
@@ -41,6 +42,7 @@ GROUP_COMMANDS = (
     "settings",
     "leave",
     "end",
+    "sub",
     "help",
 )
 PRIVATE_COMMANDS = ("start", "help")
@@ -87,6 +89,8 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     service = TableService(storage)
     outbox = Outbox(application.bot, storage, config.group_interval, config.private_interval)
     presenter = Presenter(outbox, application.bot.username)
+    if application.job_queue is not None:
+        presenter.timers = TurnTimers(application.job_queue, service, outbox, config.timer_minute)
 
     async def blocked(tg_user_id: int) -> None:
         for change in await service.set_blocked(tg_user_id, True):

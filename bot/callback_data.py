@@ -31,6 +31,7 @@ class Act(StrEnum):
     STAND_UP = "su"
     UNDO = "un"  # take back my last call or card (the opponents decide)
     UNDO_ANSWER = "ua"  # arg: "y" or "n"
+    SUB = "sb"  # arg: "y" or "n": agree to the proposed substitute
     END = "end"  # arg: "y" (stop the rubber now) or "n" (keep playing)
     SETTING = "st"  # arg: key=value
     REFRESH = "rf"

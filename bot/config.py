@@ -24,6 +24,7 @@ class Config:
     group_rate_per_minute: int = 20
     overall_rate_per_second: int = 30
     poll_timeout: int = 30
+    timer_minute: float = 60.0  # seconds in a turn-timer "minute" (tests and demos shorten it)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
@@ -44,6 +45,7 @@ class Config:
                 group_rate_per_minute=int(source.get("GROUP_RATE_PER_MINUTE", "20")),
                 overall_rate_per_second=int(source.get("OVERALL_RATE_PER_SECOND", "30")),
                 poll_timeout=int(source.get("POLL_TIMEOUT", "30")),
+                timer_minute=float(source.get("TURN_TIMER_MINUTE_SECONDS", "60")),
             )
         except ValueError as exc:
             raise ConfigError(f"a setting is not a number: {exc}") from exc

@@ -220,6 +220,8 @@ class Outbox:
             await self._attempt(lane, op.method, params)
             return True
         chat_id, thread_id, content = self._wanted[op.keep]
+        if chat_id != lane.chat_id:
+            return False  # the message now belongs to another chat (a substitute took the seat)
         if self._sent.get(op.keep) == content:
             self.stats.skipped += 1
             return False

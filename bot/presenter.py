@@ -22,9 +22,13 @@ from bot.service import (
     Holder,
     RubberFinished,
     Snapshot,
+    SubDone,
+    SubProposed,
+    SubRefused,
     UndoAnswered,
     UndoAsked,
 )
+from bot.timers import TurnTimers
 from bot.views import Rendered
 from bot.views.cards import seat_text
 from bot.views.pictures import scoresheet_picture
@@ -32,6 +36,7 @@ from bot.views.score import (
     render_deal_result,
     render_end_vote,
     render_rubber_result,
+    render_sub_proposed,
     render_undo_answered,
     render_undo_asked,
 )
@@ -46,6 +51,7 @@ class Presenter:
         self.outbox = outbox
         self.bot_username = bot_username
         self._drawing: set[asyncio.Task[None]] = set()
+        self.timers: TurnTimers | None = None  # set once the job queue exists
 
     def group_translator(self, snap: Snapshot) -> Translator:
         return Translator(resolve(snap.settings.language))
@@ -55,6 +61,8 @@ class Presenter:
 
     def show(self, change: Change) -> None:
         snap = change.snapshot
+        if self.timers is not None:
+            self.timers.track(snap)
         t = self.group_translator(snap)
         chat, thread = snap.chat.tg_chat_id, snap.topic_id
         rubber_over = False
@@ -73,6 +81,14 @@ class Presenter:
                 self.outbox.post(chat, thread, render_undo_asked(snap, notice, t))
             elif isinstance(notice, UndoAnswered):
                 self.outbox.post(chat, thread, render_undo_answered(snap, notice, t))
+            elif isinstance(notice, SubProposed):
+                self.outbox.post(chat, thread, render_sub_proposed(snap, notice, t))
+            elif isinstance(notice, SubRefused):
+                by = snap.seats.get(notice.by)
+                text = t("sub.refused", name=escape(by.name) if by else "—")
+                self.outbox.post(chat, thread, Rendered(text))
+            elif isinstance(notice, SubDone):
+                self._substituted(snap, notice, t)
             elif isinstance(notice, EndVote):
                 self.outbox.post(chat, thread, render_end_vote(snap, notice, t))
             elif isinstance(notice, RubberFinished):
@@ -124,6 +140,26 @@ class Presenter:
         )
         for seat in Seat:
             self.show_hand(snap, seat, deal_no, state, vul)
+
+    def _substituted(self, snap: Snapshot, notice: SubDone, t: Translator) -> None:
+        """The newcomer gets the seat's hand privately (a message of their own); the one who
+        left is told, and their old buttons are refused from now on."""
+        seat = notice.seat
+        text = t(
+            "sub.done",
+            seat=seat_text(seat, t.language),
+            left=escape(notice.left.name),
+            newcomer=escape(notice.newcomer.name),
+        )
+        self.outbox.post(snap.chat.tg_chat_id, snap.topic_id, Rendered(text))
+        self.outbox.forget(snap.table_id, f"hand:{seat.name}:{snap.deal_no}")
+        if notice.left.tg_user_id is not None:
+            own = self.private_translator(snap, notice.left)
+            self.outbox.post(
+                notice.left.tg_user_id,
+                None,
+                Rendered(own("sub.you_left", number=snap.table_id, newcomer=notice.newcomer.name)),
+            )
 
     def show_claim_menu(self, snap: Snapshot, seat: Seat) -> None:
         """The claimant's own message offers the number of tricks instead of the cards."""

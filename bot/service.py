@@ -13,8 +13,10 @@ import contextlib
 import copy
 import gc
 import secrets
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from games.bridge.calls import Call
@@ -83,6 +85,8 @@ class Snapshot:
     paused: frozenset[Seat]
     dealer_drawn: bool = False
     end_votes: frozenset[Seat] = frozenset()
+    actions: int = 0  # events in the current deal: a turn timer checks nothing happened since
+    last_at: float = 0.0  # when the last of them was written (epoch seconds)
 
     def view(self, viewer: Seat | None) -> SeatView | None:
         return None if self.state is None else self.state.view(viewer)
@@ -134,6 +138,34 @@ class UndoAnswered:
     allowed: bool
 
 
+@dataclass
+class SubRequest:
+    seat: Seat
+    newcomer: Holder
+    agreed: set[Seat] = field(default_factory=set)
+
+
+@dataclass(frozen=True, slots=True)
+class SubProposed:
+    seat: Seat
+    leaving: str
+    newcomer: str
+    agreed: frozenset[Seat]
+
+
+@dataclass(frozen=True, slots=True)
+class SubDone:
+    seat: Seat
+    left: Holder
+    newcomer: Holder
+
+
+@dataclass(frozen=True, slots=True)
+class SubRefused:
+    seat: Seat
+    by: Seat
+
+
 @dataclass(frozen=True, slots=True)
 class EndVote:
     seat: Seat
@@ -146,7 +178,17 @@ class ClaimRejected:
     by: Seat
 
 
-Notice = DealFinished | RubberFinished | ClaimRejected | EndVote | UndoAsked | UndoAnswered
+Notice = (
+    DealFinished
+    | RubberFinished
+    | ClaimRejected
+    | EndVote
+    | UndoAsked
+    | UndoAnswered
+    | SubProposed
+    | SubDone
+    | SubRefused
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +211,8 @@ class _Live:
     dealer_drawn: bool = False
     end_votes: set[Seat] = field(default_factory=set)  # consent to stop the rubber now
     undo_request: UndoRequest | None = None
+    sub_request: SubRequest | None = None
+    last_at: float = field(default_factory=time.time)
     rubber_deals: set[int] = field(default_factory=set)  # deal numbers of the rubber
     scored: set[int] = field(default_factory=set)  # those whose result storage holds
 
@@ -240,6 +284,8 @@ class TableService:
             paused=frozenset(live.paused),
             dealer_drawn=live.dealer_drawn,
             end_votes=frozenset(live.end_votes),
+            actions=live.seq,
+            last_at=live.last_at,
         )
 
     async def snapshot(self, table_id: int) -> Snapshot:
@@ -445,6 +491,7 @@ class TableService:
         before = live.state
         live.state = state
         live.seq += 1
+        live.last_at = time.time()
         live.undo_request = None  # anything done makes an open request to take back moot
         notices: list[Notice] = list(extra)
         if before.claim is not None and state.claim is None and state.result is None:
@@ -479,6 +526,62 @@ class TableService:
             asker = live.holders[request.seat].player_id
             done = UndoAnswered(request.seat, seat, True)
             return await self._apply(live, Undo(request.seat), request.seat, asker, done)
+
+    async def propose_sub(
+        self, table_id: int, proposer_id: int, seat: Seat, newcomer: Player
+    ) -> Change:
+        """A substitute for ``seat`` during the rubber (mid-deal too): the other players agree,
+        then the newcomer holds the seat, its hand, and its share of the rubber's result."""
+        async with self._lock(table_id):
+            live = await self._get(table_id)
+            if live.table.status is not TableStatus.PLAYING:
+                raise Refusal("no_rubber")
+            proposer = _seat_of(live, proposer_id)
+            if proposer is None:
+                raise Refusal("not_seated")
+            if seat not in live.holders:
+                raise Refusal("sub_no_seat")
+            if _seat_of(live, newcomer.id) is not None:
+                raise Refusal("sub_already_seated", name=newcomer.name)
+            request = SubRequest(seat, _holder(newcomer))
+            if proposer is not seat:
+                request.agreed.add(proposer)
+            live.sub_request = request
+            return await self._sub_progress(live)
+
+    async def answer_sub(self, table_id: int, player_id: int, agree: bool) -> Change:
+        async with self._lock(table_id):
+            live = await self._get(table_id)
+            request = live.sub_request
+            if request is None or live.table.status is not TableStatus.PLAYING:
+                raise Refusal("sub_none")
+            seat = _seat_of(live, player_id)
+            if seat is None:
+                raise Refusal("not_seated")
+            if seat is request.seat:
+                raise Refusal("sub_others_decide")
+            if not agree:
+                live.sub_request = None
+                return Change(self._snapshot(live), (SubRefused(request.seat, seat),))
+            request.agreed.add(seat)
+            return await self._sub_progress(live)
+
+    async def _sub_progress(self, live: _Live) -> Change:
+        request = live.sub_request
+        assert request is not None
+        others = {s for s in live.holders if s is not request.seat}
+        if request.agreed < others:
+            leaving = live.holders[request.seat].name
+            notice: Notice = SubProposed(
+                request.seat, leaving, request.newcomer.name, frozenset(request.agreed)
+            )
+            return Change(self._snapshot(live), (notice,))
+        left = live.holders[request.seat]
+        await self.storage.set_seat(live.table.id, request.seat.name, request.newcomer.player_id)
+        live.holders[request.seat] = request.newcomer
+        live.paused.discard(request.seat)
+        live.sub_request = None
+        return Change(self._snapshot(live), (SubDone(request.seat, left, request.newcomer),))
 
     async def vote_to_end(self, table_id: int, player_id: int, agree: bool) -> Change:
         """A seated player agrees (or not) to stop the rubber now; with all four, it stops."""
@@ -532,6 +635,7 @@ class TableService:
         number = live.deal_no + 1
         await self.storage.start_deal(live.table.id, number, deal_payload(deal), None)
         live.deal_no, live.state, live.seq = number, DealState.new(deal), 1
+        live.last_at = time.time()
         live.rubber_deals.add(number)
 
     async def _advance(self, live: _Live) -> list[Notice]:
@@ -604,6 +708,9 @@ def _live_from(bundle: TableBundle) -> _Live:
         for seat, holder in holders.items()
         if holder.tg_user_id is not None and "blocked" in bundle.flags.get(holder.player_id, ())
     }
+    last_at = (
+        datetime.fromisoformat(bundle.events[-1].at).timestamp() if bundle.events else time.time()
+    )
     return _Live(
         table,
         bundle.chat,
@@ -616,6 +723,7 @@ def _live_from(bundle: TableBundle) -> _Live:
         paused,
         rubber_deals={d.deal_no for d in bundle.rubber_deals},
         scored={d.deal_no for d in bundle.rubber_deals if d.result is not None},
+        last_at=last_at,
     )
 
 

@@ -92,6 +92,40 @@ async def end_command(update: Update, context: BotContext) -> None:
     context.presenter.show(change)
 
 
+SEAT_WORDS = {"N": "N", "E": "E", "S": "S", "W": "W", "С": "N", "В": "E", "Ю": "S", "З": "W"}
+
+
+async def sub_command(update: Update, context: BotContext) -> None:
+    """/sub @name (your own seat) or /sub E @name (an absent player's): a substitute takes the
+    seat, mid-deal too, once the other players agree."""
+    chat, user = update.effective_chat, update.effective_user
+    assert chat is not None and user is not None
+    t = user_translator(user, context.config.language)
+    thread = thread_of(update)
+    table_id = await _table_here(update, context)
+    if table_id is None:
+        return
+    player = await acting_player(update, context)
+    args = list(context.args or [])
+    try:
+        snap = await context.service.snapshot(table_id)
+        seat = snap.seat_of(player.id)
+        if len(args) == 2 and args[0].upper() in SEAT_WORDS:
+            seat = Seat.parse(SEAT_WORDS[args.pop(0).upper()])
+        if len(args) != 1 or not args[0].startswith("@"):
+            raise Refusal("sub_usage")
+        if seat is None:
+            raise Refusal("not_seated")
+        newcomer = await context.storage.player_by_username(args[0][1:])
+        if newcomer is None or not await context.storage.player_flag(newcomer.id, "can_write"):
+            raise Refusal("sub_unknown", name=args[0])
+        change = await context.service.propose_sub(table_id, player.id, seat, newcomer)
+    except Refusal as refusal:
+        context.outbox.post(chat.id, thread, _short(refusal_text(refusal, t)))
+        return
+    context.presenter.show(change)
+
+
 async def _is_admin(context: BotContext, tg_chat_id: int, user_id: int) -> bool:
     member = await context.bot.get_chat_member(tg_chat_id, user_id)
     return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
@@ -127,6 +161,8 @@ async def button(update: Update, context: BotContext) -> None:
             change = await service.answer_undo(
                 pressed.table_id, pressed.deal_no, player.id, pressed.arg == "y"
             )
+        elif pressed.act is Act.SUB:
+            change = await service.answer_sub(pressed.table_id, player.id, pressed.arg == "y")
         elif pressed.act is Act.END:
             change = await service.vote_to_end(pressed.table_id, player.id, pressed.arg == "y")
         elif pressed.act in (Act.CLAIM_MENU, Act.REFRESH):
@@ -187,11 +223,14 @@ def handlers() -> list[BaseHandler[Update, BotContext, None]]:
     groups = filters.ChatType.GROUPS
     return [
         CommandHandler(
-            ["score", "leave", "settings", "end"], group_only, filters=filters.ChatType.PRIVATE
+            ["score", "leave", "settings", "end", "sub"],
+            group_only,
+            filters=filters.ChatType.PRIVATE,
         ),
         CommandHandler(["bridge", "table"], open_table),
         CommandHandler("score", show_score, filters=groups),
         CommandHandler("leave", leave_command, filters=groups),
         CommandHandler("end", end_command, filters=groups),
+        CommandHandler("sub", sub_command, filters=groups),
         CallbackQueryHandler(button, pattern=r"^b1:\d+:\d+:(?!st)"),
     ]

@@ -47,6 +47,9 @@ def render_settings(
         t("settings.rules", rules=t(f"rules.{settings.rules}")),
         t("settings.part", part=settings.unfinished_part_score),
         t("settings.language", language=settings.language),
+        t("settings.timer", minutes=settings.turn_timer)
+        if settings.turn_timer
+        else t("settings.timer_off"),
         "",
         f"<b>{t('settings.group')}</b>",
         stake + " " + money(100, group.stake, group.currency),
@@ -57,6 +60,8 @@ def render_settings(
     other_rules = "classic" if settings.rules == "modern" else "modern"
     other_part = 50 if settings.unfinished_part_score == 100 else 100
     other_language = "en" if settings.language == "ru" else "ru"
+    timers = [0, 1, 2, 3, 5, 10]
+    next_timer = next_in(timers, settings.turn_timer if settings.turn_timer in timers else 0)
     other_rounding = next_in(list(Rounding), group.rounding)
     other_payments = next_in(list(PaymentPolicy), group.payments)
 
@@ -67,6 +72,7 @@ def render_settings(
         (key(t("settings.switch_rules", rules=t(f"rules.{other_rules}")), f"rules={other_rules}"),),
         (key(t("settings.switch_part", part=other_part), f"part={other_part}"),),
         (key(t("settings.switch_language", language=other_language), f"lang={other_language}"),),
+        (key(t("settings.switch_timer", minutes=next_timer), f"timer={next_timer}"),),
         (
             key(
                 t("settings.switch_rounding", rounding=t(f"rounding.{other_rounding.value}")),

@@ -7,7 +7,15 @@ from html import escape
 
 from bot.callback_data import Act, Button
 from bot.i18n import Translator
-from bot.service import DealFinished, EndVote, RubberFinished, Snapshot, UndoAnswered, UndoAsked
+from bot.service import (
+    DealFinished,
+    EndVote,
+    RubberFinished,
+    Snapshot,
+    SubProposed,
+    UndoAnswered,
+    UndoAsked,
+)
 from bot.views import Key, Rendered
 from bot.views.cards import hand_lines, result_text, seat_text
 from games.bridge.cards import Deal, Seat, Side
@@ -209,6 +217,24 @@ def render_undo_answered(snap: Snapshot, notice: UndoAnswered, t: Translator) ->
     name = escape(holder.name) if holder else "—"
     key = "undo.allowed" if notice.allowed else "undo.refused"
     return Rendered(t(key, name=name, seat=seat_text(notice.asker, t.language)))
+
+
+def render_sub_proposed(snap: Snapshot, notice: SubProposed, t: Translator) -> Rendered:
+    agreed = ", ".join(escape(snap.seats[s].name) for s in sorted(notice.agreed) if s in snap.seats)
+    text = t(
+        "sub.proposed",
+        seat=seat_text(notice.seat, t.language),
+        leaving=escape(notice.leaving),
+        newcomer=escape(notice.newcomer),
+        agreed=agreed or "—",
+    )
+    keys = (
+        (
+            Key(t("button.sub_yes"), Button(snap.table_id, snap.deal_no, Act.SUB, "y").encode()),
+            Key(t("button.sub_no"), Button(snap.table_id, snap.deal_no, Act.SUB, "n").encode()),
+        ),
+    )
+    return Rendered(text, keys)
 
 
 def render_end_vote(snap: Snapshot, notice: EndVote, t: Translator) -> Rendered:

@@ -60,6 +60,7 @@ class Harness:
     group_interval: float = 0.002  # the bot's pacing; benchmarks set real values
     private_interval: float = 0.0
     in_process: bool = False  # PTB's transport answered in-process (benchmarks), not over HTTP
+    timer_minute: float = 60.0  # seconds in a turn-timer minute; timer tests shorten it
 
     def config(self) -> Config:
         return Config(
@@ -72,6 +73,7 @@ class Harness:
             group_rate_per_minute=1_000_000,
             overall_rate_per_second=1_000_000,
             poll_timeout=1,
+            timer_minute=self.timer_minute,
         )
 
     async def start(self) -> None:

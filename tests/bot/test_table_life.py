@@ -1,10 +1,16 @@
-"""Life at a real table, end to end: claims and concessions answered by the other side."""
+"""Life at a real table, end to end: claims and concessions, undo with the opponents' consent,
+turn timers across a restart, substitutes mid-deal, stopping a rubber early, two tables in two
+forum topics, and the full deal shown once it is over."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
 from storage.sqlite import SqliteStorage
 from tests.bot.harness import GROUP, PLAYERS, Harness, actor, cards_in, data_of, seat_four
-from tests.fakeapi import Sent, User
+from tests.fakeapi import FakeBotApi, Sent, User
 
 
 def message_with(h: Harness, user: User, fragment: str) -> Sent:
@@ -254,3 +260,91 @@ async def test_an_undo_refused_then_allowed_by_the_opponents(h: Harness) -> None
     answer = await h.press(opponents[0], request, data_of(request, ":ua:y"))
     assert answer.get("text")
     assert [e.kind for e in await storage.events(1, 1)][-1] == "call"
+
+
+async def wait_for(condition: Callable[[], bool], seconds: float = 10.0) -> None:
+    for _ in range(int(seconds / 0.02)):
+        if condition():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("timed out")
+
+
+async def test_a_turn_timer_fires_survives_a_restart_and_fires_again(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    path = str(tmp_path / "timer.sqlite3")
+    h = Harness(api, path, timer_minute=0.3)  # a "minute" of 0.3 s
+    await h.start()
+    await h.say(PLAYERS[0], GROUP, "/bridge")
+    await h.say(PLAYERS[0], GROUP, "/settings")
+    settings = h.api.chat_messages(GROUP)[-1]
+    api.admins.add(PLAYERS[0].id)
+    switch = next(b["callback_data"] for b in settings.buttons() if "timer=1" in b["callback_data"])
+    assert (await h.press(PLAYERS[0], settings, switch))["text"]
+    await seat_four(h)
+    late, _ = actor(h)
+
+    def reminders(user: User) -> int:
+        return sum("⏰" in m.text for m in h.api.chat_messages(user.id))
+
+    def mentions(user: User) -> int:
+        return sum(
+            "⏰" in m.text and f"tg://user?id={user.id}" in m.text
+            for m in h.api.chat_messages(GROUP)
+        )
+
+    await wait_for(lambda: mentions(late) == 1)
+    assert reminders(late) == 1  # half-way: privately, first
+    await h.stop()
+
+    h = Harness(api, path, timer_minute=0.3)  # a restart: the timer is rebuilt from storage
+    await h.start()
+    await wait_for(lambda: mentions(late) == 2)  # the time was up: it fires again at once
+    user, message = actor(h)
+    assert user == late
+    await h.press(user, message, data_of(message, ":c:P"))
+    nxt, _ = actor(h)
+    await wait_for(lambda: mentions(nxt) == 1)  # the next player's own timer
+    assert mentions(late) == 2  # and nothing more for the one who acted
+    await h.stop()
+
+
+async def test_a_substitute_takes_over_a_hand_mid_deal(h: Harness) -> None:
+    await seat_four(h)
+    for _ in range(2):
+        user, message = actor(h)
+        await h.press(user, message, data_of(message, ":c:P"))
+    leaving, message = actor(h)  # the next to call leaves now
+    eve = User(180, "Eve", "en", "eve")
+    await h.say(eve, eve.id, "/start")  # the bot may write to her
+    held = next(m for m in reversed(h.api.chat_messages(leaving.id)) if "<pre>" in m.text)
+    hand = cards_in(held.text)
+    await h.say(leaving, GROUP, "/leave")
+    assert "/sub" in h.api.chat_messages(GROUP)[-1].text  # warned: the rubber goes on
+    await h.say(leaving, GROUP, "/sub @eve")
+    others = [p for p in PLAYERS if p != leaving]
+    proposal = h.api.chat_messages(GROUP)[-1]
+    answer = await h.press(leaving, proposal, data_of(proposal, ":sb:y"))
+    assert answer.get("text")  # the others decide
+    for player in others:
+        proposal = next(
+            m for m in reversed(h.api.chat_messages(GROUP)) if ":sb:y" in str(m.buttons())
+        )
+        assert not (await h.press(player, proposal, data_of(proposal, ":sb:y"))).get("text")
+    await h.settle()
+    assert h.app is not None
+    storage: SqliteStorage = h.app.bot_data["storage"]
+    eve_player = await storage.player_by_tg(eve.id)
+    assert eve_player is not None
+    seat = "NESW"[PLAYERS.index(leaving)]
+    assert (await storage.get_table(1)).seats[seat] == eve_player.id
+    # Eve has the hand, privately, with the call to make; the one who left can no longer act.
+    mine = h.action_message(eve)
+    assert mine is not None and cards_in(mine.text) == hand
+    answer = await h.press(leaving, message, data_of(message, ":c:P"))
+    assert answer.get("text")
+    answer = await h.press(eve, mine, data_of(mine, ":c:P"))
+    assert not answer.get("text")
+    group = " ".join(m.text for m in h.api.chat_messages(GROUP))
+    assert "Eve" in h.table_message().text and "🔁" in group

@@ -1,0 +1,101 @@
+"""Turn timers: a table setting (off, or N minutes). Half-way through, a private reminder to
+whoever must act; when the time is up, a mention in the group, where the others may wait, stop
+the rubber (/end) or take a substitute in (/sub).
+
+Nothing is kept but the table's own log: a timer runs from the time of the deal's last event,
+so after a restart the timers are rebuilt from storage as the tables are restored, and one that
+ran out while the bot was down fires at once.
+"""
+
+from __future__ import annotations
+
+import time
+from html import escape
+from typing import Any
+
+from telegram.ext import ContextTypes, JobQueue
+
+from bot.i18n import Translator, resolve
+from bot.outbox import Outbox
+from bot.service import Snapshot, TableService
+from bot.views import Rendered
+from bot.views.cards import seat_text
+from games.bridge.cards import Seat
+from storage.interface import TableStatus
+
+
+class TurnTimers:
+    def __init__(
+        self,
+        job_queue: JobQueue[Any],
+        service: TableService,
+        outbox: Outbox,
+        minute: float = 60.0,
+    ) -> None:
+        self.job_queue = job_queue
+        self.service = service
+        self.outbox = outbox
+        self.minute = minute
+
+    def track(self, snap: Snapshot) -> None:
+        """(Re)arm the table's timer for whoever must act now, or disarm it."""
+        for job in self.job_queue.get_jobs_by_name(f"turn:{snap.table_id}"):
+            job.schedule_removal()
+        state = snap.state
+        if (
+            not snap.settings.turn_timer
+            or snap.status is not TableStatus.PLAYING
+            or state is None
+            or state.result is not None
+            or snap.paused
+        ):
+            return
+        seat = state.actor
+        if seat is None or seat not in snap.seats:
+            return
+        total = snap.settings.turn_timer * self.minute
+        elapsed = time.time() - snap.last_at
+        data = (snap.table_id, snap.deal_no, snap.actions, seat)
+        for kind, at in (("remind", total / 2), ("due", total)):
+            self.job_queue.run_once(
+                self._fire,
+                when=max(0.0, at - elapsed),
+                data=(kind, *data),
+                name=f"turn:{snap.table_id}",
+            )
+
+    async def _fire(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        job = context.job
+        assert job is not None
+        data: tuple[str, int, int, int, Seat] = job.data  # type: ignore[assignment]
+        kind, table_id, deal_no, actions, seat = data
+        snap = await self.service.snapshot(table_id)
+        if (
+            snap.deal_no != deal_no
+            or snap.actions != actions
+            or snap.status is not TableStatus.PLAYING
+        ):
+            return  # somebody acted since: that action armed a fresh timer
+        holder = snap.seats.get(seat)
+        if holder is None:
+            return
+        minutes = snap.settings.turn_timer
+        if kind == "remind":
+            if holder.tg_user_id is None:
+                return
+            t = Translator(resolve(holder.language, resolve(snap.settings.language)))
+            text = t(
+                "timer.remind",
+                number=snap.table_id,
+                chat=escape(snap.chat.title or "—"),
+                minutes=minutes,
+            )
+            self.outbox.post(holder.tg_user_id, None, Rendered(text))
+            return
+        t = Translator(resolve(snap.settings.language))
+        name = escape(holder.name)
+        mention = (
+            f'<a href="tg://user?id={holder.tg_user_id}">{name}</a>' if holder.tg_user_id else name
+        )
+        text = t("timer.due", name=mention, seat=seat_text(seat, t.language), minutes=minutes)
+        self.outbox.post(snap.chat.tg_chat_id, snap.topic_id, Rendered(text))
