@@ -14,7 +14,7 @@ from bot.i18n import Translator
 from bot.scorekeeper import Sheet
 from bot.views import Key, Rendered
 from bot.views.cards import contract_text, seat_text, strain_text
-from bot.views.score import money, sheet_lines, signed
+from bot.views.score import account_lines, result_line, sheet_lines
 from games.bridge.calls import Contract, Strain
 from games.bridge.cards import Seat, Side
 from games.bridge.entry import Entry
@@ -124,26 +124,10 @@ def render_keeper(sheet: Sheet, arg: str, t: Translator, note: str = "") -> Rend
             f"<b>{t('rubber.over')}</b>"
             + (f" {t('history.unfinished')}" if finished.unfinished else "")
         )
-        if finished.winner is None or not finished.points:
-            lines.append(t("rubber.drawn"))
-        else:
-            lines.append(
-                t(
-                    "rubber.result",
-                    side=_side_name(finished.winner, t),
-                    points=finished.points,
-                    short=finished.points // 100,
-                )
-            )
-        names = sheet.names
-        group = sheet.chat.settings
+        lines.append(result_line(finished.winner, finished.points, t))
         lines.append(t("rubber.accounts"))
-        for pid, points in sorted(finished.balances.items(), key=lambda kv: -kv[1]):
-            if pid in names:
-                cash = money(points, group.stake, group.currency)
-                lines.append(
-                    f"  {escape(names[pid])}: {signed(points)}" + (f" ({cash})" if cash else "")
-                )
+        group = sheet.chat.settings
+        lines.extend(account_lines(finished.balances, sheet.names, group.stake, group.currency))
         return Rendered("\n".join(lines), ((_key(sheet, "🖼", act=Act.KEEP_PICTURE),),))
     prompt, keys = wizard(sheet, arg, t)
     lines.append(t("keeper.deal", number=len(sheet.rubber.records) + 1) + " " + prompt)

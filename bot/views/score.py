@@ -128,17 +128,7 @@ def render_rubber_result(snap: Snapshot, notice: RubberFinished, t: Translator) 
         lines.append(
             t("rubber.side_total", side=_side_label(side, t), names=names, points=totals[side])
         )
-    if notice.winner is None or notice.points == 0:
-        lines.append(t("rubber.drawn"))
-    else:
-        lines.append(
-            t(
-                "rubber.result",
-                side=_side_label(notice.winner, t),
-                points=notice.points,
-                short=notice.points // 100,
-            )
-        )
+    lines.append(result_line(notice.winner, notice.points, t))
     entry_parts = [
         f"{escape(notice.names.get(pid, '?'))} {signed(points)}"
         for pid, points in sorted(notice.entries.items(), key=lambda kv: -kv[1])
@@ -146,7 +136,7 @@ def render_rubber_result(snap: Snapshot, notice: RubberFinished, t: Translator) 
     lines.append(t("rubber.entries", entries=" · ".join(entry_parts)))
     lines.append(t("rubber.accounts"))
     lines.extend(
-        _account_lines(
+        account_lines(
             notice.balances, notice.names, snap.chat.settings.stake, snap.chat.settings.currency
         )
     )
@@ -158,6 +148,13 @@ def render_rubber_result(snap: Snapshot, notice: RubberFinished, t: Translator) 
         (Key(t("button.stand_up"), Button(snap.table_id, 0, Act.STAND_UP).encode()),),
     )
     return Rendered("\n".join(lines), keys)
+
+
+def result_line(winner: Side | None, points: int, t: Translator) -> str:
+    """The rubber's rounded result, or a draw."""
+    if winner is None or points == 0:
+        return t("rubber.drawn")
+    return t("rubber.result", side=_side_label(winner, t), points=points, short=points // 100)
 
 
 def signed(points: int) -> str:
@@ -173,7 +170,7 @@ def money(points: int, stake: int, currency: str) -> str:
     return f"{text} {escape(currency)}".strip()
 
 
-def _account_lines(
+def account_lines(
     balances: Mapping[int, int], names: Mapping[int, str], stake: int, currency: str
 ) -> list[str]:
     lines = []

@@ -13,11 +13,16 @@ from tests.bot.harness import GROUP, PLAYERS, Harness, actor, cards_in, data_of,
 from tests.fakeapi import FakeBotApi, Sent, User
 
 
-def message_with(h: Harness, user: User, fragment: str) -> Sent:
-    for sent in reversed(h.api.chat_messages(user.id)):
+def with_button(h: Harness, chat_id: int, fragment: str) -> Sent:
+    """The newest message in the chat with a button whose data contains ``fragment``."""
+    for sent in reversed(h.api.chat_messages(chat_id)):
         if any(fragment in b.get("callback_data", "") for b in sent.buttons()):
             return sent
-    raise AssertionError(f"no message of {user.first_name} with {fragment}")
+    raise AssertionError(f"no message in {chat_id} with {fragment}")
+
+
+def message_with(h: Harness, user: User, fragment: str) -> Sent:
+    return with_button(h, user.id, fragment)
 
 
 async def test_a_claim_rejected_then_accepted(h: Harness) -> None:
@@ -208,10 +213,7 @@ async def test_two_tables_in_two_forum_topics_play_at_once_without_crossing(h: H
 
 
 def group_with(h: Harness, fragment: str) -> Sent:
-    for sent in reversed(h.api.chat_messages(GROUP)):
-        if any(fragment in b.get("callback_data", "") for b in sent.buttons()):
-            return sent
-    raise AssertionError(f"no group message with {fragment}")
+    return with_button(h, GROUP, fragment)
 
 
 async def test_an_undo_refused_then_allowed_by_the_opponents(h: Harness) -> None:
