@@ -1,18 +1,20 @@
 """Pictures where people would rather look than read: running balances as a chart, and the
 rubber's scoresheet drawn like the paper one. PNG bytes, made with matplotlib's object API
-(no pyplot state, so it is safe to draw in a worker thread while the bot goes on)."""
+(no pyplot state, so it is safe to draw in a worker thread while the bot goes on). matplotlib
+is imported on the first drawing: a bot that never draws does not carry its ~40 MB."""
 
 from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
-
-from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
+from typing import TYPE_CHECKING
 
 from games.bridge.cards import Side
 from games.bridge.rubber import Line, Rubber
 from storage.interface import LedgerRow
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 FONT = "DejaVu Sans"  # ships with matplotlib; has Cyrillic and the suit symbols
 
@@ -38,6 +40,9 @@ def balance_chart(
         balances[row.player_id] = balances.get(row.player_id, 0) + row.points
         points = series.setdefault(row.player_id, [(step - 1, 0)])
         points.append((step, balances[row.player_id]))
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
     figure = Figure(figsize=(8, 4.5))
     axes = figure.add_subplot()
     for pid, points in sorted(series.items(), key=lambda kv: -balances[kv[0]]):
@@ -77,6 +82,8 @@ def scoresheet_picture(
         for g in games
     )
     height = 2.2 + 0.32 * (rows_above + rows_below + 2)
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(4.6, height))
     axes = figure.add_axes((0, 0, 1, 1))
     axes.set_xlim(0, 2)
