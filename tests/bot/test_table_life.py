@@ -25,17 +25,23 @@ def message_with(h: Harness, user: User, fragment: str) -> Sent:
     return with_button(h, user.id, fragment)
 
 
-async def test_a_claim_rejected_then_accepted(h: Harness) -> None:
-    await seat_four(h)
+async def bid_and_lead(h: Harness, contract: str) -> User:
+    """The first to call bids ``contract``, three passes, the opening lead; returns declarer."""
     declarer, message = actor(h)
-    await h.press(declarer, message, data_of(message, ":c:1NT"))
+    await h.press(declarer, message, data_of(message, f":c:{contract}"))
     for _ in range(3):
         user, message = actor(h)
         await h.press(user, message, data_of(message, ":c:P"))
     leader, message = actor(h)
     lead = next(b["callback_data"] for b in message.buttons() if ":p:" in b["callback_data"])
     await h.press(leader, message, lead)
-    user, message = actor(h)
+    return declarer
+
+
+async def test_a_claim_rejected_then_accepted(h: Harness) -> None:
+    await seat_four(h)
+    declarer = await bid_and_lead(h, "1NT")
+    user, _ = actor(h)
     assert user == declarer  # dummy's turn: declarer plays it, and may claim
     index = PLAYERS.index(declarer)
     defenders = [PLAYERS[(index + 1) % 4], PLAYERS[(index + 3) % 4]]
@@ -59,7 +65,7 @@ async def test_a_claim_rejected_then_accepted(h: Harness) -> None:
     await h.settle()
     group = [m.text for m in h.api.chat_messages(GROUP)]
     assert any("❌" in text for text in group)  # the outcome is posted
-    user, message = actor(h)
+    user, _ = actor(h)
     assert user == declarer  # play goes on: the cards are offered again
 
     await claim_all()
@@ -83,14 +89,7 @@ async def test_a_claim_rejected_then_accepted(h: Harness) -> None:
 
 async def play_claimed_3nt(h: Harness) -> User:
     """Deal 1: 3NT by the first to call, every trick claimed and accepted; returns declarer."""
-    declarer, message = actor(h)
-    await h.press(declarer, message, data_of(message, ":c:3NT"))
-    for _ in range(3):
-        user, message = actor(h)
-        await h.press(user, message, data_of(message, ":c:P"))
-    leader, message = actor(h)
-    lead = next(b["callback_data"] for b in message.buttons() if ":p:" in b["callback_data"])
-    await h.press(leader, message, lead)
+    declarer = await bid_and_lead(h, "3NT")
     cards = message_with(h, declarer, ":cm")
     await h.press(declarer, cards, data_of(cards, ":cm"))
     menu = message_with(h, declarer, ":cl:")
