@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from telegram import Update, User
+from telegram.constants import ChatMemberStatus
 
 from bot.callback_data import BadCallbackData
 from bot.context import BotContext
 from bot.i18n import Translator, resolve
 from bot.service import Refusal
+from bot.views import Rendered
 from games.errors import RuleError
 from storage.interface import Player
 
@@ -22,6 +24,20 @@ async def acting_player(update: Update, context: BotContext) -> Player:
     return await context.service.player(
         user.id, user.full_name, user.language_code or "", user.username
     )
+
+
+async def is_admin(context: BotContext, tg_chat_id: int, tg_user_id: int) -> bool:
+    """Whether the user administers (or owns) the group: asked of Telegram, never cached."""
+    member = await context.bot.get_chat_member(tg_chat_id, tg_user_id)
+    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+async def group_only(update: Update, context: BotContext) -> None:
+    """A group command sent in a private chat: say where it works."""
+    chat = update.effective_chat
+    assert chat is not None
+    t = user_translator(update.effective_user, context.config.language)
+    context.outbox.post(chat.id, None, Rendered(t("refusal.group_only")))
 
 
 def refusal_text(error: Exception, t: Translator) -> str:

@@ -11,12 +11,18 @@ import asyncio
 from collections.abc import Iterable
 
 from telegram import InputFile, Update
-from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
 from bot.callback_data import Act, BadCallbackData, Button
 from bot.context import BotContext
-from bot.handlers.common import acting_player, refusal_text, thread_of, user_translator
+from bot.handlers.common import (
+    acting_player,
+    group_only,
+    is_admin,
+    refusal_text,
+    thread_of,
+    user_translator,
+)
 from bot.i18n import Translator, resolve
 from bot.service import Refusal
 from bot.views import Rendered
@@ -141,8 +147,7 @@ async def _may_record(
         return True
     if policy is PaymentPolicy.EITHER and player_id in (payer, payee):
         return True
-    member = await context.bot.get_chat_member(chat.tg_chat_id, tg_user_id)
-    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+    return await is_admin(context, chat.tg_chat_id, tg_user_id)
 
 
 async def money_button(update: Update, context: BotContext) -> None:
@@ -202,18 +207,11 @@ async def money_button(update: Update, context: BotContext) -> None:
     await query.answer(t("settle.saved"))
 
 
-async def _private_refusal(update: Update, context: BotContext) -> None:
-    chat = update.effective_chat
-    assert chat is not None and chat.type == ChatType.PRIVATE
-    t = user_translator(update.effective_user, context.config.language)
-    context.outbox.post(chat.id, None, Rendered(t("refusal.group_only")))
-
-
 def handlers() -> list[BaseHandler[Update, BotContext, None]]:
     groups = filters.ChatType.GROUPS
     return [
         CommandHandler(
-            ["ledger", "settle", "history"], _private_refusal, filters=filters.ChatType.PRIVATE
+            ["ledger", "settle", "history"], group_only, filters=filters.ChatType.PRIVATE
         ),
         CommandHandler("ledger", ledger_command, filters=groups),
         CommandHandler("settle", settle_command, filters=groups),

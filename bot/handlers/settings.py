@@ -10,12 +10,17 @@ import dataclasses
 import re
 
 from telegram import Update
-from telegram.constants import ChatMemberStatus
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
 from bot.callback_data import BadCallbackData, Button
 from bot.context import BotContext
-from bot.handlers.common import acting_player, refusal_text, thread_of, user_translator
+from bot.handlers.common import (
+    acting_player,
+    is_admin,
+    refusal_text,
+    thread_of,
+    user_translator,
+)
 from bot.service import Refusal
 from bot.views import Rendered
 from bot.views.misc import render_settings
@@ -31,8 +36,7 @@ async def _may_change(
     snap = await context.service.snapshot(table_id)
     if snap.seat_of(player_id) is not None:
         return True
-    member = await context.bot.get_chat_member(tg_chat_id, user_id)
-    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+    return await is_admin(context, tg_chat_id, user_id)
 
 
 async def settings_command(update: Update, context: BotContext) -> None:

@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.constants import ChatMemberStatus, ChatType
+from telegram.constants import ChatType
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
 from bot.callback_data import Act, BadCallbackData, Button
 from bot.context import BotContext
-from bot.handlers.common import acting_player, refusal_text, thread_of, user_translator
+from bot.handlers.common import (
+    acting_player,
+    group_only,
+    is_admin,
+    refusal_text,
+    thread_of,
+    user_translator,
+)
 from bot.service import Refusal
 from bot.views import Rendered
 from bot.views.score import render_scoresheet
 from bot.views.table import vulnerability
 from games.bridge.cards import Seat
+from games.bridge.entry import SEAT_WORDS, seat_from_word
 from games.errors import RuleError
 
 
@@ -82,7 +90,7 @@ async def end_command(update: Update, context: BotContext) -> None:
     player = await acting_player(update, context)
     try:
         snap = await context.service.snapshot(table_id)
-        if snap.seat_of(player.id) is None and await _is_admin(context, chat.id, user.id):
+        if snap.seat_of(player.id) is None and await is_admin(context, chat.id, user.id):
             change = await context.service.end_by_admin(table_id)
         else:
             change = await context.service.vote_to_end(table_id, player.id, True)
@@ -90,9 +98,6 @@ async def end_command(update: Update, context: BotContext) -> None:
         context.outbox.post(chat.id, thread_of(update), _short(refusal_text(refusal, t)))
         return
     context.presenter.show(change)
-
-
-SEAT_WORDS = {"N": "N", "E": "E", "S": "S", "W": "W", "С": "N", "В": "E", "Ю": "S", "З": "W"}
 
 
 async def sub_command(update: Update, context: BotContext) -> None:
@@ -111,7 +116,7 @@ async def sub_command(update: Update, context: BotContext) -> None:
         snap = await context.service.snapshot(table_id)
         seat = snap.seat_of(player.id)
         if len(args) == 2 and args[0].upper() in SEAT_WORDS:
-            seat = Seat.parse(SEAT_WORDS[args.pop(0).upper()])
+            seat = seat_from_word(args.pop(0))
         if len(args) != 1 or not args[0].startswith("@"):
             raise Refusal("sub_usage")
         if seat is None:
@@ -124,11 +129,6 @@ async def sub_command(update: Update, context: BotContext) -> None:
         context.outbox.post(chat.id, thread, _short(refusal_text(refusal, t)))
         return
     context.presenter.show(change)
-
-
-async def _is_admin(context: BotContext, tg_chat_id: int, user_id: int) -> bool:
-    member = await context.bot.get_chat_member(tg_chat_id, user_id)
-    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 
 
 ACTIONS = {Act.CALL: "call", Act.CARD: "card", Act.CLAIM: "claim", Act.CLAIM_ANSWER: "claim_answer"}
@@ -209,14 +209,6 @@ async def stray_button(update: Update, context: BotContext) -> None:
 
 def stray_button_handler() -> BaseHandler[Update, BotContext, None]:
     return CallbackQueryHandler(stray_button)
-
-
-async def group_only(update: Update, context: BotContext) -> None:
-    """A group command sent in a private chat: say where it works."""
-    chat = update.effective_chat
-    assert chat is not None
-    t = user_translator(update.effective_user, context.config.language)
-    context.outbox.post(chat.id, None, _short(t("refusal.group_only")))
 
 
 def handlers() -> list[BaseHandler[Update, BotContext, None]]:

@@ -63,6 +63,14 @@ class Entry:
         return text
 
 
+def seat_from_word(word: str) -> Seat:
+    """``N``/``E``/``S``/``W`` or the Russian ``С``/``В``/``Ю``/``З``, either case."""
+    key = word.strip().upper()
+    if key not in SEAT_WORDS:
+        raise NotationError(repr(word), Reason.BAD_SEAT)
+    return Seat.parse(SEAT_WORDS[key])
+
+
 def _contract(word: str) -> Contract:
     key = word.upper()
     if key[:1].isdigit():
@@ -85,10 +93,7 @@ def parse_entry(text: str) -> Entry:
     if len(words) < 3:
         raise NotationError(repr(text), Reason.BAD_ENTRY)
     contract = _contract(words[0])
-    seat_word = words[1].upper()
-    if seat_word not in SEAT_WORDS:
-        raise NotationError(repr(words[1]), Reason.BAD_SEAT)
-    declarer = Seat.parse(SEAT_WORDS[seat_word])
+    declarer = seat_from_word(words[1])
     result = words[2].replace("−", "-")
     if result in ("=", "0"):
         delta = 0
