@@ -8,6 +8,7 @@ private chat. Private messages are built from the player's own seat view only.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from html import escape
 
 from telegram import InputFile
@@ -43,7 +44,32 @@ from bot.views.score import (
 from bot.views.table import render_private, render_seating, render_table, vulnerability
 from games.bridge.cards import Seat, Side
 from games.bridge.deal import DealState
+from games.bridge.rubber import Rubber
 from storage.interface import TableStatus
+
+
+async def post_scoresheet(
+    outbox: Outbox,
+    chat_id: int,
+    thread_id: int | None,
+    rubber: Rubber,
+    names: Mapping[Seat, str],
+    title: str,
+    caption: str,
+    t: Translator,
+) -> None:
+    """Draw a rubber's sheet off the event loop, then post it as a photo (online and kept)."""
+    sides = [
+        f"{t('side.ns') if side is Side.NS else t('side.ew')}: "
+        + " & ".join(names[s] for s in side.seats if s in names)
+        for side in Side
+    ]
+    png = await asyncio.to_thread(
+        scoresheet_picture, rubber, title, sides[0], sides[1], t("keeper.picture_total")
+    )
+    outbox.post_file(
+        chat_id, thread_id, "sendPhoto", "photo", InputFile(png, filename="scoresheet.png"), caption
+    )
 
 
 class Presenter:
@@ -105,30 +131,18 @@ class Presenter:
 
     def _draw_sheet(self, snap: Snapshot, notice: RubberFinished, t: Translator) -> None:
         """The finished rubber's sheet as a picture too, drawn off the event loop."""
-
-        async def draw() -> None:
-            sides = []
-            for side in Side:
-                names = " & ".join(snap.seats[s].name for s in side.seats if s in snap.seats)
-                sides.append(f"{t('side.ns') if side is Side.NS else t('side.ew')}: {names}")
-            png = await asyncio.to_thread(
-                scoresheet_picture,
-                notice.rubber,
-                t("table.title_plain", number=snap.table_id),
-                sides[0],
-                sides[1],
-                t("keeper.picture_total"),
-            )
-            self.outbox.post_file(
-                snap.chat.tg_chat_id,
-                snap.topic_id,
-                "sendPhoto",
-                "photo",
-                InputFile(png, filename="scoresheet.png"),
-                t("rubber.over"),
-            )
-
-        task = asyncio.create_task(draw())
+        names = {seat: holder.name for seat, holder in snap.seats.items()}
+        draw = post_scoresheet(
+            self.outbox,
+            snap.chat.tg_chat_id,
+            snap.topic_id,
+            notice.rubber,
+            names,
+            t("table.title_plain", number=snap.table_id),
+            t("rubber.over"),
+            t,
+        )
+        task = asyncio.create_task(draw)
         self._drawing.add(task)
         task.add_done_callback(self._drawing.discard)
 

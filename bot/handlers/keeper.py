@@ -9,21 +9,19 @@ every entry is shown with the sheet at once, and /undo puts a mistake right.
 
 from __future__ import annotations
 
-import asyncio
-
-from telegram import InputFile, MessageEntity, Update
+from telegram import MessageEntity, Update
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
 from bot.callback_data import Act, BadCallbackData, Button
 from bot.context import BotContext
 from bot.handlers.common import acting_player, refusal_text, thread_of, user_translator
 from bot.i18n import Translator, resolve
+from bot.presenter import post_scoresheet
 from bot.scorekeeper import Scorekeeper, Sheet
 from bot.service import Refusal
 from bot.views import Rendered
 from bot.views.cards import seat_text
 from bot.views.keeper import entry_of, parse_stage, render_keeper
-from bot.views.pictures import scoresheet_picture
 from games.bridge.entry import Entry, parse_entry
 from games.errors import RuleError
 from storage.interface import Player, TableSettings
@@ -132,29 +130,16 @@ async def _finished(context: BotContext, sheet: Sheet) -> None:
 
 async def _send_picture(context: BotContext, sheet: Sheet) -> None:
     t = _t(sheet)
-    lang = t.language
-    left = f"{t('side.ns')}: " + " & ".join(
-        sheet.players[s].name for s in sheet.players if s.side.value == "NS"
-    )
-    right = f"{t('side.ew')}: " + " & ".join(
-        sheet.players[s].name for s in sheet.players if s.side.value == "EW"
-    )
-    png = await asyncio.to_thread(
-        scoresheet_picture,
-        sheet.rubber,
-        t("keeper.picture_title", number=sheet.table.id),
-        left,
-        right,
-        t("keeper.picture_total"),
-    )
-    caption = " · ".join(f"{seat_text(s, lang)} {p.name}" for s, p in sheet.players.items())
-    context.outbox.post_file(
+    caption = " · ".join(f"{seat_text(s, t.language)} {p.name}" for s, p in sheet.players.items())
+    await post_scoresheet(
+        context.outbox,
         sheet.chat.tg_chat_id,
         sheet.table.topic_id,
-        "sendPhoto",
-        "photo",
-        InputFile(png, filename="scoresheet.png"),
+        sheet.rubber,
+        {seat: player.name for seat, player in sheet.players.items()},
+        t("keeper.picture_title", number=sheet.table.id),
         caption,
+        t,
     )
 
 
