@@ -7,8 +7,9 @@ there is nothing to lose in memory and nothing to restore after a restart.
 from __future__ import annotations
 
 import contextlib
+import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.service import Refusal, record_result
@@ -112,29 +113,34 @@ class Scorekeeper:
 
     async def enter(
         self, table_id: int, expected: int, entry: Entry, player_id: int | None
-    ) -> Sheet:
-        """Score one deal. ``expected`` is the count the button or command saw: a double tap
-        or a stale wizard writes nothing (Refusal "stale")."""
-        sheet = await self.sheet(table_id)
-        self._check_open(sheet, expected)
+    ) -> tuple[Sheet, Sheet]:
+        """Score one deal: the sheet before and after. ``expected`` is the count the button or
+        command saw: a double tap or a stale wizard writes nothing (Refusal "stale")."""
+        before = await self.sheet(table_id)
+        self._check_open(before, expected)
         payload = _payload(entry)
-        record_result(sheet.rubber, payload)  # a RuleError refuses it before anything is written
-        await self._write(sheet, expected, payload, player_id)
-        after = await self.sheet(table_id)
-        after = Sheet(
-            after.table, after.chat, after.players, after.rubber, after.count, after.last, entry
+        rubber = copy.deepcopy(before.rubber)
+        last = record_result(rubber, payload)  # a RuleError refuses it before anything is written
+        await self._write(before, expected, payload, player_id)
+        after = replace(
+            before, rubber=rubber, count=expected + 1, last=tuple(last), last_entry=entry
         )
-        if after.rubber.finished:
-            return await self._finish(after, unfinished=False)
-        return after
+        if rubber.finished:
+            after = await self._finish(after, unfinished=False)
+        return before, after
 
-    async def undo(self, table_id: int, expected: int, player_id: int | None) -> Sheet:
-        sheet = await self.sheet(table_id)
-        self._check_open(sheet, expected)
-        if not sheet.rubber.entries:
+    async def undo(
+        self, table_id: int, expected: int, player_id: int | None
+    ) -> tuple[Sheet, Sheet]:
+        """Take the last entry back (itself an entry): the sheet before and after."""
+        before = await self.sheet(table_id)
+        self._check_open(before, expected)
+        if not before.rubber.entries:
             raise Refusal("keeper_nothing_to_undo")
-        await self._write(sheet, expected, {"undo": True}, player_id)
-        return await self.sheet(table_id)
+        await self._write(before, expected, {"undo": True}, player_id)
+        rubber = copy.deepcopy(before.rubber)
+        rubber.undo_last()
+        return before, replace(before, rubber=rubber, count=expected + 1, last=())
 
     async def end(self, table_id: int) -> Sheet:
         """Stop the rubber now: scored as unfinished (RULES.md), and it goes to the ledger."""
@@ -178,13 +184,5 @@ class Scorekeeper:
         await self.storage.set_status(sheet.table.id, TableStatus.CLOSED)
         balances = await self.storage.balances(sheet.chat.id)
         table = await self.storage.get_table(sheet.table.id)
-        return Sheet(
-            table,
-            sheet.chat,
-            sheet.players,
-            rubber,
-            sheet.count,
-            sheet.last,
-            sheet.last_entry,
-            Finished(winner, points, entries, balances, unfinished),
-        )
+        finished = Finished(winner, points, entries, balances, unfinished)
+        return replace(sheet, table=table, finished=finished)

@@ -146,9 +146,7 @@ async def _send_picture(context: BotContext, sheet: Sheet) -> None:
 async def _save(
     context: BotContext, table_id: int, expected: int, entry: Entry, player: Player
 ) -> None:
-    keeper = _keeper(context)
-    before = await keeper.sheet(table_id)
-    sheet = await keeper.enter(table_id, expected, entry, player.id)
+    before, sheet = await _keeper(context).enter(table_id, expected, entry, player.id)
     t = _t(sheet)
     summary = t("keeper.entered", entry=entry.code(), name=player.name)
     _close_old(context, before, summary)
@@ -159,9 +157,7 @@ async def _save(
 
 
 async def _undo(context: BotContext, table_id: int, expected: int, player: Player) -> None:
-    keeper = _keeper(context)
-    before = await keeper.sheet(table_id)
-    sheet = await keeper.undo(table_id, expected, player.id)
+    before, sheet = await _keeper(context).undo(table_id, expected, player.id)
     note = _t(sheet)("keeper.undone", name=player.name)
     _close_old(context, before, note)
     _show(context, sheet, note=note)
