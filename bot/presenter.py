@@ -175,27 +175,22 @@ class Presenter:
                 Rendered(own("sub.you_left", number=snap.table_id, newcomer=notice.newcomer.name)),
             )
 
-    def show_claim_menu(self, snap: Snapshot, seat: Seat) -> None:
-        """The claimant's own message offers the number of tricks instead of the cards."""
-        holder = snap.seats.get(seat)
-        if snap.state is None or holder is None or holder.tg_user_id is None:
-            return
-        t = self.private_translator(snap, holder)
-        content = render_private(
-            snap, snap.deal_no, snap.state.view(seat), vulnerability(snap), t, claim_menu=True
-        )
-        self.outbox.want(
-            snap.table_id, f"hand:{seat.name}:{snap.deal_no}", holder.tg_user_id, None, content
-        )
-
     def show_hand(
-        self, snap: Snapshot, seat: Seat, deal_no: int, state: DealState, vul: tuple[bool, bool]
+        self,
+        snap: Snapshot,
+        seat: Seat,
+        deal_no: int,
+        state: DealState,
+        vul: tuple[bool, bool],
+        claim_menu: bool = False,
     ) -> None:
+        """A player's private message; ``claim_menu`` offers the number of tricks to claim
+        instead of the cards."""
         holder = snap.seats.get(seat)
         if holder is None or holder.tg_user_id is None or seat in snap.paused:
             return
         t = self.private_translator(snap, holder)
-        content = render_private(snap, deal_no, state.view(seat), vul, t)
+        content = render_private(snap, deal_no, state.view(seat), vul, t, claim_menu)
         self.outbox.want(
             snap.table_id, f"hand:{seat.name}:{deal_no}", holder.tg_user_id, None, content
         )

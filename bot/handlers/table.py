@@ -172,14 +172,12 @@ async def button(update: Update, context: BotContext) -> None:
                 raise Refusal("not_seated")
             if snap.state is None or pressed.deal_no != snap.deal_no or snap.state.result:
                 raise Refusal("stale")
-            if pressed.act is Act.CLAIM_MENU:
-                if not snap.state.can_claim(seat):
-                    raise Refusal("stale")
-                context.presenter.show_claim_menu(snap, seat)
-            else:
-                context.presenter.show_hand(
-                    snap, seat, snap.deal_no, snap.state, vulnerability(snap)
-                )
+            menu = pressed.act is Act.CLAIM_MENU
+            if menu and not snap.state.can_claim(seat):
+                raise Refusal("stale")
+            context.presenter.show_hand(
+                snap, seat, snap.deal_no, snap.state, vulnerability(snap), claim_menu=menu
+            )
             await query.answer()
             return
         elif pressed.act in ACTIONS:
