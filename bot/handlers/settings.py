@@ -23,10 +23,9 @@ from bot.handlers.common import (
 )
 from bot.service import Refusal
 from bot.views import Rendered
-from bot.views.misc import render_settings
+from bot.views.misc import TIMER_MINUTES, render_settings
 from storage.interface import ChatSettings, PaymentPolicy, Rounding, TableSettings
 
-TIMER_CHOICES = ("0", "1", "2", "3", "5", "10")
 STAKE = re.compile(r"^(\d{1,7})(?:\s+(\S{1,8}))?$")
 
 
@@ -78,7 +77,7 @@ def _changed(settings: TableSettings, arg: str) -> TableSettings | None:
         return dataclasses.replace(settings, unfinished_part_score=int(value))
     if key == "lang" and value in ("ru", "en"):
         return dataclasses.replace(settings, language=value)
-    if key == "timer" and value in TIMER_CHOICES:
+    if key == "timer" and value in {str(m) for m in TIMER_MINUTES}:
         return dataclasses.replace(settings, turn_timer=int(value))
     if key in ("round", "pay"):
         return None

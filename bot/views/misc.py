@@ -12,6 +12,8 @@ from bot.views import Key, Rendered
 from bot.views.score import money
 from storage.interface import ChatSettings, PaymentPolicy, Rounding, TableSettings
 
+TIMER_MINUTES = (0, 1, 2, 3, 5, 10)  # the turn timer's choices (0: off)
+
 
 def render_help(t: Translator) -> Rendered:
     return Rendered(t("help.text"))
@@ -60,7 +62,7 @@ def render_settings(
     other_rules = "classic" if settings.rules == "modern" else "modern"
     other_part = 50 if settings.unfinished_part_score == 100 else 100
     other_language = "en" if settings.language == "ru" else "ru"
-    timers = [0, 1, 2, 3, 5, 10]
+    timers = list(TIMER_MINUTES)
     next_timer = next_in(timers, settings.turn_timer if settings.turn_timer in timers else 0)
     other_rounding = next_in(list(Rounding), group.rounding)
     other_payments = next_in(list(PaymentPolicy), group.payments)
