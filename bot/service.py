@@ -455,6 +455,13 @@ class TableService:
             live, seat = await self._acting(table_id, deal_no, player_id)
             return await self._apply(live, _action(seat, kind, arg), seat, player_id)
 
+    async def _in_rubber(self, table_id: int) -> _Live:
+        """The live table, if a rubber is being played at it (Refusal "no_rubber" if not)."""
+        live = await self._get(table_id)
+        if live.table.status is not TableStatus.PLAYING or live.rubber is None:
+            raise Refusal("no_rubber")
+        return live
+
     async def _acting(self, table_id: int, deal_no: int, player_id: int) -> tuple[_Live, Seat]:
         """The live table and the player's seat, if they may act in this deal now."""
         live = await self._get(table_id)
@@ -533,9 +540,7 @@ class TableService:
         """A substitute for ``seat`` during the rubber (mid-deal too): the other players agree,
         then the newcomer holds the seat, its hand, and its share of the rubber's result."""
         async with self._lock(table_id):
-            live = await self._get(table_id)
-            if live.table.status is not TableStatus.PLAYING:
-                raise Refusal("no_rubber")
+            live = await self._in_rubber(table_id)
             proposer = _seat_of(live, proposer_id)
             if proposer is None:
                 raise Refusal("not_seated")
@@ -586,9 +591,7 @@ class TableService:
     async def vote_to_end(self, table_id: int, player_id: int, agree: bool) -> Change:
         """A seated player agrees (or not) to stop the rubber now; with all four, it stops."""
         async with self._lock(table_id):
-            live = await self._get(table_id)
-            if live.table.status is not TableStatus.PLAYING or live.rubber is None:
-                raise Refusal("no_rubber")
+            live = await self._in_rubber(table_id)
             seat = _seat_of(live, player_id)
             if seat is None:
                 raise Refusal("not_seated")
@@ -604,9 +607,7 @@ class TableService:
     async def end_by_admin(self, table_id: int) -> Change:
         """A group admin stops the rubber now (the caller checked the admin)."""
         async with self._lock(table_id):
-            live = await self._get(table_id)
-            if live.table.status is not TableStatus.PLAYING or live.rubber is None:
-                raise Refusal("no_rubber")
+            live = await self._in_rubber(table_id)
             notices = await self._end_rubber(live)
             return Change(self._snapshot(live), tuple(notices))
 
