@@ -24,7 +24,7 @@ from bot.views.cards import seat_text
 from bot.views.keeper import entry_of, parse_stage, render_keeper
 from games.bridge.entry import Entry, parse_entry
 from games.errors import RuleError
-from storage.interface import Player, TableSettings
+from storage.interface import NotFound, Player, TableSettings
 
 
 def _keeper(context: BotContext) -> Scorekeeper:
@@ -208,7 +208,10 @@ async def keeper_button(update: Update, context: BotContext) -> None:
     keeper = _keeper(context)
     try:
         pressed = Button.decode(query.data)
-        sheet = await keeper.sheet(pressed.table_id)
+        try:
+            sheet = await keeper.sheet(pressed.table_id)
+        except NotFound:
+            raise BadCallbackData(query.data) from None
         message = query.message
         if (
             message is None

@@ -29,7 +29,7 @@ from bot.views import Rendered
 from bot.views.money import ledger_csv, render_history, render_ledger, render_settle
 from bot.views.pictures import balance_chart
 from games.bridge.settlement import transfers
-from storage.interface import Chat, ConflictError, PaymentPolicy, Storage
+from storage.interface import Chat, ConflictError, NotFound, PaymentPolicy, Storage
 
 
 async def _names(storage: Storage, ids: Iterable[int]) -> dict[int, str]:
@@ -157,7 +157,10 @@ async def money_button(update: Update, context: BotContext) -> None:
     message = query.message
     try:
         pressed = Button.decode(query.data)
-        chat = await context.storage.get_chat(pressed.table_id)
+        try:
+            chat = await context.storage.get_chat(pressed.table_id)
+        except NotFound:
+            raise BadCallbackData(query.data) from None
         if message is None or message.chat.id != chat.tg_chat_id:
             raise BadCallbackData(query.data)
         thread = thread_of(update)

@@ -123,6 +123,10 @@ async def test_malformed_callbacks_are_answered(h: Harness) -> None:
     for data in ("garbage", "b1:1:1:c", "b1:1:1:zz:1", "b1:1:1:c:9NT", "b1:99:1:c:P", "b9:1:1:c:P"):
         answer = await h.press(user, message, data)
         assert answer.get("text"), data
+    bad_button = (await h.press(user, message, "garbage"))["text"]
+    for data in ("b1:999:0:csv", "b1:999:0:pay:1-2-100", "b1:999:0:sk:4", "b1:999:0:ku"):
+        answer = await h.press(user, message, data)  # no such chat or sheet
+        assert answer["text"] == bad_button, data
     assert await events(h) == before
 
 
