@@ -216,7 +216,7 @@ class Load:
             rig.changed.set()  # look again: the next buttons may already be there
 
 
-async def seat(load: Load, harness: Harness, rig: TableRig) -> None:
+async def seat(load: Load, rig: TableRig) -> None:
     api = load.api
     await api.send_text(rig.users[0], rig.chat_id, "/bridge")
     while rig.table_message is None:
@@ -254,7 +254,7 @@ async def run(tables: int, seconds: float, think: float, warmup: float) -> dict[
         load = Load(api, tables, think, seed=tables)
         started = time.monotonic()
         for chunk in range(0, tables, 100):
-            await asyncio.gather(*(seat(load, harness, r) for r in load.rigs[chunk : chunk + 100]))
+            await asyncio.gather(*(seat(load, r) for r in load.rigs[chunk : chunk + 100]))
         seating = time.monotonic() - started
         await harness.settle(timeout=600)
         gc.collect()
