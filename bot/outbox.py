@@ -203,8 +203,6 @@ class Outbox:
                 log.exception("outbox: giving up on one message to chat %s", lane.chat_id)
                 called = True
             lane.queue.popleft()
-            if isinstance(op, _Keep):
-                lane.pending.discard(op.keep)
             if called:
                 lane.next_at = time.monotonic() + lane.interval
 
@@ -219,6 +217,10 @@ class Outbox:
                 params["message_thread_id"] = op.thread_id
             await self._attempt(lane, op.method, params)
             return True
+        # From here the content is read: a want() while this call is in flight must queue a
+        # pass of its own, or its newer content would never be sent (the key is not pending
+        # any more once it is read). That pass finds nothing to do if the content is the same.
+        lane.pending.discard(op.keep)
         chat_id, thread_id, content = self._wanted[op.keep]
         if chat_id != lane.chat_id:
             return False  # the message now belongs to another chat (a substitute took the seat)

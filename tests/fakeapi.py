@@ -115,6 +115,10 @@ class FakeBotApi:
         # Benchmarks turn these off: a load run must not measure the fake's own memory.
         self.keep_calls = True
         self.keep_history = True
+        # Slow Telegram: every call but getUpdates waits this long (seconds) before it is served.
+        self.latency = 0.0
+        # Calls of these methods wait until the test opens the gate (``hold``/``release``).
+        self._gates: dict[str, tuple[asyncio.Event, asyncio.Event]] = {}
         self.port = 0
         self.token = "123456:TEST-token-for-the-fake-api"
 
@@ -159,8 +163,16 @@ class FakeBotApi:
 
     async def dispatch(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         """One Bot API call, whether it came over HTTP or through ``InProcessRequest``."""
-        if method != "getUpdates" and self.keep_calls:
-            self.calls.append(Call(method, params, time.monotonic(), len(self.calls)))
+        if method != "getUpdates":
+            if self.latency:
+                await asyncio.sleep(self.latency)
+            gate = self._gates.get(method)
+            if gate is not None:
+                entered, opened = gate
+                entered.set()
+                await opened.wait()
+            if self.keep_calls:
+                self.calls.append(Call(method, params, time.monotonic(), len(self.calls)))
         for i, (fail_method, code, body) in enumerate(self.fail_queue):
             if fail_method == method:
                 del self.fail_queue[i]
@@ -339,6 +351,18 @@ class FakeBotApi:
         return member
 
     # --- what tests do --------------------------------------------------------------------------
+
+    def hold(self, method: str) -> asyncio.Event:
+        """Calls of ``method`` wait (in flight, unanswered) until ``release``; the event returned
+        is set once the first such call has arrived."""
+        entered = asyncio.Event()
+        self._gates[method] = (entered, asyncio.Event())
+        return entered
+
+    def release(self, method: str) -> None:
+        gate = self._gates.pop(method, None)
+        if gate is not None:
+            gate[1].set()
 
     async def _push(self, update: dict[str, Any]) -> int:
         self._update_id += 1

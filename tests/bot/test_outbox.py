@@ -1,0 +1,123 @@
+"""The outbox never loses the newest content of a kept message, however the calls interleave."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from telegram import Bot
+
+from bot.outbox import Outbox
+from bot.views import Rendered
+from storage.interface import TableSettings
+from storage.sqlite import SqliteStorage
+from tests.bot.driver import Driver
+from tests.bot.harness import PLAYERS, Harness, seat_four
+from tests.fakeapi import FakeBotApi, Sent, User
+
+CHAT = 101
+
+
+@pytest.fixture
+async def outbox(api: FakeBotApi, tmp_path: Path) -> AsyncIterator[Outbox]:
+    storage = await SqliteStorage.open(str(tmp_path / "outbox.sqlite3"))
+    chat = await storage.ensure_chat(-1, "Club")
+    table = await storage.create_table(chat.id, None, TableSettings())
+    assert table.id == 1
+    bot = Bot(api.token, base_url=api.base_url)
+    await bot.initialize()
+    box = Outbox(bot, storage, group_interval=0.0, private_interval=0.0)
+    yield box
+    await box.close()
+    await bot.shutdown()
+    await storage.close()
+
+
+@pytest.mark.parametrize("method", ["sendMessage", "editMessageText"])
+async def test_content_wanted_while_a_call_is_in_flight_is_sent(
+    api: FakeBotApi, outbox: Outbox, method: str
+) -> None:
+    """The race of the trials, made deterministic: the call is held at the fake Telegram while
+    newer content is wanted; once it returns, the newer content must follow."""
+    if method == "editMessageText":
+        outbox.want(1, "hand", CHAT, None, Rendered("first"))
+        await outbox.drain()
+    entered = api.hold(method)
+    outbox.want(1, "hand", CHAT, None, Rendered("older"))
+    await asyncio.wait_for(entered.wait(), 5)
+    outbox.want(1, "hand", CHAT, None, Rendered("newest"))
+    api.release(method)
+    await outbox.drain()
+    [message] = api.chat_messages(CHAT)
+    assert message.text == "newest"
+    assert [text for _, text in message.history][-1] == "newest"
+
+
+async def test_an_unchanged_pass_after_the_race_costs_no_call(
+    api: FakeBotApi, outbox: Outbox
+) -> None:
+    entered = api.hold("sendMessage")
+    outbox.want(1, "hand", CHAT, None, Rendered("same"))
+    await asyncio.wait_for(entered.wait(), 5)
+    outbox.want(1, "hand", CHAT, None, Rendered("same"))
+    api.release("sendMessage")
+    await outbox.drain()
+    assert [c.method for c in api.calls if c.method != "getMe"] == ["sendMessage"]
+
+
+async def test_fast_play_at_production_pacing_never_strands_a_player(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """Production pacing scaled down twenty times (1 s per private chat and 200 ms per call
+    become 50 ms and 10 ms; players press within 30 ms of seeing their buttons). Someone must
+    always get buttons, and once the outbox is idle every kept message shows what is wanted."""
+    h = Harness(api, str(tmp_path / "fast.sqlite3"), group_interval=0.2, private_interval=0.05)
+    await h.start()
+    try:
+        await seat_four(h)
+        api.latency = 0.01
+        rng = random.Random(11)
+        driver = Driver(h, PLAYERS, rng)
+        presses = 0
+        while presses < 120:
+            user, message = await _someone_to_act(h, driver)
+            data = driver.choose(user, message)
+            await asyncio.sleep(rng.uniform(0.0, 0.03))
+            query = await api.press(user, message, data)
+            await api.answer_of(query)
+            presses += 1
+        await h.settle()
+        outbox = h.outbox
+        for keep, (chat_id, _thread, content) in outbox._wanted.items():
+            message_id = outbox._ids.get(keep)
+            assert message_id is not None, keep
+            shown = api.messages[(chat_id, message_id)]
+            assert shown.text == content.text, keep
+    finally:
+        api.latency = 0.0
+        await h.stop()
+
+
+async def _someone_to_act(h: Harness, driver: Driver) -> tuple[User, Sent]:
+    """Wait for a player's buttons; fail if the outbox goes idle with nobody able to act."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        found = driver.actor()
+        if found is not None:
+            return found
+        idle = not any(
+            lane.queue or (lane.task and not lane.task.done())
+            for lane in h.outbox._lanes.values()
+        )
+        if idle and not h.api.pending_updates:
+            await asyncio.sleep(0.05)
+            found = driver.actor()
+            if found is not None:
+                return found
+            raise AssertionError("the outbox is idle and nobody has buttons: the table stalled")
+        await asyncio.sleep(0.005)
+    raise AssertionError("nobody got buttons in 10 s")
