@@ -1,8 +1,14 @@
 """The only encoder and decoder of inline-button data.
 
-``b1:<table>:<deal>:<action>[:<arg>]`` in at most 64 bytes (Telegram's limit). Each button says
-which table and deal it belongs to, so a stale button is recognised without any server-side cache
-and buttons keep working after a restart.
+``b1:<table>:<deal>[.<position>]:<action>[:<arg>]`` in at most 64 bytes (Telegram's limit).
+Each button says which table and deal it belongs to, so a stale button is recognised without any
+server-side cache and buttons keep working after a restart. Calls, cards and claims also carry
+the position in the deal (its number of events when the button was made): a second tap, or a
+tap made for one trick, can never apply to another.
+
+The data is untrusted input: Telegram does not check it against the keyboard it showed, so a
+modified client can send anything. Decoding only says it is well formed; every handler checks
+the presser's rights and the table's state as for any other request.
 """
 
 from __future__ import annotations
@@ -15,7 +21,9 @@ from telegram.constants import InlineKeyboardButtonLimit
 
 VERSION = "b1"
 MAX_BYTES = int(InlineKeyboardButtonLimit.MAX_CALLBACK_DATA)
-PATTERN = re.compile(r"^b1:(\d{1,12}):(\d{1,6}):([a-z]{1,3})(?::([A-Za-z0-9_.=-]{1,24}))?$")
+PATTERN = re.compile(
+    r"^b1:(\d{1,12}):(\d{1,6})(?:\.(\d{1,4}))?:([a-z]{1,3})(?::([A-Za-z0-9_.=-]{1,24}))?$"
+)
 
 
 class Act(StrEnum):
@@ -47,6 +55,22 @@ class Act(StrEnum):
     KEEP_PICTURE = "pic"
 
 
+MONEY_ACTS = (Act.CHART, Act.CSV, Act.SETTLE, Act.PAY)
+KEEPER_ACTS = (Act.KEEP, Act.KEEP_UNDO, Act.KEEP_PICTURE)
+# Acts whose button names the exact position in the deal; one without it is stale.
+POSITIONED = frozenset({Act.CALL, Act.CARD, Act.CLAIM, Act.CLAIM_ANSWER})
+
+
+def route(*acts: Act, exclude: bool = False) -> str:
+    """The anchored pattern a handler registers for these actions (all others with ``exclude``):
+    written once here, so a change to the format cannot leave a route behind."""
+    names = "|".join(re.escape(act.value) for act in acts)
+    head = r"^b1:\d{1,12}:\d{1,6}(?:\.\d{1,4})?:"
+    if exclude:
+        return head + rf"(?!(?:{names})(?::|$))"
+    return head + rf"(?:{names})(?::|$)"
+
+
 class BadCallbackData(ValueError):
     """Data that no button of ours produced (or of a version we no longer read)."""
 
@@ -57,9 +81,11 @@ class Button:
     deal_no: int
     act: Act
     arg: str = ""
+    at: int | None = None  # the position in the deal the button was made for
 
     def encode(self) -> str:
-        text = f"{VERSION}:{self.table_id}:{self.deal_no}:{self.act.value}"
+        deal = str(self.deal_no) if self.at is None else f"{self.deal_no}.{self.at}"
+        text = f"{VERSION}:{self.table_id}:{deal}:{self.act.value}"
         if self.arg:
             text += f":{self.arg}"
         if len(text.encode()) > MAX_BYTES or not PATTERN.match(text):
@@ -71,9 +97,9 @@ class Button:
         match = PATTERN.match(data or "")
         if match is None:
             raise BadCallbackData(repr(data))
-        table, deal, act, arg = match.groups()
+        table, deal, at, act, arg = match.groups()
         try:
             action = Act(act)
         except ValueError:
             raise BadCallbackData(repr(data)) from None
-        return cls(int(table), int(deal), action, arg or "")
+        return cls(int(table), int(deal), action, arg or "", None if at is None else int(at))

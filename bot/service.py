@@ -446,13 +446,20 @@ class TableService:
 
     # --- play ---------------------------------------------------------------------------------
 
-    async def act(self, table_id: int, deal_no: int, player_id: int, kind: str, arg: str) -> Change:
-        """One press: a call, a card, a claim or an answer to one, from the player's seat.
+    async def act(
+        self, table_id: int, deal_no: int, player_id: int, kind: str, arg: str, at: int | None
+    ) -> Change:
+        """One press: a call, a card, a claim or an answer to one, from the player's seat, made
+        for position ``at`` of the deal (its event count when the button was shown).
 
-        Refusal for the table's reasons (stale, not seated, paused); RuleError for the rules'.
+        Refusal for the table's reasons (stale, moved on, not seated, paused); RuleError for
+        the rules'. A press made for an earlier position is refused even if it would be legal
+        now: a double tap must not become the lead of the next trick.
         """
         async with self._lock(table_id):
             live, seat = await self._acting(table_id, deal_no, player_id)
+            if at != live.seq:
+                raise Refusal("moved_on")
             return await self._apply(live, _action(seat, kind, arg), seat, player_id)
 
     async def _in_rubber(self, table_id: int) -> _Live:
@@ -749,6 +756,8 @@ def _action(seat: Seat, kind: str, arg: str) -> Action:
     if kind == "card":
         return PlayCard(seat, Card.parse(arg))
     if kind == "claim":
+        if not arg.isdecimal() or len(arg) > 2:
+            raise Refusal("unknown_action")
         return MakeClaim(seat, int(arg))
     if kind == "claim_answer":
         return AnswerClaim(seat, arg == "y")

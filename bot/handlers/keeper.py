@@ -12,7 +12,7 @@ from __future__ import annotations
 from telegram import MessageEntity, Update
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
-from bot.callback_data import Act, BadCallbackData, Button
+from bot.callback_data import KEEPER_ACTS, Act, BadCallbackData, Button, route
 from bot.context import BotContext
 from bot.handlers.common import acting_player, refusal_text, thread_of, user_translator
 from bot.i18n import Translator, resolve
@@ -251,5 +251,5 @@ def handlers() -> list[BaseHandler[Update, BotContext, None]]:
         CommandHandler("keep", keep_command, filters=groups),
         CommandHandler("deal", deal_command, filters=groups),
         CommandHandler("undo", undo_command, filters=groups),
-        CallbackQueryHandler(keeper_button, pattern=r"^b1:\d+:\d+:(sk|ku|pic)(:|$)"),
+        CallbackQueryHandler(keeper_button, pattern=route(*KEEPER_ACTS)),
     ]

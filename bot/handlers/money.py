@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from telegram import InputFile, Update
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
-from bot.callback_data import Act, BadCallbackData, Button
+from bot.callback_data import MONEY_ACTS, Act, BadCallbackData, Button, route
 from bot.context import BotContext
 from bot.handlers.common import (
     acting_player,
@@ -219,5 +219,5 @@ def handlers() -> list[BaseHandler[Update, BotContext, None]]:
         CommandHandler("ledger", ledger_command, filters=groups),
         CommandHandler("settle", settle_command, filters=groups),
         CommandHandler("history", history_command, filters=groups),
-        CallbackQueryHandler(money_button, pattern=r"^b1:\d+:\d+:(chr|csv|stl|pay)(:|$)"),
+        CallbackQueryHandler(money_button, pattern=route(*MONEY_ACTS)),
     ]

@@ -12,7 +12,7 @@ import re
 from telegram import Update
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
-from bot.callback_data import BadCallbackData, Button
+from bot.callback_data import Act, BadCallbackData, Button, route
 from bot.context import BotContext
 from bot.handlers.common import (
     acting_player,
@@ -126,5 +126,5 @@ async def setting_button(update: Update, context: BotContext) -> None:
 def handlers() -> list[BaseHandler[Update, BotContext, None]]:
     return [
         CommandHandler("settings", settings_command, filters=filters.ChatType.GROUPS),
-        CallbackQueryHandler(setting_button, pattern=r"^b1:\d+:\d+:st:"),
+        CallbackQueryHandler(setting_button, pattern=route(Act.SETTING)),
     ]

@@ -6,7 +6,7 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
-from bot.callback_data import Act, BadCallbackData, Button
+from bot.callback_data import KEEPER_ACTS, MONEY_ACTS, Act, BadCallbackData, Button, route
 from bot.context import BotContext
 from bot.handlers.common import (
     acting_player,
@@ -182,7 +182,12 @@ async def button(update: Update, context: BotContext) -> None:
             return
         elif pressed.act in ACTIONS:
             change = await service.act(
-                pressed.table_id, pressed.deal_no, player.id, ACTIONS[pressed.act], pressed.arg
+                pressed.table_id,
+                pressed.deal_no,
+                player.id,
+                ACTIONS[pressed.act],
+                pressed.arg,
+                pressed.at,
             )
         else:
             raise BadCallbackData(query.data)
@@ -222,5 +227,7 @@ def handlers() -> list[BaseHandler[Update, BotContext, None]]:
         CommandHandler("leave", leave_command, filters=groups),
         CommandHandler("end", end_command, filters=groups),
         CommandHandler("sub", sub_command, filters=groups),
-        CallbackQueryHandler(button, pattern=r"^b1:\d+:\d+:(?!st)"),
+        CallbackQueryHandler(
+            button, pattern=route(Act.SETTING, *MONEY_ACTS, *KEEPER_ACTS, exclude=True)
+        ),
     ]

@@ -229,6 +229,7 @@ def render_private(
         return Rendered("\n".join(lines))
     if _waiting(snap, view):
         return _quiet(snap, view, lines, t)
+    at = snap.actions  # the position every call, card and claim button is made for
     lines += [
         f"<b>{t('private.your_hand')}</b>",
         f"<pre>{escape(_hand_block(view.hands[seat], lang))}</pre>",
@@ -250,7 +251,7 @@ def render_private(
         lines.append(t("table.paused", names=names))
     elif view.legal_calls:
         lines.append(f"<b>{t('private.your_call')}</b>")
-        keys = bidding_box(snap.table_id, deal_no, view.legal_calls, lang)
+        keys = bidding_box(snap.table_id, deal_no, at, view.legal_calls, lang)
     elif view.claim is not None:
         lines.extend(_claim_lines(snap, view, t))
         claim = view.claim
@@ -259,11 +260,11 @@ def render_private(
                 (
                     Key(
                         t("button.accept"),
-                        Button(snap.table_id, deal_no, Act.CLAIM_ANSWER, "y").encode(),
+                        Button(snap.table_id, deal_no, Act.CLAIM_ANSWER, "y", at).encode(),
                     ),
                     Key(
                         t("button.reject"),
-                        Button(snap.table_id, deal_no, Act.CLAIM_ANSWER, "n").encode(),
+                        Button(snap.table_id, deal_no, Act.CLAIM_ANSWER, "n", at).encode(),
                     ),
                 ),
             )
@@ -271,7 +272,7 @@ def render_private(
         left = _tricks_left(view)
         lines.append(f"<b>{t('private.claim_ask', left=left)}</b>")
         options = [
-            Key(str(n), Button(snap.table_id, deal_no, Act.CLAIM, str(n)).encode())
+            Key(str(n), Button(snap.table_id, deal_no, Act.CLAIM, str(n), at).encode())
             for n in range(left, -1, -1)
         ]
         rows = [tuple(options[i : i + 7]) for i in range(0, len(options), 7)]
@@ -282,7 +283,7 @@ def render_private(
             lines.append(f"<b>{t('private.dummy_card', seat=seat_text(view.turn, lang))}</b>")
         else:
             lines.append(f"<b>{t('private.your_card')}</b>")
-        keys = card_buttons(snap.table_id, deal_no, view.legal_cards, lang)
+        keys = card_buttons(snap.table_id, deal_no, at, view.legal_cards, lang)
         claim_key = Key(t("button.claim"), Button(snap.table_id, deal_no, Act.CLAIM_MENU).encode())
         keys = (*keys, (claim_key,))
     return Rendered("\n".join(lines), keys)
@@ -348,13 +349,13 @@ def _quiet(snap: Snapshot, view: SeatView, lines: list[str], t: Translator) -> R
 
 
 def bidding_box(
-    table_id: int, deal_no: int, calls: tuple[Call, ...], language: str
+    table_id: int, deal_no: int, at: int, calls: tuple[Call, ...], language: str
 ) -> tuple[tuple[Key, ...], ...]:
     """Pass / X / XX on top, then the legal bids, one row per level (five strains)."""
 
     def key(call: Call) -> Key:
         return Key(
-            call_text(call, language), Button(table_id, deal_no, Act.CALL, str(call)).encode()
+            call_text(call, language), Button(table_id, deal_no, Act.CALL, str(call), at).encode()
         )
 
     specials = tuple(key(c) for c in calls if not c.is_bid)
@@ -368,14 +369,14 @@ def bidding_box(
 
 
 def card_buttons(
-    table_id: int, deal_no: int, cards: frozenset[Card], language: str
+    table_id: int, deal_no: int, at: int, cards: frozenset[Card], language: str
 ) -> tuple[tuple[Key, ...], ...]:
     """The playable cards, a row per suit (at most seven to a row to stay tappable)."""
     rows: list[tuple[Key, ...]] = []
     ordered = sort_hand(cards)
     for suit in reversed(Suit):
         suited = [
-            Key(card_text(c, language), Button(table_id, deal_no, Act.CARD, str(c)).encode())
+            Key(card_text(c, language), Button(table_id, deal_no, Act.CARD, str(c), at).encode())
             for c in ordered
             if c.suit is suit
         ]

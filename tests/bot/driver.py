@@ -41,7 +41,7 @@ class Driver:
 
     def choose(self, user: User, message: Sent) -> str:
         data = [b["callback_data"] for b in message.buttons() if "callback_data" in b]
-        deal_no = int(data[0].split(":")[2])
+        deal_no = int(data[0].split(":")[2].split(".")[0])
         log = self.deals.setdefault(deal_no, DealLog(passout=self.rng.random() < 0.15))
         calls = {d.split(":")[4]: d for d in data if d.split(":")[3] == "c"}
         if calls:
@@ -107,8 +107,12 @@ class Driver:
         if found is None:
             return False
         user, message = found
-        data = self.choose(user, message)
-        deal_no = int(data.split(":")[2])
+        await self.step_with(user, message, self.choose(user, message))
+        return True
+
+    async def step_with(self, user: User, message: Sent, data: str) -> None:
+        """Press ``data`` (a legal call or card of ``user``'s), remembering what was played."""
+        deal_no = int(data.split(":")[2].split(".")[0])
         index = len(self.h.api.calls)
         if data.split(":")[3] == "p":
             log = self.deals[deal_no]
@@ -130,7 +134,6 @@ class Driver:
             ],
         )
         self.presses += 1
-        return True
 
     def rubber_over(self) -> bool:
         return any(

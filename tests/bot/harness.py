@@ -160,7 +160,8 @@ class Harness:
         """The player's private message that offers calls or cards now, if any."""
         for sent in reversed(self.api.chat_messages(user.id)):
             if any(
-                re.match(r"^b1:\d+:\d+:(c|p):", b.get("callback_data", "")) for b in sent.buttons()
+                re.match(r"^b1:\d+:\d+(?:\.\d+)?:(c|p):", b.get("callback_data", ""))
+                for b in sent.buttons()
             ):
                 return sent
         return None

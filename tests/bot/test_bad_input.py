@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import random
+import re
 
 from storage.interface import Storage
+from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS, Harness, actor, data_of, seat_four
 from tests.fakeapi import User
 
@@ -43,7 +46,10 @@ async def test_double_tap_is_taken_once(h: Harness) -> None:
     answers = [await h.api.answer_of(first), await h.api.answer_of(second)]
     await h.settle()
     texts = sorted(a.get("text", "") for a in answers)
-    assert texts[0] == "" and texts[1] in ("It is not your turn.", "Сейчас не ваш ход.")
+    assert texts[0] == "" and texts[1] in (
+        "Too late: that button was for an earlier moment of the deal.",
+        "Поздно: эта кнопка была для предыдущего хода.",
+    )
     assert len(await events(h)) == len(before) + 1
 
 
@@ -150,3 +156,41 @@ async def test_two_tables_do_not_wait_for_each_other(h: Harness, api: object) ->
     answers = await asyncio.gather(h.api.answer_of(q1), h.api.answer_of(q2))
     assert all(not a.get("text") for a in answers)
     await h.settle()
+
+
+async def test_a_quick_second_tap_never_becomes_the_next_lead(h: Harness) -> None:
+    """A player who plays to a trick and is on play again at once (they won it, or declarer
+    plays again from dummy) taps a second card from the keyboard as it was: refused, not led."""
+    await seat_four(h)
+    driver = Driver(h, PLAYERS, random.Random(5))
+    for _ in range(400):
+        user, message = actor(h)
+        before_data = [b["callback_data"] for b in message.buttons() if ":p:" in b["callback_data"]]
+        pressed = driver.choose(user, message)
+        await driver.step_with(user, message, pressed)
+        again = h.action_message(user)
+        other_cards = [d for d in before_data if d != pressed]
+        if again is None or ":p:" not in pressed or not other_cards:
+            continue
+        held = {
+            b["callback_data"].rsplit(":", 1)[1]
+            for b in again.buttons()
+            if ":p:" in b.get("callback_data", "")
+        }
+        second = next((d for d in other_cards if d.rsplit(":", 1)[1] in held), None)
+        if second is None:
+            continue
+        deal = int(pressed.split(":")[2].split(".")[0])
+        count = len(await events(h, deal))
+        answer = await h.press(user, again, second)
+        assert answer["text"] in (
+            "Too late: that button was for an earlier moment of the deal.",
+            "Поздно: эта кнопка была для предыдущего хода.",
+        )
+        assert len(await events(h, deal)) == count
+        without_position = re.sub(r":(\d+)\.\d+:", r":\1:", second)
+        answer = await h.press(user, again, without_position)
+        assert answer.get("text")
+        assert len(await events(h, deal)) == count
+        return
+    raise AssertionError("no player was on play twice in a row")

@@ -34,10 +34,10 @@ def test_every_button_fits_telegrams_64_bytes() -> None:
     big = Button(999_999_999_999, 999_999, Act.SETTING, "rules=classic")
     assert len(big.encode().encode()) <= MAX_BYTES
     state = DealState.new(SUITED)
-    for row in bidding_box(999_999_999_999, 999_999, state.legal_calls(Seat.N), "ru"):
+    for row in bidding_box(999_999_999_999, 999_999, 9_999, state.legal_calls(Seat.N), "ru"):
         for key in row:
             assert Button.decode(key.data).table_id == 999_999_999_999
-    for row in card_buttons(1, 1, frozenset(FULL_DECK), "en"):
+    for row in card_buttons(1, 1, 52, frozenset(FULL_DECK), "en"):
         assert len(row) <= 7
 
 
