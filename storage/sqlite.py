@@ -45,6 +45,9 @@ from storage.interface import (
 from storage.migrations import APPLICATION_ID, LATEST, MIGRATIONS
 
 DEFAULT_PATH = "bridge.sqlite3"
+# A bound far above any real debt and far below SQLite's 64-bit sums: a forged amount can never
+# make the chat's balances overflow.
+MAX_PAYMENT = 10**12
 
 
 def _now() -> str:
@@ -710,7 +713,7 @@ class SqliteStorage(Storage):
         note: str = "",
         expected_size: int | None = None,
     ) -> None:
-        if points <= 0 or payer_id == payee_id:
+        if not 0 < points <= MAX_PAYMENT or payer_id == payee_id:
             raise StorageError("a payment is a positive amount between two players")
         at = _now()
         txn = uuid.uuid4().hex

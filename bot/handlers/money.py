@@ -8,6 +8,7 @@ payment, records nothing and shows the fresh plan.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Iterable
 
 from telegram import InputFile, Update
@@ -28,7 +29,7 @@ from bot.service import Refusal
 from bot.views import Rendered
 from bot.views.money import ledger_csv, render_history, render_ledger, render_settle
 from bot.views.pictures import balance_chart
-from games.bridge.settlement import transfers
+from games.bridge.settlement import Transfer, transfers
 from storage.interface import Chat, ConflictError, NotFound, PaymentPolicy, Storage
 
 
@@ -178,10 +179,17 @@ async def money_button(update: Update, context: BotContext) -> None:
             return
         if pressed.act is not Act.PAY:
             raise BadCallbackData(query.data)
-        payer, payee, points = (int(x) for x in pressed.arg.split("-"))
+        payer, payee, points = _transfer_of(pressed.arg, query.data)
         player = await acting_player(update, context)
         if not await _may_record(context, chat, user.id, player.id, payer, payee):
             raise Refusal(f"payment_by_{chat.settings.payments.value}")
+        if pressed.deal_no != await context.storage.ledger_size(chat.id):
+            raise Refusal("payment_stale")
+        # The data is untrusted: only a transfer on the group's settle plan as it stands is
+        # recorded (the ledger's size, checked again inside the write, pins "as it stands").
+        plan = transfers(await context.storage.balances(chat.id))
+        if Transfer(payer, payee, points) not in plan:
+            raise BadCallbackData(query.data)
         try:
             await context.storage.record_payment(
                 chat.id,
@@ -193,9 +201,7 @@ async def money_button(update: Update, context: BotContext) -> None:
             )
         except ConflictError:
             raise Refusal("payment_stale") from None
-    except (Refusal, BadCallbackData, ValueError) as error:
-        if isinstance(error, ValueError) and not isinstance(error, BadCallbackData):
-            error = BadCallbackData(query.data)
+    except (Refusal, BadCallbackData) as error:
         await query.answer(refusal_text(error, t), show_alert=True)
         return
     names = await _names(context.storage, (payer, payee))
@@ -208,6 +214,18 @@ async def money_button(update: Update, context: BotContext) -> None:
     )
     context.outbox.post(chat.tg_chat_id, thread, await settle_view(context, chat))
     await query.answer(t("settle.saved"))
+
+
+PAY_ARG = re.compile(r"^([1-9]\d{0,11})-([1-9]\d{0,11})-([1-9]\d{0,8})$")
+
+
+def _transfer_of(arg: str, data: str | None) -> tuple[int, int, int]:
+    """payer-payee-points from a "paid" button; BadCallbackData for anything else."""
+    match = PAY_ARG.match(arg)
+    if match is None:
+        raise BadCallbackData(data)
+    payer, payee, points = (int(x) for x in match.groups())
+    return payer, payee, points
 
 
 def handlers() -> list[BaseHandler[Update, BotContext, None]]:

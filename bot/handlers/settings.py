@@ -21,7 +21,7 @@ from bot.handlers.common import (
     thread_of,
     user_translator,
 )
-from bot.service import Refusal
+from bot.service import Refusal, Snapshot
 from bot.views import Rendered
 from bot.views.misc import TIMER_MINUTES, render_settings
 from storage.interface import ChatSettings, PaymentPolicy, Rounding, TableSettings
@@ -30,12 +30,15 @@ STAKE = re.compile(r"^(\d{1,7})(?:\s+(\S{1,8}))?$")
 
 
 async def _may_change(
-    context: BotContext, tg_chat_id: int, user_id: int, player_id: int, table_id: int
+    context: BotContext, snap: Snapshot, user_id: int, player_id: int, money: bool
 ) -> bool:
-    snap = await context.service.snapshot(table_id)
-    if snap.seat_of(player_id) is not None:
+    """A player seated at the table or a group admin, asked of the table's own chat. The group's
+    money (stake, rounding, who records payments) is the admins' alone once the group has put
+    payments in the admins' hands: a seated player cannot loosen that first."""
+    admins_only = money and snap.chat.settings.payments is PaymentPolicy.ADMINS
+    if not admins_only and snap.seat_of(player_id) is not None:
         return True
-    return await is_admin(context, tg_chat_id, user_id)
+    return await is_admin(context, snap.chat.tg_chat_id, user_id)
 
 
 async def settings_command(update: Update, context: BotContext) -> None:
@@ -55,7 +58,7 @@ async def settings_command(update: Update, context: BotContext) -> None:
         if match is None:
             context.outbox.post(chat.id, thread, Rendered(t("refusal.bad_stake")))
             return
-        if not await _may_change(context, chat.id, user.id, player.id, table_id):
+        if not await _may_change(context, snap, user.id, player.id, money=True):
             context.outbox.post(chat.id, thread, Rendered(t("refusal.not_allowed")))
             return
         group = dataclasses.replace(
@@ -104,9 +107,12 @@ async def setting_button(update: Update, context: BotContext) -> None:
         pressed = Button.decode(query.data)
         player = await acting_player(update, context)
         snap = await context.service.snapshot(pressed.table_id)
-        if not await _may_change(context, snap.chat.tg_chat_id, user.id, player.id, snap.table_id):
-            raise Refusal("not_allowed")
+        if query.message.chat.id != snap.chat.tg_chat_id:
+            raise BadCallbackData(query.data)  # a table's settings are changed in its group only
         table_settings = _changed(snap.settings, pressed.arg)
+        money = table_settings is None
+        if not await _may_change(context, snap, user.id, player.id, money):
+            raise Refusal("not_allowed")
         if table_settings is None:
             group = _group_changed(snap.chat.settings, pressed.arg)
             change = await context.service.update_chat_settings(snap.chat.id, group, snap.table_id)

@@ -1,0 +1,161 @@
+"""Forged button data, pressed as a modified client would: Telegram does not check callback data
+against the keyboard it showed, so every handler treats it as untrusted input. Each forged press
+is answered and changes nothing."""
+
+from __future__ import annotations
+
+from bot.i18n import Translator
+from storage.interface import LedgerRow
+from storage.sqlite import SqliteStorage
+from tests.bot.harness import GROUP, PLAYERS, Harness
+from tests.fakeapi import Sent, User
+
+ANNA, BOB, CAT, DIMA = PLAYERS
+OTHER_GROUP = -300
+ZOE = User(310, "Zoe", "en", "zoe")  # plays in the other group only
+
+
+def texts(key: str) -> set[str]:
+    """The message in both languages, as a presser of either would read it."""
+    return {Translator(language)(key) for language in ("en", "ru")}
+
+
+BAD_BUTTON = texts("refusal.bad_button")
+
+
+def storage_of(h: Harness) -> SqliteStorage:
+    assert h.app is not None
+    storage: SqliteStorage = h.app.bot_data["storage"]
+    return storage
+
+
+async def ledger(h: Harness, tg_chat: int = GROUP) -> list[LedgerRow]:
+    storage = storage_of(h)
+    chat = await storage.chat_by_tg(tg_chat)
+    assert chat is not None
+    return await storage.ledger(chat.id)
+
+
+async def player_id(h: Harness, user: User) -> int:
+    player = await storage_of(h).player_by_tg(user.id)
+    assert player is not None
+    return player.id
+
+
+async def user_of(h: Harness, pid: int) -> User:
+    return {await player_id(h, u): u for u in PLAYERS}[pid]
+
+
+async def a_settled_rubber(h: Harness) -> Sent:
+    """Anna-Cat beat Bob-Dima on a scorekeeper's sheet; the /settle message with its buttons."""
+    for user in (*PLAYERS, ZOE):
+        await h.say(user, user.id, "/start")
+    await h.say(ANNA, GROUP, "/keep @anna @bob @cat @dima")
+    await h.say(ANNA, GROUP, "/deal 3NT N =")
+    await h.say(ANNA, GROUP, "/deal 3NT S =")
+    await h.say(ZOE, OTHER_GROUP, "/keep @zoe Bo Cy Di")  # Zoe has a ledger of her own elsewhere
+    await h.say(ZOE, OTHER_GROUP, "/deal 3NT N =")
+    await h.say(ZOE, OTHER_GROUP, "/deal 3NT N =")
+    await h.say(BOB, GROUP, "/bridge")  # the online table, where Bob sits (settings need one)
+    table = h.table_message()
+    sit = next(b["callback_data"] for b in table.buttons() if b["callback_data"].endswith(":sit:E"))
+    await h.press(BOB, table, sit)
+    await h.say(ANNA, GROUP, "/settle")
+    plan = h.api.chat_messages(GROUP)[-1]
+    assert plan.buttons(), plan.text
+    return plan
+
+
+def pay_data(plan: Sent) -> list[str]:
+    return [b["callback_data"] for b in plan.buttons() if ":pay:" in b["callback_data"]]
+
+
+async def test_forged_payments_are_refused_and_the_ledger_stays_usable(h: Harness) -> None:
+    plan = await a_settled_rubber(h)
+    genuine = pay_data(plan)[0]
+    head = genuine.rsplit(":", 1)[0]
+    payer, payee, points = (int(x) for x in genuine.rsplit(":", 1)[1].split("-"))
+    zoe = await player_id(h, ZOE)
+    forged = [
+        f"{head}:{payer}-{payee}-{2**63 - 1}",  # the overflow that broke a group's ledger
+        f"{head}:{payer}-{payee}-999999999",
+        f"{head}:{payer}-{payee}-{points + 1}",
+        f"{head}:{payer}-{payee}-0",
+        f"{head}:{payee}-{payee}-{points}",
+        f"{head}:{zoe}-{payee}-{points}",  # a player of another group
+        f"{head}:{payer}-{zoe}-{points}",
+        f"{head}:999999-{payee}-{points}",  # nobody
+        f"{head}:{payer}-{payee}",
+        f"{head}:{payer}-{payee}-x1",
+    ]
+    payee_user = await user_of(h, payee)
+    before = await ledger(h)
+    for data in forged:
+        answer = await h.press(payee_user, plan, data)
+        assert answer.get("text"), data
+        assert answer.get("text") in BAD_BUTTON | texts("refusal.payment_by_payee"), (data, answer)
+    assert await ledger(h) == before
+    # The genuine button still works, and /ledger and /settle still answer.
+    answer = await h.press(payee_user, plan, genuine)
+    assert answer.get("text") in texts("settle.saved"), answer
+    assert len(await ledger(h)) == len(before) + 2
+    await h.say(ANNA, GROUP, "/ledger")
+    assert "0" in h.api.chat_messages(GROUP)[-1].text
+
+
+async def test_a_payer_cannot_record_a_payment_to_a_victim(h: Harness) -> None:
+    plan = await a_settled_rubber(h)
+    await h.say(ANNA, GROUP, "/settings")
+    settings = h.api.chat_messages(GROUP)[-1]
+    either = next(b["callback_data"] for b in settings.buttons() if "pay=" in b["callback_data"])
+    await h.press(BOB, settings, either)  # seated Bob lets payers record too
+    await h.say(ANNA, GROUP, "/settle")
+    plan = h.api.chat_messages(GROUP)[-1]
+    genuine = pay_data(plan)[0]
+    head, arg = genuine.rsplit(":", 1)
+    payer, payee, points = (int(x) for x in arg.split("-"))
+    payer_user = await user_of(h, payer)
+    everyone = [await player_id(h, u) for u in PLAYERS]
+    victim = next(pid for pid in everyone if pid not in (payer, payee))
+    before = await ledger(h)
+    answer = await h.press(payer_user, plan, f"{head}:{payer}-{victim}-{points}")
+    assert answer.get("text") in BAD_BUTTON
+    assert await ledger(h) == before
+
+
+async def test_admins_only_payments_stay_admins_only(h: Harness) -> None:
+    await a_settled_rubber(h)
+    h.api.admins.add(ANNA.id)
+    await h.say(ANNA, GROUP, "/settings")
+    settings = h.api.chat_messages(GROUP)[-1]
+
+    def pay_button(sent: Sent) -> str:
+        return next(b["callback_data"] for b in sent.buttons() if "pay=" in b["callback_data"])
+
+    # payee -> either -> admins, by the admin (the settings message is edited in place)
+    for _ in range(2):
+        await h.press(ANNA, settings, pay_button(settings))
+    chat = await storage_of(h).chat_by_tg(GROUP)
+    assert chat is not None and chat.settings.payments.value == "admins"
+    # A seated player who is no admin cannot loosen it, by button or by forged data.
+    for data in (pay_button(settings), pay_button(settings).replace("pay=payee", "pay=either")):
+        answer = await h.press(BOB, settings, data)
+        assert answer.get("text") in texts("refusal.not_allowed")
+    chat = await storage_of(h).chat_by_tg(GROUP)
+    assert chat is not None and chat.settings.payments.value == "admins"
+    # Nor the stake, by command.
+    await h.say(BOB, GROUP, "/settings stake 1000 EUR")
+    chat = await storage_of(h).chat_by_tg(GROUP)
+    assert chat is not None and chat.settings.stake == 0
+
+
+async def test_settings_pressed_from_a_private_chat_are_refused(h: Harness) -> None:
+    await a_settled_rubber(h)
+    await h.say(ANNA, GROUP, "/settings")
+    settings = h.api.chat_messages(GROUP)[-1]
+    data = next(b["callback_data"] for b in settings.buttons() if "pay=" in b["callback_data"])
+    private = Sent(ANNA.id, 1, "x", None)  # a message in Anna's own chat with the bot
+    answer = await h.press(ANNA, private, data)
+    assert answer.get("text") in BAD_BUTTON
+    chat = await storage_of(h).chat_by_tg(GROUP)
+    assert chat is not None and chat.settings.payments.value == "payee"
