@@ -87,6 +87,11 @@ class Snapshot:
     end_votes: frozenset[Seat] = frozenset()
     actions: int = 0  # events in the current deal: a turn timer checks nothing happened since
     last_at: float = 0.0  # when the last of them was written (epoch seconds)
+    token: str = ""  # the table's deep-link token
+
+    def check_sit(self, player_id: int, seat: Seat) -> None:
+        """Refusal if the player may not take ``seat`` now (the same checks ``sit`` makes)."""
+        _check_sit(self.status, self.seats, player_id, seat)
 
     def view(self, viewer: Seat | None) -> SeatView | None:
         return None if self.state is None else self.state.view(viewer)
@@ -286,6 +291,7 @@ class TableService:
             end_votes=frozenset(live.end_votes),
             actions=live.seq,
             last_at=live.last_at,
+            token=live.table.token,
         )
 
     async def snapshot(self, table_id: int) -> Snapshot:
@@ -332,6 +338,11 @@ class TableService:
         table = await self.storage.create_table(chat.id, topic_id, TableSettings(language=language))
         return Change(await self.snapshot(table.id)), True
 
+    async def table_by_token(self, token: str) -> int | None:
+        """The table a deep link names, if the token is one of ours."""
+        table = await self.storage.table_by_token(token)
+        return None if table is None or table.scorekeeper else table.id
+
     async def table_for(self, tg_chat_id: int, topic_id: int | None) -> int | None:
         chat = await self.storage.chat_by_tg(tg_chat_id)
         if chat is None:
@@ -342,15 +353,8 @@ class TableService:
     async def sit(self, table_id: int, player: Player, seat: Seat) -> Change:
         async with self._lock(table_id):
             live = await self._get(table_id)
-            if live.table.status is TableStatus.CLOSED:
-                raise Refusal("table_closed")
-            if live.table.status is TableStatus.PLAYING:
-                raise Refusal("rubber_in_progress")
+            _check_sit(live.table.status, live.holders, player.id, seat)
             current = _seat_of(live, player.id)
-            if current is seat:
-                raise Refusal("already_there")
-            if seat in live.holders:
-                raise Refusal("seat_taken", name=live.holders[seat].name)
             if current is not None:
                 await self.storage.set_seat(table_id, current.name, None)
                 del live.holders[current]
@@ -733,6 +737,20 @@ def _live_from(bundle: TableBundle) -> _Live:
         scored={d.deal_no for d in bundle.rubber_deals if d.result is not None},
         last_at=last_at,
     )
+
+
+def _check_sit(
+    status: TableStatus, holders: Mapping[Seat, Holder], player_id: int, seat: Seat
+) -> None:
+    if status is TableStatus.CLOSED:
+        raise Refusal("table_closed")
+    if status is TableStatus.PLAYING:
+        raise Refusal("rubber_in_progress")
+    current = _seat_in(holders, player_id)
+    if current is seat:
+        raise Refusal("already_there")
+    if seat in holders:
+        raise Refusal("seat_taken", name=holders[seat].name)
 
 
 def _holder(player: Player) -> Holder:

@@ -43,6 +43,10 @@ class NotFound(StorageError):
     """No row with that id."""
 
 
+class AlreadyApplied(StorageError):
+    """This Telegram update was applied before (delivered again after a crash): skip it."""
+
+
 class TableStatus(StrEnum):
     OPEN = "open"  # seating
     PLAYING = "playing"  # a rubber in progress
@@ -111,6 +115,7 @@ class Table:
     current_deal: int = 0  # number of the latest deal (0: none yet)
     rubber_id: int | None = None  # the rubber in progress
     scorekeeper: bool = False
+    token: str = ""  # unguessable, for deep links (the id is sequential)
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,6 +258,10 @@ class Storage(abc.ABC):
     async def tables_of_player(self, player_id: int) -> list[Table]: ...
 
     @abc.abstractmethod
+    async def table_by_token(self, token: str) -> Table | None:
+        """The table a deep link names (its unguessable token), if any."""
+
+    @abc.abstractmethod
     async def load_bundles(self, table_ids: Sequence[int] | None = None) -> list[TableBundle]:
         """Tables with their chat, players, rubber deals, current deal's events and player
         flags; every online table not closed when ``table_ids`` is None. A few queries in all, not
@@ -282,11 +291,18 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def start_deal(
-        self, table_id: int, deal_no: int, payload: Mapping[str, Any], player_id: int | None
+        self,
+        table_id: int,
+        deal_no: int,
+        payload: Mapping[str, Any],
+        player_id: int | None,
+        update_key: str | None = None,
     ) -> Event:
         """Open deal ``deal_no`` of the table's rubber with its first event (``deal``).
 
-        ConflictError if that deal number exists already.
+        ConflictError if that deal number exists already. ``update_key`` names the Telegram
+        update that caused it, recorded in the same transaction: AlreadyApplied (and nothing
+        written) if that update was recorded before.
         """
 
     @abc.abstractmethod

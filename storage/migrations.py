@@ -136,6 +136,21 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX players_by_username ON players(username COLLATE NOCASE);
     CREATE INDEX ledger_by_rubber ON ledger(rubber_id);
     """,
+    # 4: an unguessable token per table for its deep links (table ids are sequential, and a
+    # link must not seat a stranger at any group's table); Telegram updates already applied,
+    # so one delivered again after a crash is not applied twice.
+    """
+    ALTER TABLE tables ADD COLUMN token TEXT;
+    UPDATE tables SET token = lower(hex(randomblob(8))) WHERE token IS NULL;
+    CREATE UNIQUE INDEX tables_by_token ON tables(token);
+    CREATE TABLE applied_updates (
+        update_key  TEXT PRIMARY KEY,
+        table_id    INTEGER,
+        deal_no     INTEGER,
+        at          TEXT NOT NULL
+    );
+    CREATE INDEX applied_updates_by_time ON applied_updates(at);
+    """,
 )
 
 LATEST = len(MIGRATIONS)

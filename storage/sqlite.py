@@ -11,15 +11,17 @@ import contextlib
 import fcntl
 import json
 import os
+import secrets
 import sqlite3
 import uuid
 from collections.abc import AsyncIterator, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import IO, Any
 
 import aiosqlite
 
 from storage.interface import (
+    AlreadyApplied,
     Chat,
     ChatSettings,
     ConflictError,
@@ -332,9 +334,16 @@ class SqliteStorage(Storage):
         async with self._tx() as db:
             cur = await db.execute(
                 "INSERT INTO tables (chat_id, topic_id, status, rules, unfinished_part_score, "
-                "language, turn_timer, scorekeeper, created_at) "
-                "VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?)",
-                (chat_id, topic_id, *_settings_row(settings), int(scorekeeper), _now()),
+                "language, turn_timer, scorekeeper, created_at, token) "
+                "VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    chat_id,
+                    topic_id,
+                    *_settings_row(settings),
+                    int(scorekeeper),
+                    _now(),
+                    secrets.token_hex(8),
+                ),
             )
             table_id = cur.lastrowid
         assert table_id is not None
@@ -384,6 +393,7 @@ class SqliteStorage(Storage):
                 current_deal=current.get(row["id"], 0),
                 rubber_id=row["rubber_id"],
                 scorekeeper=bool(row["scorekeeper"]),
+                token=row["token"] or "",
             )
             for row in rows
         ]
@@ -405,6 +415,10 @@ class SqliteStorage(Storage):
             (player_id,),
         )
         return await self._tables(rows)
+
+    async def table_by_token(self, token: str) -> Table | None:
+        row = await self._one("SELECT * FROM tables WHERE token = ?", (token,))
+        return None if row is None else await self._table(row)
 
     async def load_bundles(self, table_ids: Sequence[int] | None = None) -> list[TableBundle]:
         if table_ids is None:
@@ -508,10 +522,17 @@ class SqliteStorage(Storage):
     # --- deals and events ---------------------------------------------------------------------
 
     async def start_deal(
-        self, table_id: int, deal_no: int, payload: Mapping[str, Any], player_id: int | None
+        self,
+        table_id: int,
+        deal_no: int,
+        payload: Mapping[str, Any],
+        player_id: int | None,
+        update_key: str | None = None,
     ) -> Event:
         at = _now()
         async with self._tx() as db:
+            if update_key is not None:
+                await self._mark_applied(db, update_key, table_id, deal_no, at)
             rubber = await self._one("SELECT rubber_id FROM tables WHERE id = ?", (table_id,))
             if rubber is None:
                 raise NotFound(f"table {table_id}")
@@ -613,6 +634,22 @@ class SqliteStorage(Storage):
             for row, done in rejected:
                 if not done.done():
                     done.set_exception(ConflictError("event {}/{}/{} exists".format(*row[:3])))
+
+    async def _mark_applied(
+        self, db: aiosqlite.Connection, key: str, table_id: int, deal_no: int, at: str
+    ) -> None:
+        """Record a Telegram update as applied, inside the caller's transaction. Telegram
+        redelivers for a day at most: older records are dropped on the way."""
+        try:
+            await db.execute(
+                "INSERT INTO applied_updates (update_key, table_id, deal_no, at) "
+                "VALUES (?, ?, ?, ?)",
+                (key, table_id, deal_no, at),
+            )
+        except sqlite3.IntegrityError:
+            raise AlreadyApplied(f"update {key} was applied before") from None
+        horizon = (datetime.now(UTC) - timedelta(days=3)).isoformat(timespec="milliseconds")
+        await db.execute("DELETE FROM applied_updates WHERE at < ?", (horizon,))
 
     async def events(self, table_id: int, deal_no: int) -> list[Event]:
         rows = await self._all(

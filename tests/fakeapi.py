@@ -101,6 +101,7 @@ class FakeBotApi:
         self.blocked: set[int] = set()
         self.migrated: dict[int, int] = {}
         self.admins: set[int] = set()
+        self.outsiders: set[tuple[int, int]] = set()  # (chat, user): not in that group
         self.chat_titles: dict[int, str] = {}
         self.fail_queue: list[tuple[str, int, dict[str, Any]]] = []  # (method, code, body)
         self._updates: list[dict[str, Any]] = []
@@ -329,6 +330,8 @@ class FakeBotApi:
     async def _m_getChatMember(self, params: dict[str, Any]) -> dict[str, Any]:
         user_id = int(params["user_id"])
         status = "administrator" if user_id in self.admins else "member"
+        if (int(params["chat_id"]), user_id) in self.outsiders:
+            status = "left"
         member: dict[str, Any] = {
             "status": status,
             "user": {"id": user_id, "is_bot": False, "first_name": "user"},

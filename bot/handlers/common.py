@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from telegram import Update, User
 from telegram.constants import ChatMemberStatus
+from telegram.error import BadRequest, Forbidden
 
 from bot.callback_data import BadCallbackData
 from bot.context import BotContext
@@ -30,6 +31,23 @@ async def is_admin(context: BotContext, tg_chat_id: int, tg_user_id: int) -> boo
     """Whether the user administers (or owns) the group: asked of Telegram, never cached."""
     member = await context.bot.get_chat_member(tg_chat_id, tg_user_id)
     return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+async def is_member(context: BotContext, tg_chat_id: int, tg_user_id: int) -> bool:
+    """Whether the user is in the group now, asked of Telegram: only its members sit at its
+    tables (table ids are sequential, and button data and deep links can be forged)."""
+    try:
+        member = await context.bot.get_chat_member(tg_chat_id, tg_user_id)
+    except (BadRequest, Forbidden):
+        return False
+    if member.status in (
+        ChatMemberStatus.OWNER,
+        ChatMemberStatus.ADMINISTRATOR,
+        ChatMemberStatus.MEMBER,
+    ):
+        return True
+    restricted_member = bool(getattr(member, "is_member", False))
+    return member.status == ChatMemberStatus.RESTRICTED and restricted_member
 
 
 async def group_only(update: Update, context: BotContext) -> None:

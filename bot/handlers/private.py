@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-import re
-
 from telegram import ChatMemberUpdated, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import BaseHandler, ChatMemberHandler, CommandHandler
 
 from bot.context import BotContext
-from bot.handlers.common import acting_player, refusal_text, user_translator
-from bot.service import Refusal
+from bot.deeplinks import SitLink, is_old_sit, parse_sit
+from bot.handlers.common import acting_player, is_member, refusal_text, user_translator
+from bot.service import Change, Refusal
 from bot.views import Rendered
 from bot.views.cards import seat_text
 from bot.views.misc import render_help, render_welcome
 from bot.views.table import vulnerability
-from games.bridge.cards import Seat
-
-SIT_PAYLOAD = re.compile(r"^s(\d{1,12})_([NESW])$")
+from storage.interface import Player
 
 
 async def start(update: Update, context: BotContext) -> None:
@@ -33,14 +30,15 @@ async def start(update: Update, context: BotContext) -> None:
         for change in await context.service.set_blocked(user.id, False):
             context.presenter.show(change)
     payload = context.args[0] if context.args else ""
-    sit = SIT_PAYLOAD.match(payload)
-    if sit is not None:
-        table_id, seat = int(sit.group(1)), Seat.parse(sit.group(2))
+    sit = parse_sit(payload)
+    if sit is not None or is_old_sit(payload):
         try:
-            change = await context.service.sit(table_id, player, seat)
+            change = await _sit_by_link(context, sit, player, user.id)
         except Refusal as refusal:
             context.outbox.post(chat.id, None, Rendered(refusal_text(refusal, t)))
             return
+        seat = change.snapshot.seat_of(player.id)
+        assert seat is not None
         title = change.snapshot.chat.title
         context.outbox.post(
             chat.id,
@@ -62,6 +60,21 @@ async def start(update: Update, context: BotContext) -> None:
         points = (await context.storage.balances(group.id)).get(player.id, 0)
         balances.append((group.title, points))
     context.outbox.post(chat.id, None, render_welcome(t, user.full_name, listed, balances))
+
+
+async def _sit_by_link(
+    context: BotContext, link: SitLink | None, player: Player, tg_user_id: int
+) -> Change:
+    """Seat the player at the table the link names, if they are a member of its group."""
+    if link is None:
+        raise Refusal("old_link")
+    table_id = await context.service.table_by_token(link.token)
+    if table_id is None:
+        raise Refusal("old_link")
+    snap = await context.service.snapshot(table_id)
+    if not await is_member(context, snap.chat.tg_chat_id, tg_user_id):
+        raise Refusal("not_member")
+    return await context.service.sit(table_id, player, link.seat)
 
 
 async def _show_hands(context: BotContext, player_id: int) -> bool:

@@ -8,10 +8,12 @@ from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filt
 
 from bot.callback_data import KEEPER_ACTS, MONEY_ACTS, Act, BadCallbackData, Button, route
 from bot.context import BotContext
+from bot.deeplinks import sit_link
 from bot.handlers.common import (
     acting_player,
     group_only,
     is_admin,
+    is_member,
     refusal_text,
     thread_of,
     user_translator,
@@ -144,11 +146,15 @@ async def button(update: Update, context: BotContext) -> None:
         player = await acting_player(update, context)
         service = context.service
         if pressed.act is Act.SIT:
+            wanted = Seat.parse(pressed.arg)
+            snap = await service.snapshot(pressed.table_id)
+            if not await is_member(context, snap.chat.tg_chat_id, query.from_user.id):
+                raise Refusal("not_member")
+            snap.check_sit(player.id, wanted)
             if not await context.storage.player_flag(player.id, "can_write"):
-                url = f"https://t.me/{context.bot.username}?start=s{pressed.table_id}_{pressed.arg}"
-                await query.answer(url=url)
+                await query.answer(url=sit_link(context.bot.username, snap.token, wanted))
                 return
-            change = await service.sit(pressed.table_id, player, Seat.parse(pressed.arg))
+            change = await service.sit(pressed.table_id, player, wanted)
         elif pressed.act in (Act.LEAVE, Act.STAND_UP):
             change = await service.leave(pressed.table_id, player.id)
         elif pressed.act in (Act.NEXT_RUBBER, Act.NEW_PARTNERS):

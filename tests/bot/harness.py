@@ -189,7 +189,7 @@ async def seat_four(
         )
         answer = await h.press(user, table, data)
         url = answer.get("url", "")
-        assert url.endswith(f"?start=s{data.split(':')[1]}_{seat.name}"), answer
+        assert re.search(rf"\?start=j[0-9a-f]{{16}}_{seat.name}$", url), answer
         await h.say(user, user.id, f"/start {url.split('start=')[1]}")
 
 

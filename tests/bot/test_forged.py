@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.i18n import Translator
 from storage.interface import LedgerRow
 from storage.sqlite import SqliteStorage
-from tests.bot.harness import GROUP, PLAYERS, Harness
+from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
 from tests.fakeapi import Sent, User
 
 ANNA, BOB, CAT, DIMA = PLAYERS
@@ -159,3 +159,48 @@ async def test_settings_pressed_from_a_private_chat_are_refused(h: Harness) -> N
     assert answer.get("text") in BAD_BUTTON
     chat = await storage_of(h).chat_by_tg(GROUP)
     assert chat is not None and chat.settings.payments.value == "payee"
+
+
+async def seated(h: Harness) -> dict[str, int]:
+    storage = storage_of(h)
+    chat = await storage.chat_by_tg(GROUP)
+    assert chat is not None
+    table = await storage.table_in(chat.id, None)
+    assert table is not None
+    return dict(table.seats)
+
+
+async def test_an_outsider_cannot_take_a_seat(h: Harness) -> None:
+    """Not by the Sit button (pressed or forged), not by a deep link, leaked or made up."""
+    await h.say(ANNA, GROUP, "/bridge")
+    await h.say(ZOE, ZOE.id, "/start")  # Zoe can be written to: Sit would seat her at once
+    h.api.outsiders.add((GROUP, ZOE.id))
+    table = h.table_message()
+    sit = next(b["callback_data"] for b in table.buttons() if b["callback_data"].endswith(":sit:N"))
+    answer = await h.press(ZOE, table, sit)
+    assert answer.get("text") in texts("refusal.not_member")
+    forged = Sent(ZOE.id, 1, "x", None)  # the same data pressed from her own chat
+    answer = await h.press(ZOE, forged, sit.replace(":sit:N", ":sit:W"))
+    assert answer.get("text") in texts("refusal.not_member")
+    storage = storage_of(h)
+    chat = await storage.chat_by_tg(GROUP)
+    assert chat is not None
+    record = await storage.table_in(chat.id, None)
+    assert record is not None and len(record.token) == 16
+    for payload in (f"j{record.token}_S", f"s{record.id}_S", "j0123456789abcdef_S"):
+        await h.say(ZOE, ZOE.id, f"/start {payload}")
+        reply = h.api.chat_messages(ZOE.id)[-1].text
+        assert reply in texts("refusal.not_member") | texts("refusal.old_link"), payload
+    assert await seated(h) == {}
+    # A member of the group is seated by the same link.
+    await h.say(BOB, BOB.id, f"/start j{record.token}_S")
+    assert list((await seated(h)).keys()) == ["S"]
+
+
+async def test_a_sit_during_a_rubber_says_so_instead_of_a_link(h: Harness) -> None:
+    await seat_four(h)
+    table = h.api.chat_messages(GROUP)[0]  # the seating message, pressed again
+    data = "b1:1:0:sit:N"
+    answer = await h.press(ZOE, table, data)
+    assert "url" not in answer
+    assert answer.get("text") in texts("refusal.rubber_in_progress")

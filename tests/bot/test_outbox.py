@@ -110,8 +110,7 @@ async def _someone_to_act(h: Harness, driver: Driver) -> tuple[User, Sent]:
         if found is not None:
             return found
         idle = not any(
-            lane.queue or (lane.task and not lane.task.done())
-            for lane in h.outbox._lanes.values()
+            lane.queue or (lane.task and not lane.task.done()) for lane in h.outbox._lanes.values()
         )
         if idle and not h.api.pending_updates:
             await asyncio.sleep(0.05)
