@@ -112,16 +112,23 @@ class Scorekeeper:
         return Sheet(table, chat, players, rubber, table.current_deal, tuple(last))
 
     async def enter(
-        self, table_id: int, expected: int, entry: Entry, player_id: int | None
+        self,
+        table_id: int,
+        expected: int,
+        entry: Entry,
+        player_id: int | None,
+        update_key: str | None = None,
     ) -> tuple[Sheet, Sheet]:
         """Score one deal: the sheet before and after. ``expected`` is the count the button or
-        command saw: a double tap or a stale wizard writes nothing (Refusal "stale")."""
+        command saw: a double tap or a stale wizard writes nothing (Refusal "stale").
+        ``update_key`` names a typed command's Telegram update: one delivered again after a
+        crash writes nothing (AlreadyApplied)."""
         before = await self.sheet(table_id)
         self._check_open(before, expected)
         payload = _payload(entry)
         rubber = copy.deepcopy(before.rubber)
         last = record_result(rubber, payload)  # a RuleError refuses it before anything is written
-        await self._write(before, expected, payload, player_id)
+        await self._write(before, expected, payload, player_id, update_key)
         after = replace(
             before, rubber=rubber, count=expected + 1, last=tuple(last), last_entry=entry
         )
@@ -130,14 +137,14 @@ class Scorekeeper:
         return before, after
 
     async def undo(
-        self, table_id: int, expected: int, player_id: int | None
+        self, table_id: int, expected: int, player_id: int | None, update_key: str | None = None
     ) -> tuple[Sheet, Sheet]:
         """Take the last entry back (itself an entry): the sheet before and after."""
         before = await self.sheet(table_id)
         self._check_open(before, expected)
         if not before.rubber.entries:
             raise Refusal("keeper_nothing_to_undo")
-        await self._write(before, expected, {"undo": True}, player_id)
+        await self._write(before, expected, {"undo": True}, player_id, update_key)
         rubber = copy.deepcopy(before.rubber)
         rubber.undo_last()
         return before, replace(before, rubber=rubber, count=expected + 1, last=())
@@ -157,11 +164,16 @@ class Scorekeeper:
             raise Refusal("stale")
 
     async def _write(
-        self, sheet: Sheet, expected: int, payload: Mapping[str, Any], player_id: int | None
+        self,
+        sheet: Sheet,
+        expected: int,
+        payload: Mapping[str, Any],
+        player_id: int | None,
+        update_key: str | None,
     ) -> None:
         number = expected + 1
         try:
-            await self.storage.start_deal(sheet.table.id, number, payload, player_id)
+            await self.storage.start_deal(sheet.table.id, number, payload, player_id, update_key)
         except ConflictError:
             raise Refusal("stale") from None
         await self.storage.finish_deal(sheet.table.id, number, payload)

@@ -105,6 +105,7 @@ class FakeBotApi:
         self.chat_titles: dict[int, str] = {}
         self.fail_queue: list[tuple[str, int, dict[str, Any]]] = []  # (method, code, body)
         self._updates: list[dict[str, Any]] = []
+        self._pushed: dict[int, dict[str, Any]] = {}  # every update ever injected, by id
         self._update_id = 0
         self._delivered = 0
         self._message_id = 1000
@@ -355,6 +356,14 @@ class FakeBotApi:
 
     # --- what tests do --------------------------------------------------------------------------
 
+    async def redeliver(self, update_id: int) -> None:
+        """Deliver an update again, as Telegram does when the bot died before confirming it."""
+        async with self._new_update:
+            self._updates.append(self._pushed[update_id])
+            self._updates.sort(key=lambda u: int(u["update_id"]))
+            self._delivered = min(self._delivered, update_id)
+            self._new_update.notify_all()
+
     def hold(self, method: str) -> asyncio.Event:
         """Calls of ``method`` wait (in flight, unanswered) until ``release``; the event returned
         is set once the first such call has arrived."""
@@ -370,6 +379,8 @@ class FakeBotApi:
     async def _push(self, update: dict[str, Any]) -> int:
         self._update_id += 1
         update["update_id"] = self._update_id
+        if self.keep_history:
+            self._pushed[self._update_id] = update
         async with self._new_update:
             self._updates.append(update)
             self._new_update.notify_all()

@@ -74,3 +74,8 @@ def thread_of(update: Update) -> int | None:
     if message is None or not message.is_topic_message:
         return None
     return message.message_thread_id
+
+
+def update_key(context: BotContext, update: Update) -> str:
+    """A Telegram update's identity across restarts (update ids count per bot)."""
+    return f"{context.bot.id}:{update.update_id}"

@@ -9,12 +9,20 @@ every entry is shown with the sheet at once, and /undo puts a mistake right.
 
 from __future__ import annotations
 
+import logging
+
 from telegram import MessageEntity, Update
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
 from bot.callback_data import KEEPER_ACTS, Act, BadCallbackData, Button, route
 from bot.context import BotContext
-from bot.handlers.common import acting_player, refusal_text, thread_of, user_translator
+from bot.handlers.common import (
+    acting_player,
+    refusal_text,
+    thread_of,
+    update_key,
+    user_translator,
+)
 from bot.i18n import Translator, resolve
 from bot.presenter import post_scoresheet
 from bot.scorekeeper import Scorekeeper, Sheet
@@ -24,7 +32,9 @@ from bot.views.cards import seat_text
 from bot.views.keeper import entry_of, parse_stage, render_keeper
 from games.bridge.entry import Entry, parse_entry
 from games.errors import RuleError
-from storage.interface import NotFound, Player, TableSettings
+from storage.interface import AlreadyApplied, NotFound, Player, TableSettings
+
+log = logging.getLogger(__name__)
 
 
 def _keeper(context: BotContext) -> Scorekeeper:
@@ -144,9 +154,14 @@ async def _send_picture(context: BotContext, sheet: Sheet) -> None:
 
 
 async def _save(
-    context: BotContext, table_id: int, expected: int, entry: Entry, player: Player
+    context: BotContext,
+    table_id: int,
+    expected: int,
+    entry: Entry,
+    player: Player,
+    update_key: str | None = None,
 ) -> None:
-    before, sheet = await _keeper(context).enter(table_id, expected, entry, player.id)
+    before, sheet = await _keeper(context).enter(table_id, expected, entry, player.id, update_key)
     t = _t(sheet)
     summary = t("keeper.entered", entry=entry.code(), name=player.name)
     _close_old(context, before, summary)
@@ -156,8 +171,14 @@ async def _save(
         _show(context, sheet, note=summary)
 
 
-async def _undo(context: BotContext, table_id: int, expected: int, player: Player) -> None:
-    before, sheet = await _keeper(context).undo(table_id, expected, player.id)
+async def _undo(
+    context: BotContext,
+    table_id: int,
+    expected: int,
+    player: Player,
+    update_key: str | None = None,
+) -> None:
+    before, sheet = await _keeper(context).undo(table_id, expected, player.id, update_key)
     note = _t(sheet)("keeper.undone", name=player.name)
     _close_old(context, before, note)
     _show(context, sheet, note=note)
@@ -189,14 +210,19 @@ async def _typed(update: Update, context: BotContext, undo: bool) -> None:
     chat = update.effective_chat
     assert chat is not None
     t = user_translator(update.effective_user, context.config.language)
+    # Telegram delivers an update again if the bot died before confirming it: the entry and
+    # this key are written in one transaction, so a second delivery writes nothing.
+    key = update_key(context, update)
     try:
         table_id, count = await _open_sheet_id(update, context)
         player = await acting_player(update, context)
         if undo:
-            await _undo(context, table_id, count, player)
+            await _undo(context, table_id, count, player, key)
         else:
             entry = parse_entry(" ".join(context.args or []))
-            await _save(context, table_id, count, entry, player)
+            await _save(context, table_id, count, entry, player, key)
+    except AlreadyApplied:
+        log.info("update %s was applied before it was delivered again; skipped", key)
     except (Refusal, RuleError) as error:
         context.outbox.post(chat.id, thread_of(update), Rendered(refusal_text(error, t)))
 

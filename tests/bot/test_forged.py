@@ -204,3 +204,34 @@ async def test_a_sit_during_a_rubber_says_so_instead_of_a_link(h: Harness) -> No
     answer = await h.press(ZOE, table, data)
     assert "url" not in answer
     assert answer.get("text") in texts("refusal.rubber_in_progress")
+
+
+async def sheet_entries(h: Harness) -> int:
+    storage = storage_of(h)
+    chat = await storage.chat_by_tg(GROUP)
+    assert chat is not None
+    sheet = await storage.table_in(chat.id, None, scorekeeper=True)
+    assert sheet is not None
+    return sheet.current_deal
+
+
+async def test_typed_scorekeeper_commands_delivered_again_apply_once(h: Harness) -> None:
+    """After a crash Telegram delivers unconfirmed updates again: /deal and /undo must not
+    enter twice or take back two entries."""
+    for user in PLAYERS:
+        await h.say(user, user.id, "/start")
+    await h.say(ANNA, GROUP, "/keep @anna @bob @cat @dima")
+    deal = await h.api.send_text(ANNA, GROUP, "/deal 2S N =")
+    await h.settle()
+    await h.say(ANNA, GROUP, "/deal 3H E -1")
+    undo = await h.api.send_text(ANNA, GROUP, "/undo")
+    await h.settle()
+    assert await sheet_entries(h) == 3
+    await h.crash()
+    await h.api.redeliver(deal)
+    await h.api.redeliver(undo)
+    await h.start()
+    await h.settle()
+    assert await sheet_entries(h) == 3
+    text = h.api.chat_messages(GROUP)[-1].text
+    assert "60" in text  # 2♠ made: 60 below the line, entered once
