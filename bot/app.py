@@ -101,6 +101,7 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
         service.forget_chat()
 
     outbox.on_blocked, outbox.on_migrated = blocked, migrated
+    service.on_recovered = presenter.show
     application.bot_data.update(
         storage=storage,
         service=service,
@@ -133,6 +134,9 @@ async def _set_commands(application: Application[Any, Any, Any, Any, Any, Any]) 
 
 
 async def _post_shutdown(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    service: TableService | None = application.bot_data.get("service")
+    if service is not None:
+        await service.close()
     outbox: Outbox | None = application.bot_data.get("outbox")
     if outbox is not None:
         try:

@@ -12,9 +12,10 @@ import asyncio
 import contextlib
 import copy
 import gc
+import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -35,6 +36,7 @@ from games.bridge.deal import (
 from games.bridge.rubber import Rubber, ScoreEntry
 from games.bridge.scoring import Rules, honours
 from games.bridge.settlement import rubber_entries
+from games.errors import RuleError
 from storage.events import deal_payload, encode, replay
 from storage.interface import (
     Chat,
@@ -48,6 +50,11 @@ from storage.interface import (
     TableSettings,
     TableStatus,
 )
+
+log = logging.getLogger(__name__)
+
+# Seconds before each attempt to bring a table back after a storage failure (about 10 minutes).
+RECOVERY_DELAYS = (0.2, 0.5, 1, 2, 5, 10, 20, 30, 60, 60, 120, 120, 120, 120)
 
 
 class Refusal(Exception):
@@ -234,6 +241,9 @@ class TableService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._players: dict[int, Player] = {}  # Telegram user id -> player
         self._usernames: dict[int, str | None] = {}  # Telegram user id -> @username
+        self._recovering: dict[int, asyncio.Task[None]] = {}
+        # Told of a table brought back after a failure (the bot shows it): set by the app.
+        self.on_recovered: Callable[[Change], None] | None = None
 
     # --- players ----------------------------------------------------------------------------
 
@@ -255,6 +265,56 @@ class TableService:
         return player
 
     # --- loading ------------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def _guard(self, table_id: int) -> AsyncIterator[None]:
+        """The table's lock around a change. A refusal changes nothing; any other failure (a
+        storage error half-way through a follow-up, say: the event is written, the next deal
+        is not) drops the cached table, and a recovery reloads it from storage and completes
+        what the events say is due, as a restart would, so the table is never left stuck."""
+        async with self._lock(table_id):
+            try:
+                yield
+            except (Refusal, RuleError):
+                raise
+            except Exception:
+                self.forget(table_id)
+                self._recover_later(table_id)
+                raise
+
+    async def close(self) -> None:
+        """Stop recoveries in flight (a restart recovers every table anyway)."""
+        for task in list(self._recovering.values()):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def _recover_later(self, table_id: int) -> None:
+        if table_id in self._recovering:
+            return
+        task = asyncio.create_task(self._recover(table_id), name=f"recover:{table_id}")
+        self._recovering[table_id] = task
+        task.add_done_callback(lambda _: self._recovering.pop(table_id, None))
+
+    async def _recover(self, table_id: int) -> None:
+        for delay in RECOVERY_DELAYS:
+            await asyncio.sleep(delay)
+            try:
+                async with self._lock(table_id):
+                    live = self._live[table_id] = await self._load(table_id)
+                    notices = await self._advance(live)
+                    change = Change(self._snapshot(live), tuple(notices))
+            except Refusal:
+                return  # the table is gone
+            except Exception:
+                self.forget(table_id)
+                log.warning("table %s: recovery failed, trying again", table_id, exc_info=True)
+                continue
+            log.info("table %s: recovered from storage", table_id)
+            if self.on_recovered is not None:
+                self.on_recovered(change)
+            return
+        log.error("table %s: not recovered; the next action or a restart will", table_id)
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
@@ -351,7 +411,7 @@ class TableService:
         return None if table is None else table.id
 
     async def sit(self, table_id: int, player: Player, seat: Seat) -> Change:
-        async with self._lock(table_id):
+        async with self._guard(table_id):
             live = await self._get(table_id)
             _check_sit(live.table.status, live.holders, player.id, seat)
             current = _seat_of(live, player.id)
@@ -366,7 +426,7 @@ class TableService:
             return Change(self._snapshot(live))
 
     async def leave(self, table_id: int, player_id: int) -> Change:
-        async with self._lock(table_id):
+        async with self._guard(table_id):
             live = await self._get(table_id)
             seat = _seat_of(live, player_id)
             if seat is None:
@@ -379,7 +439,7 @@ class TableService:
 
     async def next_rubber(self, table_id: int, player_id: int, new_partners: bool) -> Change:
         """Another rubber with the same four: same seats, or partners drawn again."""
-        async with self._lock(table_id):
+        async with self._guard(table_id):
             live = await self._get(table_id)
             if _seat_of(live, player_id) is None:
                 raise Refusal("not_seated")
@@ -399,7 +459,7 @@ class TableService:
             return Change(self._snapshot(live))
 
     async def update_settings(self, table_id: int, settings: TableSettings) -> Change:
-        async with self._lock(table_id):
+        async with self._guard(table_id):
             live = await self._get(table_id)
             if (
                 live.state is not None
@@ -436,7 +496,7 @@ class TableService:
         await self.storage.set_player_flag(player.id, "can_write", not blocked)
         changes = []
         for table in await self.storage.tables_of_player(player.id):
-            async with self._lock(table.id):
+            async with self._guard(table.id):
                 live = await self._get(table.id)
                 seat = _seat_of(live, player.id)
                 if seat is None:
@@ -460,7 +520,7 @@ class TableService:
         the rules'. A press made for an earlier position is refused even if it would be legal
         now: a double tap must not become the lead of the next trick.
         """
-        async with self._lock(table_id):
+        async with self._guard(table_id):
             live, seat = await self._acting(table_id, deal_no, player_id)
             if at != live.seq:
                 raise Refusal("moved_on")
@@ -519,7 +579,7 @@ class TableService:
 
     async def ask_undo(self, table_id: int, deal_no: int, player_id: int) -> Change:
         """A player asks to take back their last call or card; the opponents decide."""
-        async with self._lock(table_id):
+        async with self._guard(table_id):
             live, seat = await self._acting(table_id, deal_no, player_id)
             assert live.state is not None
             live.state.apply(Undo(seat))  # RuleError if it is not theirs, or too late
@@ -528,7 +588,7 @@ class TableService:
 
     async def answer_undo(self, table_id: int, deal_no: int, player_id: int, agree: bool) -> Change:
         """An opponent of the asker allows or refuses; both must allow."""
-        async with self._lock(table_id):
+        async with self._guard(table_id):
             live, seat = await self._acting(table_id, deal_no, player_id)
             request = live.undo_request
             if request is None or request.seq != live.seq:
@@ -550,7 +610,7 @@ class TableService:
     ) -> Change:
         """A substitute for ``seat`` during the rubber (mid-deal too): the other players agree,
         then the newcomer holds the seat, its hand, and its share of the rubber's result."""
-        async with self._lock(table_id):
+        async with self._guard(table_id):
             live = await self._in_rubber(table_id)
             proposer = _seat_of(live, proposer_id)
             if proposer is None:
@@ -566,7 +626,7 @@ class TableService:
             return await self._sub_progress(live)
 
     async def answer_sub(self, table_id: int, player_id: int, agree: bool) -> Change:
-        async with self._lock(table_id):
+        async with self._guard(table_id):
             live = await self._get(table_id)
             request = live.sub_request
             if request is None or live.table.status is not TableStatus.PLAYING:
@@ -601,7 +661,7 @@ class TableService:
 
     async def vote_to_end(self, table_id: int, player_id: int, agree: bool) -> Change:
         """A seated player agrees (or not) to stop the rubber now; with all four, it stops."""
-        async with self._lock(table_id):
+        async with self._guard(table_id):
             live = await self._in_rubber(table_id)
             seat = _seat_of(live, player_id)
             if seat is None:
@@ -617,7 +677,7 @@ class TableService:
 
     async def end_by_admin(self, table_id: int) -> Change:
         """A group admin stops the rubber now (the caller checked the admin)."""
-        async with self._lock(table_id):
+        async with self._guard(table_id):
             live = await self._in_rubber(table_id)
             notices = await self._end_rubber(live)
             return Change(self._snapshot(live), tuple(notices))

@@ -4,10 +4,13 @@ is answered and changes nothing."""
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
+
 from bot.i18n import Translator
 from storage.interface import LedgerRow
 from storage.sqlite import SqliteStorage
-from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
+from tests.bot.harness import GROUP, PLAYERS, Harness, actor, data_of, seat_four
 from tests.fakeapi import Sent, User
 
 ANNA, BOB, CAT, DIMA = PLAYERS
@@ -235,3 +238,38 @@ async def test_typed_scorekeeper_commands_delivered_again_apply_once(h: Harness)
     assert await sheet_entries(h) == 3
     text = h.api.chat_messages(GROUP)[-1].text
     assert "60" in text  # 2♠ made: 60 below the line, entered once
+
+
+async def test_a_failed_write_after_the_last_event_does_not_strand_the_table(h: Harness) -> None:
+    """The fourth pass is stored, then scoring the passed-out deal fails in storage (a real
+    SQLite error, raised by a trigger another connection put in). Once storage works again the
+    table is reloaded and carries on: the result is kept and the next deal is dealt."""
+    await seat_four(h)
+    storage = storage_of(h)
+    con = sqlite3.connect(storage.path)
+    con.execute(
+        "CREATE TRIGGER broken_disk BEFORE UPDATE ON deals "
+        "BEGIN SELECT RAISE(ABORT, 'disk trouble'); END"
+    )
+    con.commit()
+    answers = []
+    for _ in range(4):
+        user, message = actor(h)
+        answers.append(await h.press(user, message, data_of(message, ":c:P")))
+    assert answers[-1].get("text") in texts("refusal.error")
+    assert [e.kind for e in await storage.events(1, 1)][-1] == "call"  # the pass is kept
+    assert (await storage.get_table(1)).current_deal == 1
+    con.execute("DROP TRIGGER broken_disk")
+    con.commit()
+    con.close()
+    for _ in range(300):
+        if (await storage.get_table(1)).current_deal == 2:
+            break
+        await asyncio.sleep(0.02)
+    [first] = [d for d in await storage.deals(1) if d.deal_no == 1]
+    assert first.result is not None and first.result["contract"] is None
+    assert (await storage.get_table(1)).current_deal == 2
+    await h.settle()
+    user, message = actor(h)  # somebody can call in deal 2
+    answer = await h.press(user, message, data_of(message, ":c:P"))
+    assert not answer.get("text")
