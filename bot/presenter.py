@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from html import escape
 
 from telegram import InputFile
 
@@ -42,6 +41,7 @@ from bot.views.score import (
     render_undo_asked,
 )
 from bot.views.table import render_private, render_seating, render_table, vulnerability
+from bot.views.text import user_text
 from games.bridge.cards import Seat, Side
 from games.bridge.deal import DealState
 from games.bridge.rubber import Rubber
@@ -99,7 +99,7 @@ class Presenter:
             elif isinstance(notice, ClaimRejected):
                 text = t(
                     "claim.rejected",
-                    name=escape(snap.seats[notice.by].name) if notice.by in snap.seats else "—",
+                    name=user_text(snap.seats[notice.by].name) if notice.by in snap.seats else "—",
                     seat=seat_text(notice.claimant, t.language),
                 )
                 self.outbox.post(chat, thread, Rendered(text))
@@ -111,7 +111,7 @@ class Presenter:
                 self.outbox.post(chat, thread, render_sub_proposed(snap, notice, t))
             elif isinstance(notice, SubRefused):
                 by = snap.seats.get(notice.by)
-                text = t("sub.refused", name=escape(by.name) if by else "—")
+                text = t("sub.refused", name=user_text(by.name) if by else "—")
                 self.outbox.post(chat, thread, Rendered(text))
             elif isinstance(notice, SubDone):
                 self._substituted(snap, notice, t)
@@ -162,8 +162,8 @@ class Presenter:
         text = t(
             "sub.done",
             seat=seat_text(seat, t.language),
-            left=escape(notice.left.name),
-            newcomer=escape(notice.newcomer.name),
+            left=user_text(notice.left.name),
+            newcomer=user_text(notice.newcomer.name),
         )
         self.outbox.post(snap.chat.tg_chat_id, snap.topic_id, Rendered(text))
         self.outbox.forget(snap.table_id, f"hand:{seat.name}:{snap.deal_no}")
@@ -172,7 +172,13 @@ class Presenter:
             self.outbox.post(
                 notice.left.tg_user_id,
                 None,
-                Rendered(own("sub.you_left", number=snap.table_id, newcomer=notice.newcomer.name)),
+                Rendered(
+                    own(
+                        "sub.you_left",
+                        number=snap.table_id,
+                        newcomer=user_text(notice.newcomer.name),
+                    )
+                ),
             )
 
     def show_hand(

@@ -10,7 +10,6 @@ ran out while the bot was down fires at once.
 from __future__ import annotations
 
 import time
-from html import escape
 from typing import Any
 
 from telegram.ext import ContextTypes, JobQueue
@@ -20,6 +19,7 @@ from bot.outbox import Outbox
 from bot.service import Snapshot, TableService
 from bot.views import Rendered
 from bot.views.cards import seat_text
+from bot.views.text import user_text
 from games.bridge.cards import Seat
 from storage.interface import TableStatus
 
@@ -87,13 +87,13 @@ class TurnTimers:
             text = t(
                 "timer.remind",
                 number=snap.table_id,
-                chat=escape(snap.chat.title or "—"),
+                chat=user_text(snap.chat.title or "—"),
                 minutes=minutes,
             )
             self.outbox.post(holder.tg_user_id, None, Rendered(text))
             return
         t = Translator(resolve(snap.settings.language))
-        name = escape(holder.name)
+        name = user_text(holder.name)
         mention = (
             f'<a href="tg://user?id={holder.tg_user_id}">{name}</a>' if holder.tg_user_id else name
         )

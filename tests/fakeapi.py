@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -42,6 +43,59 @@ JSON_FIELDS = {
 }
 
 
+TAGS = {
+    "b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "a", "code", "pre",
+    "tg-spoiler", "span", "blockquote", "tg-emoji",
+}  # fmt: skip
+TOKEN = re.compile(
+    r"<(/?)([a-zA-Z-]+)((?:\s+[a-z-]+=\"[^\"<>]*\")*)\s*>|&(#\d+|#x[0-9a-fA-F]+|lt|gt|amp|quot);|[<>&]"
+)
+ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
+
+
+def parse_html(text: str) -> str:
+    """The text Telegram shows for ``text`` sent with parse_mode HTML; ApiError as Telegram
+    refuses it: an unknown or unbalanced tag, or a bare <, > or & (an unescaped name)."""
+    plain: list[str] = []
+    open_tags: list[str] = []
+    at = 0
+    for match in TOKEN.finditer(text):
+        plain.append(text[at : match.start()])
+        at = match.end()
+        closing, tag, _attrs, entity = match.groups()
+        if match.group(0) in "<>&":
+            raise ApiError(
+                400,
+                f"Bad Request: can't parse entities: unsupported start tag or bare "
+                f"{match.group(0)!r} at byte offset {match.start()}",
+            )
+        if entity is not None:
+            if entity.startswith("#x"):
+                plain.append(chr(int(entity[2:], 16)))
+            elif entity.startswith("#"):
+                plain.append(chr(int(entity[1:])))
+            else:
+                plain.append(ENTITIES[entity])
+            continue
+        tag = tag.lower()
+        if tag not in TAGS:
+            raise ApiError(400, f"Bad Request: can't parse entities: unsupported tag {tag!r}")
+        if closing:
+            if not open_tags or open_tags.pop() != tag:
+                raise ApiError(400, f"Bad Request: can't parse entities: unmatched </{tag}>")
+        else:
+            open_tags.append(tag)
+    plain.append(text[at:])
+    if open_tags:
+        raise ApiError(400, f"Bad Request: can't parse entities: unclosed <{open_tags[-1]}>")
+    result = "".join(plain)
+    if not result.strip():
+        raise ApiError(400, "Bad Request: message text is empty")
+    if len(result) > 4096:
+        raise ApiError(400, "Bad Request: message is too long")
+    return result
+
+
 @dataclass
 class Call:
     method: str
@@ -67,6 +121,7 @@ class Sent:
     upload: Upload | None = None  # a photo or document
     kind: str = "text"  # "text", "photo" or "document"
     version: int = 0  # edits so far
+    plain: str = ""  # the text as Telegram shows it (tags applied, entities decoded)
 
     def buttons(self) -> list[dict[str, Any]]:
         if not self.markup:
@@ -102,6 +157,7 @@ class FakeBotApi:
         self.migrated: dict[int, int] = {}
         self.admins: set[int] = set()
         self.outsiders: set[tuple[int, int]] = set()  # (chat, user): not in that group
+        self.refused: list[tuple[str, str]] = []  # (method, description) of every 400 answered
         self.chat_titles: dict[int, str] = {}
         self.fail_queue: list[tuple[str, int, dict[str, Any]]] = []  # (method, code, body)
         self._updates: list[dict[str, Any]] = []
@@ -185,6 +241,8 @@ class FakeBotApi:
         try:
             result = await handler(params)
         except ApiError as exc:
+            if exc.code == 400:
+                self.refused.append((method, exc.description))
             error: dict[str, Any] = {
                 "ok": False,
                 "error_code": exc.code,
@@ -262,9 +320,11 @@ class FakeBotApi:
     async def _m_sendMessage(self, params: dict[str, Any]) -> dict[str, Any]:
         chat_id = int(params["chat_id"])
         self._check_chat(chat_id)
+        plain = self._shown(params)
         self._message_id += 1
         thread = params.get("message_thread_id")
         sent = Sent(chat_id, self._message_id, params["text"], params.get("reply_markup"), thread)
+        sent.plain = plain
         sent.history.append((len(self.calls) - 1, sent.text))
         self.messages[(chat_id, sent.message_id)] = sent
         for hook in self.on_sent:
@@ -306,13 +366,14 @@ class FakeBotApi:
         if sent is None:
             raise ApiError(400, "Bad Request: message to edit not found")
         markup = params.get("reply_markup")
+        plain = self._shown(params)
         if sent.text == params["text"] and sent.markup == markup:
             raise ApiError(
                 400,
                 "Bad Request: message is not modified: specified new message content and reply "
                 "markup are exactly the same as a current content and reply markup of the message",
             )
-        sent.text, sent.markup = params["text"], markup
+        sent.text, sent.markup, sent.plain = params["text"], markup, plain
         sent.version += 1
         if self.keep_history:
             sent.history.append((len(self.calls) - 1, sent.text))
@@ -320,8 +381,30 @@ class FakeBotApi:
             hook(sent)
         return self._message(sent)
 
+    def _shown(self, params: dict[str, Any]) -> str:
+        """What a text message shows, refused as Telegram refuses it."""
+        text = str(params.get("text", ""))
+        self._check_keyboard(params.get("reply_markup"))
+        if params.get("parse_mode") == "HTML":
+            return parse_html(text)
+        if not text.strip():
+            raise ApiError(400, "Bad Request: message text is empty")
+        return text
+
+    @staticmethod
+    def _check_keyboard(markup: Any) -> None:
+        for row in (markup or {}).get("inline_keyboard", []):
+            for button in row:
+                if not str(button.get("text", "")).strip():
+                    raise ApiError(400, "Bad Request: text buttons are unallowed")
+                data = button.get("callback_data")
+                if data is not None and not 1 <= len(str(data).encode()) <= 64:
+                    raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+
     async def _m_answerCallbackQuery(self, params: dict[str, Any]) -> bool:
         query_id = str(params["callback_query_id"])
+        if len(str(params.get("text", ""))) > 200:
+            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
         self.answers[query_id] = params
         waiter = self._answer_waiters.pop(query_id, None)
         if waiter is not None and not waiter.done():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from telegram import Update, User
 from telegram.constants import ChatMemberStatus
 from telegram.error import BadRequest, Forbidden
@@ -11,6 +13,7 @@ from bot.context import BotContext
 from bot.i18n import Translator, resolve
 from bot.service import Refusal
 from bot.views import Rendered
+from bot.views.text import plain_text, user_text
 from games.errors import RuleError
 from storage.interface import Player
 
@@ -58,12 +61,27 @@ async def group_only(update: Update, context: BotContext) -> None:
     context.outbox.post(chat.id, None, Rendered(t("refusal.group_only")))
 
 
+POPUP_LIMIT = 200  # characters Telegram allows in a callback answer
+
+
 def refusal_text(error: Exception, t: Translator) -> str:
-    """The popup for a refusal: the rules' reason code or the table's, in the user's language."""
+    """The popup for a refusal: the rules' reason code or the table's, in the user's language
+    (plain text, cut to what Telegram accepts in a popup)."""
+    text = _refusal(error, t, plain_text)
+    return text if len(text) <= POPUP_LIMIT else text[: POPUP_LIMIT - 1] + "…"
+
+
+def refusal_message(error: Exception, t: Translator) -> Rendered:
+    """The same refusal as a message in a chat (HTML: names in it are escaped)."""
+    return Rendered(_refusal(error, t, user_text))
+
+
+def _refusal(error: Exception, t: Translator, quote: Callable[[str], str]) -> str:
     if isinstance(error, RuleError):
         return t(f"reason.{error.reason.value}")
     if isinstance(error, Refusal):
-        return t(f"refusal.{error.key}", **error.values)
+        values = {k: quote(v) if isinstance(v, str) else v for k, v in error.values.items()}
+        return t(f"refusal.{error.key}", **values)
     if isinstance(error, BadCallbackData):
         return t("refusal.bad_button")
     raise error

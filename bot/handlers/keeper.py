@@ -18,6 +18,7 @@ from bot.callback_data import KEEPER_ACTS, Act, BadCallbackData, Button, route
 from bot.context import BotContext
 from bot.handlers.common import (
     acting_player,
+    refusal_message,
     refusal_text,
     thread_of,
     update_key,
@@ -30,6 +31,7 @@ from bot.service import Refusal
 from bot.views import Rendered
 from bot.views.cards import seat_text
 from bot.views.keeper import entry_of, parse_stage, render_keeper
+from bot.views.text import user_text
 from games.bridge.entry import Entry, parse_entry
 from games.errors import RuleError
 from storage.interface import AlreadyApplied, NotFound, Player, TableSettings
@@ -128,7 +130,7 @@ async def keep_command(update: Update, context: BotContext) -> None:
         )
         sheet = await keeper.start(record, thread, players, settings)
     except (Refusal, RuleError) as error:
-        context.outbox.post(chat.id, thread, Rendered(refusal_text(error, t)))
+        context.outbox.post(chat.id, thread, refusal_message(error, t))
         return
     _show(context, sheet)
 
@@ -163,7 +165,7 @@ async def _save(
 ) -> None:
     before, sheet = await _keeper(context).enter(table_id, expected, entry, player.id, update_key)
     t = _t(sheet)
-    summary = t("keeper.entered", entry=entry.code(), name=player.name)
+    summary = t("keeper.entered", entry=entry.code(), name=user_text(player.name))
     _close_old(context, before, summary)
     if sheet.finished is not None:
         await _finished(context, sheet)
@@ -179,7 +181,7 @@ async def _undo(
     update_key: str | None = None,
 ) -> None:
     before, sheet = await _keeper(context).undo(table_id, expected, player.id, update_key)
-    note = _t(sheet)("keeper.undone", name=player.name)
+    note = _t(sheet)("keeper.undone", name=user_text(player.name))
     _close_old(context, before, note)
     _show(context, sheet, note=note)
 
@@ -224,7 +226,7 @@ async def _typed(update: Update, context: BotContext, undo: bool) -> None:
     except AlreadyApplied:
         log.info("update %s was applied before it was delivered again; skipped", key)
     except (Refusal, RuleError) as error:
-        context.outbox.post(chat.id, thread_of(update), Rendered(refusal_text(error, t)))
+        context.outbox.post(chat.id, thread_of(update), refusal_message(error, t))
 
 
 async def keeper_button(update: Update, context: BotContext) -> None:

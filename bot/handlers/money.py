@@ -29,6 +29,7 @@ from bot.service import Refusal
 from bot.views import Rendered
 from bot.views.money import ledger_csv, render_history, render_ledger, render_settle
 from bot.views.pictures import balance_chart
+from bot.views.text import user_text
 from games.bridge.settlement import Transfer, transfers
 from storage.interface import Chat, ConflictError, NotFound, PaymentPolicy, Storage
 
@@ -209,7 +210,12 @@ async def money_button(update: Update, context: BotContext) -> None:
         chat.tg_chat_id,
         thread,
         Rendered(
-            _group_t(chat)("settle.recorded", payer=names[payer], payee=names[payee], points=points)
+            _group_t(chat)(
+                "settle.recorded",
+                payer=user_text(names[payer]),
+                payee=user_text(names[payee]),
+                points=points,
+            )
         ),
     )
     context.outbox.post(chat.tg_chat_id, thread, await settle_view(context, chat))

@@ -8,12 +8,18 @@ from telegram.ext import BaseHandler, ChatMemberHandler, CommandHandler
 
 from bot.context import BotContext
 from bot.deeplinks import SitLink, is_old_sit, parse_sit
-from bot.handlers.common import acting_player, is_member, refusal_text, user_translator
+from bot.handlers.common import (
+    acting_player,
+    is_member,
+    refusal_message,
+    user_translator,
+)
 from bot.service import Change, Refusal
 from bot.views import Rendered
 from bot.views.cards import seat_text
 from bot.views.misc import render_help, render_welcome
 from bot.views.table import vulnerability
+from bot.views.text import user_text
 from storage.interface import Player
 
 
@@ -35,7 +41,7 @@ async def start(update: Update, context: BotContext) -> None:
         try:
             change = await _sit_by_link(context, sit, player, user.id)
         except Refusal as refusal:
-            context.outbox.post(chat.id, None, Rendered(refusal_text(refusal, t)))
+            context.outbox.post(chat.id, None, refusal_message(refusal, t))
             return
         seat = change.snapshot.seat_of(player.id)
         assert seat is not None
@@ -43,7 +49,9 @@ async def start(update: Update, context: BotContext) -> None:
         context.outbox.post(
             chat.id,
             None,
-            Rendered(t("private.seated", seat=seat_text(seat, t.language), chat=title or "—")),
+            Rendered(
+                t("private.seated", seat=seat_text(seat, t.language), chat=user_text(title or "—"))
+            ),
         )
         context.presenter.show(change)
         return

@@ -14,6 +14,7 @@ from bot.handlers.common import (
     group_only,
     is_admin,
     is_member,
+    refusal_message,
     refusal_text,
     thread_of,
     user_translator,
@@ -76,7 +77,7 @@ async def leave_command(update: Update, context: BotContext) -> None:
     try:
         change = await context.service.leave(table_id, player.id)
     except Refusal as refusal:
-        context.outbox.post(chat.id, thread_of(update), _short(refusal_text(refusal, t)))
+        context.outbox.post(chat.id, thread_of(update), refusal_message(refusal, t))
         return
     context.presenter.show(change)
 
@@ -97,7 +98,7 @@ async def end_command(update: Update, context: BotContext) -> None:
         else:
             change = await context.service.vote_to_end(table_id, player.id, True)
     except Refusal as refusal:
-        context.outbox.post(chat.id, thread_of(update), _short(refusal_text(refusal, t)))
+        context.outbox.post(chat.id, thread_of(update), refusal_message(refusal, t))
         return
     context.presenter.show(change)
 
@@ -128,7 +129,7 @@ async def sub_command(update: Update, context: BotContext) -> None:
             raise Refusal("sub_unknown", name=args[0])
         change = await context.service.propose_sub(table_id, player.id, seat, newcomer)
     except Refusal as refusal:
-        context.outbox.post(chat.id, thread, _short(refusal_text(refusal, t)))
+        context.outbox.post(chat.id, thread, refusal_message(refusal, t))
         return
     context.presenter.show(change)
 

@@ -7,7 +7,6 @@ server-side session: ``4`` → ``4S`` → ``4SX_`` → ``4SX_N`` → ``4SX_N.m2`
 from __future__ import annotations
 
 import re
-from html import escape
 
 from bot.callback_data import Act, Button
 from bot.i18n import Translator
@@ -15,6 +14,7 @@ from bot.scorekeeper import Sheet
 from bot.views import Key, Rendered
 from bot.views.cards import contract_text, seat_text, strain_text
 from bot.views.score import account_lines, result_line, sheet_lines
+from bot.views.text import user_text
 from games.bridge.calls import Contract, Strain
 from games.bridge.cards import Seat, Side
 from games.bridge.entry import Entry
@@ -90,7 +90,7 @@ def wizard(sheet: Sheet, arg: str, t: Translator) -> tuple[str, tuple[tuple[Key,
         )
         return t("keeper.ask_declarer", contract=shown), (row[:2], row[2:], cancel)
     declarer = Seat.parse(fields[3])
-    head = f"{shown} {seat_text(declarer, lang)} {escape(sheet.players[declarer].name)}"
+    head = f"{shown} {seat_text(declarer, lang)} {user_text(sheet.players[declarer].name)}"
     if len(fields) == 4:
         needed = contract.tricks_needed
         options = [("m" + str(-d), f"−{-d}") for d in range(-needed, 0)]
@@ -113,7 +113,7 @@ def render_keeper(sheet: Sheet, arg: str, t: Translator, note: str = "") -> Rend
     lang = t.language
     lines = [t("keeper.title", number=sheet.table.id)]
     lines.append(
-        " · ".join(f"{seat_text(s, lang)} {escape(p.name)}" for s, p in sheet.players.items())
+        " · ".join(f"{seat_text(s, lang)} {user_text(p.name)}" for s, p in sheet.players.items())
     )
     if note:
         lines.append(note)

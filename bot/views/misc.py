@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape
 from typing import TypeVar
 
 from bot.callback_data import Act, Button
 from bot.i18n import Translator
 from bot.views import Key, Rendered
 from bot.views.score import money
+from bot.views.text import user_text
 from storage.interface import ChatSettings, PaymentPolicy, Rounding, TableSettings
 
 TIMER_MINUTES = (0, 1, 2, 3, 5, 10)  # the turn timer's choices (0: off)
@@ -23,15 +23,15 @@ def render_welcome(
     t: Translator, name: str, tables: Sequence[tuple[int, str]], balances: Sequence[tuple[str, int]]
 ) -> Rendered:
     """/start in private: who we are, the player's open tables and balance in each group."""
-    lines = [t("welcome.hello", name=escape(name)), t("welcome.about")]
+    lines = [t("welcome.hello", name=user_text(name)), t("welcome.about")]
     if tables:
         lines.append(t("welcome.tables"))
-        lines.extend(f"  #{number} — {escape(title or '—')}" for number, title in tables)
+        lines.extend(f"  #{number} — {user_text(title or '—')}" for number, title in tables)
     else:
         lines.append(t("welcome.no_tables"))
     if balances:
         lines.append(t("welcome.balances"))
-        lines.extend(f"  {escape(title or '—')}: {points:+d}" for title, points in balances)
+        lines.extend(f"  {user_text(title or '—')}: {points:+d}" for title, points in balances)
     return Rendered("\n".join(lines))
 
 
@@ -40,7 +40,7 @@ def render_settings(
 ) -> Rendered:
     """/settings: the table's choices and the group's money, each a button that switches it."""
     stake = (
-        t("settings.stake", stake=group.stake, currency=escape(group.currency))
+        t("settings.stake", stake=group.stake, currency=user_text(group.currency))
         if group.stake
         else t("settings.no_stake")
     )

@@ -8,12 +8,12 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping, Sequence
-from html import escape
 
 from bot.callback_data import Act, Button
 from bot.i18n import Translator
 from bot.views import Key, Rendered
 from bot.views.score import money, signed
+from bot.views.text import plain_text, user_text
 from games.bridge.cards import Seat, Side
 from games.bridge.settlement import Transfer
 from storage.interface import ChatSettings, LedgerRow, Rubber
@@ -42,7 +42,7 @@ def render_ledger(
         lines.append(
             t(
                 "ledger.row",
-                name=escape(names.get(pid, "?")),
+                name=user_text(names.get(pid, "?")),
                 points=signed(points),
                 cash=_cash(points, group),
                 rubbers=counts.get(pid, 0),
@@ -77,14 +77,16 @@ def render_settle(
         lines.append(
             t(
                 "settle.row",
-                payer=escape(payer),
-                payee=escape(payee),
+                payer=user_text(payer),
+                payee=user_text(payee),
                 points=transfer.amount,
                 cash=_cash(transfer.amount, group),
             )
         )
         arg = f"{transfer.payer}-{transfer.payee}-{transfer.amount}"
-        label = t("button.paid", payer=payer, payee=payee, points=transfer.amount)
+        label = t(
+            "button.paid", payer=plain_text(payer), payee=plain_text(payee), points=transfer.amount
+        )
         keys.append((Key(label[:60], Button(chat_id, version, Act.PAY, arg).encode()),))
     lines.append(t(f"settle.who.{group.payments.value}"))
     return Rendered("\n".join(lines), tuple(keys))
@@ -107,7 +109,9 @@ def render_history(
         seats = {Seat.parse(s): pid for s, pid in rubber.seats.items()}
         sides = []
         for side in Side:
-            pair = " & ".join(escape(names.get(seats[s], "?")) for s in side.seats if s in seats)
+            pair = " &amp; ".join(
+                user_text(names.get(seats[s], "?")) for s in side.seats if s in seats
+            )
             sides.append(f"{t('side.ns') if side is Side.NS else t('side.ew')}: {pair}")
         if rubber.winner is None or not rubber.points:
             outcome = t("history.drawn")
@@ -122,7 +126,7 @@ def render_history(
         lines.append(
             "  "
             + " · ".join(
-                f"{escape(names.get(pid, '?'))} {signed(points)}{_cash(points, group)}"
+                f"{user_text(names.get(pid, '?'))} {signed(points)}{_cash(points, group)}"
                 for pid, points in sorted(row.items(), key=lambda kv: -kv[1])
             )
         )

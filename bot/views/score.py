@@ -18,6 +18,7 @@ from bot.service import (
 )
 from bot.views import Key, Rendered
 from bot.views.cards import hand_lines, result_text, seat_text
+from bot.views.text import plain_text, user_text
 from games.bridge.cards import Deal, Seat, Side
 from games.bridge.rubber import Line, Rubber, ScoreEntry
 
@@ -64,7 +65,7 @@ def render_deal_result(snap: Snapshot, notice: DealFinished, t: Translator) -> R
         head = t("result.passed_out", number=notice.deal_no)
     else:
         holder = snap.seats.get(result.declarer)
-        name = escape(holder.name) if holder else "—"
+        name = user_text(holder.name) if holder else "—"
         delta = result.declarer_tricks - result.contract.tricks_needed
         if delta >= 0:
             outcome = t("result.made", tricks=result.declarer_tricks)
@@ -91,7 +92,7 @@ def full_deal(deal: Deal, snap: Snapshot, language: str) -> str:
     lines = []
     for seat in Seat:
         holder = snap.seats.get(seat)
-        name = holder.name if holder is not None else "—"
+        name = plain_text(holder.name) if holder is not None else "—"
         lines.append(f"{seat_text(seat, language)} {name}")
         lines.extend(hand_lines(deal.hand(seat), language))
     return "\n".join(lines)
@@ -123,14 +124,14 @@ def render_rubber_result(snap: Snapshot, notice: RubberFinished, t: Translator) 
         lines[0] += " " + t("history.unfinished")
     for side in Side:
         names = ", ".join(
-            escape(snap.seats[seat].name) for seat in side.seats if seat in snap.seats
+            user_text(snap.seats[seat].name) for seat in side.seats if seat in snap.seats
         )
         lines.append(
             t("rubber.side_total", side=_side_label(side, t), names=names, points=totals[side])
         )
     lines.append(result_line(notice.winner, notice.points, t))
     entry_parts = [
-        f"{escape(notice.names.get(pid, '?'))} {signed(points)}"
+        f"{user_text(notice.names.get(pid, '?'))} {signed(points)}"
         for pid, points in sorted(notice.entries.items(), key=lambda kv: -kv[1])
     ]
     lines.append(t("rubber.entries", entries=" · ".join(entry_parts)))
@@ -167,7 +168,7 @@ def money(points: int, stake: int, currency: str) -> str:
         return ""
     amount = points * stake / 100
     text = f"{amount:+.2f}".rstrip("0").rstrip(".").replace("-", "−")
-    return f"{text} {escape(currency)}".strip()
+    return f"{text} {user_text(currency)}".strip()
 
 
 def account_lines(
@@ -178,7 +179,9 @@ def account_lines(
         if pid not in names:
             continue
         cash = money(points, stake, currency)
-        lines.append(f"  {escape(names[pid])}: {signed(points)}" + (f" ({cash})" if cash else ""))
+        lines.append(
+            f"  {user_text(names[pid])}: {signed(points)}" + (f" ({cash})" if cash else "")
+        )
     return lines
 
 
@@ -186,11 +189,11 @@ def render_undo_asked(snap: Snapshot, notice: UndoAsked, t: Translator) -> Rende
     """The opponents of the asker allow or refuse, in the group where everyone sees it."""
     holder = snap.seats.get(notice.seat)
     opponents = ", ".join(
-        escape(snap.seats[s].name) for s in notice.seat.side.other.seats if s in snap.seats
+        user_text(snap.seats[s].name) for s in notice.seat.side.other.seats if s in snap.seats
     )
     text = t(
         "undo.asked",
-        name=escape(holder.name) if holder else "—",
+        name=user_text(holder.name) if holder else "—",
         seat=seat_text(notice.seat, t.language),
         opponents=opponents,
     )
@@ -211,18 +214,20 @@ def render_undo_asked(snap: Snapshot, notice: UndoAsked, t: Translator) -> Rende
 
 def render_undo_answered(snap: Snapshot, notice: UndoAnswered, t: Translator) -> Rendered:
     holder = snap.seats.get(notice.by)
-    name = escape(holder.name) if holder else "—"
+    name = user_text(holder.name) if holder else "—"
     key = "undo.allowed" if notice.allowed else "undo.refused"
     return Rendered(t(key, name=name, seat=seat_text(notice.asker, t.language)))
 
 
 def render_sub_proposed(snap: Snapshot, notice: SubProposed, t: Translator) -> Rendered:
-    agreed = ", ".join(escape(snap.seats[s].name) for s in sorted(notice.agreed) if s in snap.seats)
+    agreed = ", ".join(
+        user_text(snap.seats[s].name) for s in sorted(notice.agreed) if s in snap.seats
+    )
     text = t(
         "sub.proposed",
         seat=seat_text(notice.seat, t.language),
-        leaving=escape(notice.leaving),
-        newcomer=escape(notice.newcomer),
+        leaving=user_text(notice.leaving),
+        newcomer=user_text(notice.newcomer),
         agreed=agreed or "—",
     )
     keys = (
@@ -237,11 +242,11 @@ def render_sub_proposed(snap: Snapshot, notice: SubProposed, t: Translator) -> R
 def render_end_vote(snap: Snapshot, notice: EndVote, t: Translator) -> Rendered:
     """A proposal to stop the rubber now, and who has agreed so far."""
     holder = snap.seats.get(notice.seat)
-    name = escape(holder.name) if holder is not None else "—"
+    name = user_text(holder.name) if holder is not None else "—"
     if not notice.agree:
         return Rendered(t("end.refused", name=name))
     agreed = ", ".join(
-        escape(snap.seats[s].name) for s in sorted(snap.end_votes) if s in snap.seats
+        user_text(snap.seats[s].name) for s in sorted(snap.end_votes) if s in snap.seats
     )
     keys = (
         (
@@ -258,7 +263,7 @@ def render_scoresheet(snap: Snapshot, t: Translator) -> Rendered:
         return Rendered(t("score.none"))
     lang = t.language
     seats = " · ".join(
-        f"{seat_text(s, lang)} {escape(snap.seats[s].name)}" for s in Seat if s in snap.seats
+        f"{seat_text(s, lang)} {user_text(snap.seats[s].name)}" for s in Seat if s in snap.seats
     )
     games = snap.rubber.games
     text = "\n".join(

@@ -20,6 +20,7 @@ from bot.views.cards import (
     hand_lines,
     seat_text,
 )
+from bot.views.text import user_text
 from games.bridge.calls import Call
 from games.bridge.cards import Card, Seat, Side, Suit, sort_hand
 from games.bridge.deal import Phase, SeatView
@@ -45,7 +46,7 @@ def _vulnerability(vul: tuple[bool, bool], t: Translator) -> str:
 
 def _name(snap: Snapshot, seat: Seat) -> str:
     holder = snap.seats.get(seat)
-    return escape(holder.name) if holder is not None else "—"
+    return user_text(holder.name) if holder is not None else "—"
 
 
 def _settings_line(snap: Snapshot, t: Translator) -> str:
@@ -53,7 +54,7 @@ def _settings_line(snap: Snapshot, t: Translator) -> str:
     line = t("settings.line", rules=t(f"rules.{s.rules}"), part=s.unfinished_part_score)
     money = snap.chat.settings
     if money.stake:
-        line += " · " + t("settings.stake", stake=money.stake, currency=escape(money.currency))
+        line += " · " + t("settings.stake", stake=money.stake, currency=user_text(money.currency))
     return line
 
 
@@ -214,7 +215,7 @@ def render_private(
         t(
             "private.title",
             number=snap.table_id,
-            chat=escape(snap.chat.title or "—"),
+            chat=user_text(snap.chat.title or "—"),
             deal=deal_no,
         ),
         t(
