@@ -85,7 +85,7 @@ class Bid:
     @classmethod
     def parse(cls, text: str) -> Bid:
         key = text.strip().upper()
-        if len(key) < 2 or not key[0].isdigit():
+        if len(key) < 2 or key[0] not in "0123456789":
             raise NotationError(repr(text), Reason.BAD_CALL)
         return cls(int(key[0]), Strain.parse(key[1:]))
 

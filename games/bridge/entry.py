@@ -73,7 +73,7 @@ def seat_from_word(word: str) -> Seat:
 
 def _contract(word: str) -> Contract:
     key = word.upper()
-    if key[:1].isdigit():
+    if key[:1] and key[0] in "0123456789":
         head, tail = key[:1], key[1:]
         for alias, code in CONTRACT_ALIASES:
             tail = tail.replace(alias, code)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
-from games.bridge.calls import Contract, Doubling, Strain
+from games.bridge.calls import Call, Contract, Doubling, Strain
 from games.bridge.cards import Seat, Side
 from games.bridge.entry import Entry, parse_entry
-from games.errors import NotationError, Reason, RubberError
+from games.errors import NotationError, Reason, RubberError, RuleError
 
 
 @st.composite
@@ -65,3 +65,26 @@ def test_impossible_lines_are_refused_with_a_reason(line: str, reason: Reason) -
 
 def test_passed_out() -> None:
     assert parse_entry("pass") == Entry(None) == parse_entry("пас")
+
+
+@given(st.text(max_size=30))
+@example("²S N =")
+@example("4S N ²")
+@example("٣NT S =")
+def test_any_typed_line_is_read_or_refused_with_a_reason(text: str) -> None:
+    """Whatever is typed after /deal (superscript digits, other scripts, junk), the answer is an
+    entry or a rule error with a reason: never another exception, which would go unanswered."""
+    try:
+        parse_entry(text)
+    except RuleError as error:
+        assert error.reason is not None
+
+
+@given(st.text(max_size=12))
+@example("²S")
+@example("①NT")
+def test_any_call_text_is_read_or_refused_with_a_reason(text: str) -> None:
+    try:
+        Call.parse(text)
+    except RuleError as error:
+        assert error.reason is not None
