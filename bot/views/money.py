@@ -137,6 +137,16 @@ def render_history(
 CSV_HEADER = ("date", "kind", "rubber", "player", "points", "money", "currency", "balance", "note")
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(text: str) -> str:
+    """A cell of text that a spreadsheet will show, never run: a name such as ``=HYPERLINK(…)``
+    gets a leading apostrophe (the OWASP advice against CSV injection). Numbers are written as
+    numbers elsewhere and are left alone."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def ledger_csv(rows: Sequence[LedgerRow], names: Mapping[int, str], group: ChatSettings) -> bytes:
     """The whole ledger, one row per entry in order, with each player's balance after it."""
     out = io.StringIO()
@@ -151,12 +161,12 @@ def ledger_csv(rows: Sequence[LedgerRow], names: Mapping[int, str], group: ChatS
                 row.at,
                 row.kind,
                 row.rubber_id or "",
-                names.get(row.player_id, str(row.player_id)),
+                csv_text(names.get(row.player_id, str(row.player_id))),
                 row.points,
                 f"{amount:.2f}" if amount != "" else "",
-                group.currency,
+                csv_text(group.currency),
                 running[row.player_id],
-                row.note,
+                csv_text(row.note),
             )
         )
     return out.getvalue().encode()

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import csv
+import io
+
 from bot.callback_data import MAX_BYTES, Act, BadCallbackData, Button
 from bot.i18n import LANGUAGES, Translator, keys
 from bot.service import Holder, Snapshot
+from bot.views.money import ledger_csv
 from bot.views.table import auction_grid, bidding_box, card_buttons, render_private, render_table
 from games.bridge.calls import Call
 from games.bridge.cards import FULL_DECK, Card, Deal, Seat
 from games.bridge.deal import DealState, MakeCall, PlayCard
-from storage.interface import Chat, TableSettings, TableStatus
+from storage.interface import Chat, ChatSettings, LedgerRow, TableSettings, TableStatus
 
 SUITED = Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
 
@@ -108,3 +112,24 @@ def test_a_waiting_players_message_changes_only_when_their_own_part_does() -> No
     west_waiting = private(Seat.W)
     state = state.apply(PlayCard(Seat.N, sorted(state.legal_cards(Seat.N))[0]))
     assert private(Seat.W) != west_waiting  # now West must play: buttons and the trick
+
+
+def test_the_ledger_csv_never_hands_a_spreadsheet_a_formula() -> None:
+    names = {1: '=HYPERLINK("http://x")', 2: "@SUM(A1:A9)", 3: "-2+3", 4: "+cmd", 5: "Anna"}
+    rows = [
+        LedgerRow(i, 1, pid, points, "rubber", 1, "t", "=1+1" if pid == 1 else "", "2026-01-01")
+        for i, (pid, points) in enumerate([(1, 300), (2, -300), (3, 100), (4, -100), (5, 0)])
+    ]
+    data = ledger_csv(rows, names, ChatSettings(stake=10, currency="=RUB"))
+    parsed = list(csv.reader(io.StringIO(data.decode())))[1:]
+    for line in parsed:
+        for cell in (line[3], line[6], line[8]):  # player, currency, note
+            assert not cell.startswith(("=", "+", "-", "@")), line
+    assert [line[3] for line in parsed] == [
+        '\'=HYPERLINK("http://x")',
+        "'@SUM(A1:A9)",
+        "'-2+3",
+        "'+cmd",
+        "Anna",
+    ]
+    assert [int(line[4]) for line in parsed] == [300, -300, 100, -100, 0]  # numbers stay numbers
