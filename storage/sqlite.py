@@ -59,7 +59,7 @@ def _now() -> str:
 class SqliteStorage(Storage):
     """Open with ``await SqliteStorage.open(path)``; close with ``await storage.close()``."""
 
-    def __init__(self, db: aiosqlite.Connection, lock: IO[str] | None, path: str) -> None:
+    def __init__(self, db: aiosqlite.Connection, lock: IO[bytes] | None, path: str) -> None:
         self._db = db
         self._lock = lock
         self.path = path
@@ -93,6 +93,11 @@ class SqliteStorage(Storage):
         storage = cls(db, lock, path)
         try:
             await storage._prepare()
+        except sqlite3.Error as exc:
+            await storage.close()
+            if "malformed" in str(exc):
+                raise StorageError(_damaged(path, str(exc))) from exc
+            raise StorageError(f"cannot use database {path!r}: {exc}") from exc
         except BaseException:
             await storage.close()
             raise
@@ -106,6 +111,8 @@ class SqliteStorage(Storage):
                 "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
             )
         except sqlite3.DatabaseError as exc:
+            if "malformed" in str(exc):
+                raise StorageError(_damaged(self.path, str(exc))) from exc
             raise NotOurDatabase(f"{self.path!r} is not a bridge bot database ({exc})") from exc
         if app_id not in (0, APPLICATION_ID) or (app_id == 0 and foreign):
             raise NotOurDatabase(
@@ -123,7 +130,29 @@ class SqliteStorage(Storage):
         await self._db.execute("PRAGMA foreign_keys=ON")
         await self._db.execute("PRAGMA synchronous=FULL")
         await self._db.execute("PRAGMA busy_timeout=10000")
+        await self._check_usable(version)
         await self.migrate()
+
+    async def _check_usable(self, version: int) -> None:
+        """Refuse at start what would fail later: a file we cannot write (it would open "ready"
+        and then refuse every move) and a damaged one (it would fail mid-game)."""
+        if self.path == ":memory:":
+            return
+        try:
+            await self._db.execute("BEGIN IMMEDIATE")
+            await self._db.execute(f"PRAGMA user_version={version}")  # a real write, undone
+            await self._db.execute("ROLLBACK")
+        except sqlite3.OperationalError as exc:
+            with contextlib.suppress(sqlite3.Error):
+                await self._db.execute("ROLLBACK")
+            raise StorageError(
+                f"cannot write to database {self.path!r} ({exc}): check that the file and its "
+                "folder are writable by the bot"
+            ) from exc
+        async with self._db.execute("PRAGMA quick_check") as cur:
+            problems = [str(row[0]) for row in await cur.fetchall()]
+        if problems != ["ok"]:
+            raise StorageError(_damaged(self.path, "; ".join(problems[:3])))
 
     async def migrate(self, target: int = LATEST) -> None:
         """Apply the migrations after the file's ``user_version`` up to ``target``."""
@@ -818,8 +847,22 @@ def _statements(script: str) -> list[str]:
     return statements
 
 
-def _take_lock(path: str) -> IO[str]:
-    handle = open(f"{path}.lock", "a+")  # noqa: SIM115 - held open for the process's life
+def _damaged(path: str, detail: str) -> str:
+    return f"database {path!r} is damaged ({detail}): restore it from a backup"
+
+
+def _take_lock(path: str) -> IO[bytes]:
+    """One bot process per database: an exclusive lock on the database file itself, so the
+    same file reached through a symlink or a hard link is refused too (a lock on a side file
+    named after the path was not). The handle stays open for the life of the storage: closing
+    another handle of the file would drop SQLite's own locks."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise StorageError(f"the folder of database {path!r} does not exist: {folder}")
+    try:
+        handle = open(path, "ab")  # noqa: SIM115 - held open for the storage's life
+    except OSError as exc:
+        raise StorageError(f"cannot open database {path!r}: {exc.strerror}") from exc
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -830,7 +873,7 @@ def _take_lock(path: str) -> IO[str]:
     return handle
 
 
-def _release(lock: IO[str] | None) -> None:
+def _release(lock: IO[bytes] | None) -> None:
     if lock is not None:
         with contextlib.suppress(OSError):
             fcntl.flock(lock, fcntl.LOCK_UN)
