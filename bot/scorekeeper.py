@@ -20,6 +20,7 @@ from games.bridge.settlement import rubber_entries
 from storage.interface import (
     Chat,
     ConflictError,
+    NotFound,
     Player,
     Rounding,
     Storage,
@@ -90,7 +91,11 @@ class Scorekeeper:
         return await self.sheet(table.id)
 
     async def sheet(self, table_id: int) -> Sheet:
+        """The sheet as its entries say (NotFound for any table that is not a scoresheet: the
+        completion below would otherwise read an online deal in progress as an entry)."""
         table = await self.storage.get_table(table_id)
+        if not table.scorekeeper:
+            raise NotFound(f"table {table_id} is not a scoresheet")
         chat = await self.storage.get_chat(table.chat_id)
         players = {
             Seat.parse(s): await self.storage.get_player(pid) for s, pid in table.seats.items()

@@ -331,7 +331,7 @@ class TableService:
 
     async def _load(self, table_id: int) -> _Live:
         bundles = await self.storage.load_bundles([table_id])
-        if not bundles:
+        if not bundles or bundles[0].table.scorekeeper:  # a scoresheet is not played here
             raise Refusal("table_closed")
         return _live_from(bundles[0])
 

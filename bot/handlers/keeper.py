@@ -18,6 +18,7 @@ from bot.callback_data import KEEPER_ACTS, Act, BadCallbackData, Button, route
 from bot.context import BotContext
 from bot.handlers.common import (
     acting_player,
+    is_member,
     refusal_message,
     refusal_text,
     thread_of,
@@ -251,6 +252,10 @@ async def keeper_button(update: Update, context: BotContext) -> None:
             await query.answer()
             await _send_picture(context, sheet)
             return
+        # Anyone in the group may write on the sheet, as at a real table; in a public group
+        # a passer-by can press buttons too, and may not.
+        if not await is_member(context, sheet.chat.tg_chat_id, query.from_user.id):
+            raise Refusal("not_member_keeper")
         player = await acting_player(update, context)
         if pressed.act is Act.KEEP_UNDO:
             await _undo(context, sheet.table.id, pressed.deal_no, player)
