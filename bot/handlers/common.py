@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from telegram import Update, User
@@ -16,6 +17,8 @@ from bot.views import Rendered
 from bot.views.text import plain_text, user_text
 from games.errors import RuleError
 from storage.interface import Player
+
+log = logging.getLogger(__name__)
 
 
 def user_translator(user: User | None, fallback: str) -> Translator:
@@ -83,6 +86,7 @@ def _refusal(error: Exception, t: Translator, quote: Callable[[str], str]) -> st
         values = {k: quote(v) if isinstance(v, str) else v for k, v in error.values.items()}
         return t(f"refusal.{error.key}", **values)
     if isinstance(error, BadCallbackData):
+        log.info("refused button data no button of ours made: %s", error)
         return t("refusal.bad_button")
     raise error
 

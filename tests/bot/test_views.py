@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 from bot.callback_data import MAX_BYTES, Act, BadCallbackData, Button
+from bot.handlers.common import refusal_message, refusal_text
 from bot.i18n import LANGUAGES, Translator, keys
-from bot.service import Holder, Snapshot
+from bot.service import Holder, Refusal, Snapshot
 from bot.views.money import ledger_csv
 from bot.views.table import auction_grid, bidding_box, card_buttons, render_private, render_table
 from games.bridge.calls import Call
@@ -133,3 +135,19 @@ def test_the_ledger_csv_never_hands_a_spreadsheet_a_formula() -> None:
         "Anna",
     ]
     assert [int(line[4]) for line in parsed] == [300, -300, 100, -100, 0]  # numbers stay numbers
+
+
+def test_a_popup_never_exceeds_what_telegram_accepts() -> None:
+    """Every refusal, its every value as long as a hostile client can make it, fits a popup
+    (Telegram refuses more than 200 characters); posted as a message it is escaped."""
+    hostile = "<b>" + "x" * 300
+    for language in ("en", "ru"):
+        t = Translator(language)
+        for key in sorted(k for k in keys(language) if k.startswith("refusal.")):
+            fields = re.findall(r"{(\w+)}", t(key))
+            refusal = Refusal(key.removeprefix("refusal."), **dict.fromkeys(fields, hostile))
+            text = refusal_text(refusal, t)
+            assert len(text) <= 200, key
+            if fields:
+                assert "<b>" in text, key  # a popup is plain text: nothing escaped
+                assert "&lt;b&gt;" in refusal_message(refusal, t).text, key
