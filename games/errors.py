@@ -52,6 +52,20 @@ class Reason(StrEnum):
     RUBBER_OVER = "rubber_over"
     UNBALANCED = "unbalanced"
     SAME_PLAYER_TWICE = "same_player_twice"
+    # games found by name
+    BAD_GAME = "bad_game"
+    # Preferans: the pulka and a deal's result
+    BAD_VARIANT = "bad_variant"
+    BAD_PLAYERS = "bad_players"
+    BAD_TARGET = "bad_target"
+    BAD_DEALER = "bad_dealer"
+    BAD_WHIST = "bad_whist"
+    PULKA_OVER = "pulka_over"
+    # Preferans: a deal in progress
+    MISERE_NOT_FIRST = "misere_not_first"
+    CONTRACT_BELOW_BID = "contract_below_bid"
+    BAD_DISCARD = "bad_discard"
+    MUST_TRUMP = "must_trump"
 
 
 class RuleError(ValueError):
@@ -84,6 +98,10 @@ class OutOfTurn(RuleError):
 
 class RubberError(RuleError):
     """A score that cannot be recorded in this rubber."""
+
+
+class PulkaError(RuleError):
+    """A Preferans deal's result that cannot be written in this pulka."""
 
 
 class SettlementError(RuleError):
