@@ -33,4 +33,9 @@ def games() -> tuple[Game, ...]:
 
 
 def _load_builtin() -> None:
-    """The built-in games register on first use: nothing runs at import of ``games.core``."""
+    """The built-in games register on first use: nothing runs at import of ``games.core``.
+    This is the one line per game that adding a game takes."""
+    if not any(game.name == "preferans" for game in _GAMES):
+        from games.preferans.game import PREFERANS
+
+        register(PREFERANS)

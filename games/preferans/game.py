@@ -1,0 +1,142 @@
+"""Preferans as a plug-in game: its codec (one vocabulary for actions), its match (the pulka),
+and the entry the registry finds by name."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from games.core.protocols import RandBelow
+from games.errors import NotationError, Reason
+from games.preferans.bids import Bid
+from games.preferans.cards import Card, Deal
+from games.preferans.deal import (
+    Action,
+    AnswerClaim,
+    Call,
+    DealState,
+    Declare,
+    Discard,
+    Kind,
+    MakeClaim,
+    Play,
+    Result,
+    Show,
+    Whist,
+)
+from games.preferans.pulka import Pulka
+from games.preferans.settlement import Variant
+
+
+class PreferansCodec:
+    """Action text, ASCII and dot-separated so it fits a button's data: ``bid.6S``, ``bid.P``,
+    ``bid.MIS``, ``drop.SA.H7``, ``name.7H``, ``whist.whist|pass|half``, ``show.open|closed``,
+    ``card.SA``, ``claim.3``, ``answer.yes|no``."""
+
+    def encode(self, action: Action) -> str:
+        if isinstance(action, Call):
+            return f"bid.{'P' if action.bid is None else action.bid}"
+        if isinstance(action, Discard):
+            return "drop." + ".".join(str(c) for c in action.cards)
+        if isinstance(action, Declare):
+            return f"name.{action.contract}"
+        if isinstance(action, Whist):
+            return f"whist.{action.word}"
+        if isinstance(action, Show):
+            return "show.open" if action.open else "show.closed"
+        if isinstance(action, MakeClaim):
+            return f"claim.{action.tricks}"
+        if isinstance(action, AnswerClaim):
+            return "answer.yes" if action.accept else "answer.no"
+        return f"card.{action.card}"
+
+    def decode(self, seat: int, text: str) -> Action:
+        kind, _, arg = text.partition(".")
+        if kind == "bid":
+            return Call(seat, None if arg.upper() == "P" else Bid.parse(arg))
+        if kind == "drop":
+            cards = [Card.parse(t) for t in arg.split(".")]
+            if len(cards) != 2:
+                raise NotationError(repr(text), Reason.BAD_DISCARD)
+            return Discard(seat, (cards[0], cards[1]))
+        if kind == "name":
+            return Declare(seat, Bid.parse(arg))
+        if kind == "whist" and arg in ("whist", "pass", "half"):
+            return Whist(seat, arg)
+        if kind == "show" and arg in ("open", "closed"):
+            return Show(seat, arg == "open")
+        if kind == "card":
+            return Play(seat, Card.parse(arg))
+        if kind == "claim" and arg.isascii() and arg.isdecimal() and len(arg) <= 2:
+            return MakeClaim(seat, int(arg))
+        if kind == "answer" and arg in ("yes", "no"):
+            return AnswerClaim(seat, arg == "yes")
+        raise NotationError(repr(text), Reason.BAD_CALL)
+
+
+CODEC = PreferansCodec()
+
+
+def write(pulka: Pulka, result: Result, dealer: int) -> None:
+    """Write a finished deal's result on the pulka (the same call a scorekeeper's entry makes)."""
+    seat_out = dealer if pulka.players == 4 else None
+    if result.kind is Kind.RASPASY:
+        assert result.tricks is not None
+        pulka.raspasy(dict(result.tricks), dealer=seat_out)
+    elif result.kind is Kind.MISERE:
+        assert result.declarer is not None and result.tricks is not None
+        pulka.misere(result.declarer, result.tricks[result.declarer], dealer=seat_out)
+    else:
+        assert result.declarer is not None and result.contract is not None
+        tricks = None if result.tricks is None else dict(result.tricks)
+        pulka.game(result.declarer, result.contract, dict(result.whist), tricks, dealer=seat_out)
+
+
+class PulkaMatch:
+    """The pulka as a match: finished by §6, closed early by consent, settled in whists."""
+
+    def __init__(self, players: int, options: Mapping[str, Any]) -> None:
+        self.pulka = Pulka(
+            players=players,
+            target=int(options.get("target", 10)),
+            variant=str(options.get("variant", "sochi")),
+        )
+
+    @property
+    def finished(self) -> bool:
+        return self.pulka.finished
+
+    def close(self) -> None:
+        self.pulka.close()
+
+    def settle(self) -> Sequence[Fraction | int]:
+        return self.pulka.balances()
+
+
+class Preferans:
+    name: str = "preferans"
+    aliases: tuple[str, ...] = ("pref", "преферанс", "преф")
+    codec = CODEC
+
+    @property
+    def seats(self) -> Sequence[int]:
+        return (0, 1, 2, 3)  # three, and an optional fourth who sits out when dealing
+
+    def active_seats(self, players: int, dealer: int) -> tuple[int, ...]:
+        return tuple(i for i in range(players) if not (players == 4 and i == dealer))
+
+    def new_deal(self, players: int, dealer: int, randbelow: RandBelow) -> Mapping[str, Any]:
+        return Deal.shuffled(players, dealer, randbelow).to_payload()
+
+    def start(self, players: int, payload: Mapping[str, Any]) -> DealState:
+        deal = Deal.from_payload(payload)
+        if deal.players != players:
+            raise NotationError("players", Reason.BAD_DEAL)
+        return DealState.new(deal, Variant.parse(str(payload.get("variant", "sochi"))))
+
+    def new_match(self, players: int, options: Mapping[str, Any]) -> PulkaMatch:
+        return PulkaMatch(players, options)
+
+
+PREFERANS = Preferans()
