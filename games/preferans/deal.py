@@ -581,7 +581,8 @@ class DealState:
         return order
 
     def _new_trick(self, index: int) -> Trick:
-        if index == 0 or (self.kind is Kind.RASPASY and index == 1):
+        talon_led = self.kind is Kind.RASPASY and self.variant is not Variant.ROSTOV
+        if index == 0 or (talon_led and index == 1):  # the talon sets tricks 1 and 2
             leader = self.deal.first_hand
         else:
             leader = self._winner(self.tricks[-1])

@@ -182,7 +182,21 @@ def test_all_pass_is_raspasy_and_the_talon_sets_the_first_two_tricks() -> None:
     assert state.turn == 0  # the first hand plays first to trick 2 as well
     assert state.view(None).talon == (Card.parse("H8"), Card.parse("H7"))
     rostov = calls(DealState.new(fixed_deal(), "rostov"), "P", "P", "P")
-    assert rostov.view(0).talon == ()  # Rostov: the talon stays closed
+    assert rostov.view(0).talon == ()  # Rostov: the talon stays closed, the first hand leads
+    for variant, leader in (("rostov", 0), ("sochi", 1)):
+        state = calls(DealState.new(fixed_deal(dealer=0), variant), "P", "P", "P")
+        assert state.turn == 1
+        for seat, card in ((1, "CQ"), (2, "D10"), (0, "CA")):
+            if card in {str(c) for c in state.legal_cards(seat)}:
+                state = state.apply(Play(seat, Card.parse(card)))
+            else:  # Sochi: the turned talon card may ask for another suit
+                state = state.apply(Play(seat, min(state.legal_cards(seat))))
+        assert sum(state.taken.values()) == 1
+        if variant == "rostov":
+            assert state.taken[0] == 1 and state.turn == leader  # the winner leads trick 2
+        else:
+            assert state.turn == leader  # the first hand plays first to trick 2 as well
+
 
 
 def test_talon_discard_contract_whist_and_open_play() -> None:
