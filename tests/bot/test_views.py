@@ -15,6 +15,7 @@ from bot.views.table import auction_grid, bidding_box, card_buttons, render_priv
 from games.bridge.calls import Call
 from games.bridge.cards import FULL_DECK, Card, Deal, Seat
 from games.bridge.deal import DealState, MakeCall, PlayCard
+from games.errors import Reason
 from storage.interface import Chat, ChatSettings, LedgerRow, TableSettings, TableStatus
 
 SUITED = Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
@@ -151,3 +152,9 @@ def test_a_popup_never_exceeds_what_telegram_accepts() -> None:
             if fields:
                 assert "<b>" in text, key  # a popup is plain text: nothing escaped
                 assert "&lt;b&gt;" in refusal_message(refusal, t).text, key
+
+
+def test_every_rule_refusal_has_its_words_in_both_languages() -> None:
+    for language in LANGUAGES:
+        missing = [r.value for r in Reason if f"reason.{r.value}" not in keys(language)]
+        assert not missing, (language, missing)
