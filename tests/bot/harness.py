@@ -207,3 +207,11 @@ def data_of(message: Sent, suffix: str) -> str:
     return next(
         b["callback_data"] for b in message.buttons() if b.get("callback_data", "").endswith(suffix)
     )
+
+
+async def scorekept_rubber(h: Harness, user: User, names: str, chat: int = GROUP) -> None:
+    """A rubber on a scorekeeper's sheet that N-S win 2-0 (``names``: the four, N E S W), so
+    the group's ledger has something to settle."""
+    await h.say(user, chat, f"/keep {names}")
+    await h.say(user, chat, "/deal 3NT N =")
+    await h.say(user, chat, "/deal 3NT S =")

@@ -10,7 +10,7 @@ import sqlite3
 from bot.i18n import Translator
 from storage.interface import LedgerRow
 from storage.sqlite import SqliteStorage
-from tests.bot.harness import GROUP, PLAYERS, Harness, actor, data_of, seat_four
+from tests.bot.harness import GROUP, PLAYERS, Harness, actor, data_of, scorekept_rubber, seat_four
 from tests.fakeapi import Sent, User
 
 ANNA, BOB, CAT, DIMA = PLAYERS
@@ -53,12 +53,8 @@ async def a_settled_rubber(h: Harness) -> Sent:
     """Anna-Cat beat Bob-Dima on a scorekeeper's sheet; the /settle message with its buttons."""
     for user in (*PLAYERS, ZOE):
         await h.say(user, user.id, "/start")
-    await h.say(ANNA, GROUP, "/keep @anna @bob @cat @dima")
-    await h.say(ANNA, GROUP, "/deal 3NT N =")
-    await h.say(ANNA, GROUP, "/deal 3NT S =")
-    await h.say(ZOE, OTHER_GROUP, "/keep @zoe Bo Cy Di")  # Zoe has a ledger of her own elsewhere
-    await h.say(ZOE, OTHER_GROUP, "/deal 3NT N =")
-    await h.say(ZOE, OTHER_GROUP, "/deal 3NT N =")
+    await scorekept_rubber(h, ANNA, "@anna @bob @cat @dima")
+    await scorekept_rubber(h, ZOE, "@zoe Bo Cy Di", OTHER_GROUP)  # Zoe's ledger, elsewhere
     await h.say(BOB, GROUP, "/bridge")  # the online table, where Bob sits (settings need one)
     table = h.table_message()
     sit = next(b["callback_data"] for b in table.buttons() if b["callback_data"].endswith(":sit:E"))

@@ -28,7 +28,7 @@ from bot.i18n import Translator
 from games.bridge.settlement import Transfer, transfers
 from storage.interface import NotFound
 from tests.bot.driver import Driver
-from tests.bot.harness import GROUP, PLAYERS, Harness, data_of
+from tests.bot.harness import GROUP, PLAYERS, Harness, data_of, scorekept_rubber
 from tests.fakeapi import Sent, User
 
 OTHER = -500
@@ -183,12 +183,8 @@ async def test_ten_thousand_forged_presses_change_nothing(
     for user in (*PLAYERS, *STRANGERS, *NEIGHBOURS):
         await h.say(user, user.id, "/start")
     # Money in both groups, an open scoresheet, settings, then a rubber in progress.
-    await h.say(PLAYERS[0], GROUP, "/keep @anna @bob @cat @dima")
-    await h.say(PLAYERS[0], GROUP, "/deal 3NT N =")
-    await h.say(PLAYERS[0], GROUP, "/deal 3NT S =")
-    await h.say(NEIGHBOURS[0], OTHER, "/keep @zoe @yan Xi Wu")
-    await h.say(NEIGHBOURS[0], OTHER, "/deal 4S E =")
-    await h.say(NEIGHBOURS[0], OTHER, "/deal 4S W =")
+    await scorekept_rubber(h, PLAYERS[0], "@anna @bob @cat @dima")
+    await scorekept_rubber(h, NEIGHBOURS[0], "@zoe @yan Xi Wu", OTHER)
     await h.say(NEIGHBOURS[0], OTHER, "/settle")
     await h.say(PLAYERS[1], GROUP, "/keep @bob @anna Guest Visitor")
     await h.say(PLAYERS[1], GROUP, "/deal 2H E +1")

@@ -12,7 +12,7 @@ import io
 import random
 
 from tests.bot.driver import Driver
-from tests.bot.harness import GROUP, Harness, actor, data_of, seat_four
+from tests.bot.harness import GROUP, Harness, actor, data_of, scorekept_rubber, seat_four
 from tests.fakeapi import Sent, User
 
 LONG = "Dmitri " + "x" * 57  # 64 characters, Telegram's longest first name
@@ -84,9 +84,7 @@ async def test_hostile_names_and_titles_in_every_message(h: Harness) -> None:
 
     # Money and records. The online rubber may come out square when rounded: a scorekept one
     # between the same hostile names makes sure there is something to settle.
-    await h.say(players[0], GROUP, "/keep @anna @bob @cat @dima")
-    await h.say(players[0], GROUP, "/deal 3NT N =")
-    await h.say(players[0], GROUP, "/deal 3NT S =")
+    await scorekept_rubber(h, players[0], "@anna @bob @cat @dima")
     await h.say(players[0], GROUP, "/settings stake 10 <b>&")
     await h.say(players[0], GROUP, "/settings")
     await h.say(players[0], GROUP, "/score")

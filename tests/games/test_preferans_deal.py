@@ -198,7 +198,6 @@ def test_all_pass_is_raspasy_and_the_talon_sets_the_first_two_tricks() -> None:
             assert state.turn == leader  # the first hand plays first to trick 2 as well
 
 
-
 def test_talon_discard_contract_whist_and_open_play() -> None:
     state = calls(DealState.new(fixed_deal()), "6S", "P", "P")
     assert state.declarer == 0 and state.phase is Phase.DISCARD
