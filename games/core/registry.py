@@ -35,7 +35,12 @@ def games() -> tuple[Game, ...]:
 def _load_builtin() -> None:
     """The built-in games register on first use: nothing runs at import of ``games.core``.
     This is the one line per game that adding a game takes."""
-    if not any(game.name == "preferans" for game in _GAMES):
+    names = {game.name for game in _GAMES}
+    if "bridge" not in names:
+        from games.bridge.game import BRIDGE
+
+        register(BRIDGE)
+    if "preferans" not in names:
         from games.preferans.game import PREFERANS
 
         register(PREFERANS)
