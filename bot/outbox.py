@@ -14,7 +14,7 @@ import contextlib
 import logging
 import time
 import warnings
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -37,6 +37,24 @@ warnings.filterwarnings(
 )
 
 KeepId = tuple[int, str]  # (table id, key)
+
+# Kept messages remembered at once. Each deal adds a few (the table, four hands); the least
+# recently wanted are forgotten first, never one that is queued or being sent. A forgotten one
+# that is wanted again finds its message id in storage and is edited, as after a restart.
+MAX_KEEPS = 20_000
+
+
+@dataclass
+class _Kept:
+    """What the outbox knows of one kept message."""
+
+    chat_id: int
+    thread_id: int | None
+    wanted: Rendered
+    sent: Rendered | None = None
+    message_id: int | None = None
+    looked_up: bool = False  # storage was asked for its id (a restart, or forgotten before)
+    fresh: bool = False  # post anew: the old message scrolled away (``forget``)
 
 
 @dataclass
@@ -69,6 +87,7 @@ class _Lane:
     pending: set[KeepId] = field(default_factory=set)
     next_at: float = 0.0
     task: asyncio.Task[None] | None = None
+    working: bool = False  # sending (not merely waiting out its interval before it is dropped)
 
 
 @dataclass
@@ -98,12 +117,10 @@ class Outbox:
         self.on_blocked = on_blocked
         self.on_migrated = on_migrated
         self.stats = Stats()
+        self.max_keeps = MAX_KEEPS
         self._lanes: dict[int, _Lane] = {}
-        self._wanted: dict[KeepId, tuple[int, int | None, Rendered]] = {}  # chat, thread, content
-        self._sent: dict[KeepId, Rendered] = {}
-        self._ids: dict[KeepId, int] = {}
-        self._loaded: dict[int, asyncio.Future[None]] = {}
-        self._forgotten: set[KeepId] = set()
+        self._keeps: OrderedDict[KeepId, _Kept] = OrderedDict()  # least recently wanted first
+        self._sending: set[KeepId] = set()
 
     # --- what callers want --------------------------------------------------------------------
 
@@ -112,12 +129,28 @@ class Outbox:
     ) -> None:
         """Make the kept message ``key`` of the table show ``content`` (posted if it is new)."""
         keep = (table_id, key)
-        self._wanted[keep] = (chat_id, thread_id, content)
+        kept = self._keeps.get(keep)
+        if kept is None:
+            kept = self._keeps[keep] = _Kept(chat_id, thread_id, content)
+        else:
+            kept.chat_id, kept.thread_id, kept.wanted = chat_id, thread_id, content
+            self._keeps.move_to_end(keep)
         lane = self._lane(chat_id)
         if keep not in lane.pending:
             lane.pending.add(keep)
             lane.queue.append(_Keep(keep))
         self._kick(lane)
+        if len(self._keeps) > self.max_keeps:
+            self._evict()
+
+    def _evict(self) -> None:
+        """Forget the least recently wanted kept messages that nothing is waiting to send."""
+        busy = self._sending | {k for lane in self._lanes.values() for k in lane.pending}
+        for keep in list(self._keeps):
+            if len(self._keeps) <= self.max_keeps:
+                return
+            if keep not in busy:
+                del self._keeps[keep]
 
     def post(self, chat_id: int, thread_id: int | None, content: Rendered) -> None:
         """A new message (a deal's result, a notice), sent in order after what is queued."""
@@ -142,9 +175,7 @@ class Outbox:
     async def drain(self, timeout: float = 30.0) -> None:
         """Wait until everything queued has been sent (tests, shutdown)."""
         deadline = time.monotonic() + timeout
-        while any(
-            lane.queue or (lane.task and not lane.task.done()) for lane in self._lanes.values()
-        ):
+        while any(lane.queue or lane.working for lane in self._lanes.values()):
             if time.monotonic() > deadline:
                 raise TimeoutError("outbox did not drain")
             await asyncio.sleep(0.002)
@@ -158,9 +189,18 @@ class Outbox:
 
     def forget(self, table_id: int, key: str) -> None:
         """Post the kept message anew next time instead of editing it (it scrolled away)."""
-        self._ids.pop((table_id, key), None)
-        self._sent.pop((table_id, key), None)
-        self._forgotten.add((table_id, key))
+        kept = self._keeps.get((table_id, key))
+        if kept is not None:
+            kept.message_id, kept.sent, kept.fresh, kept.looked_up = None, None, True, True
+        else:
+            self._keeps[(table_id, key)] = _Kept(0, None, Rendered(""), looked_up=True, fresh=True)
+
+    def remembered(self) -> int:
+        """How many kept messages the outbox holds state for (tests, benchmarks)."""
+        return len(self._keeps)
+
+    def lanes(self) -> int:
+        return len(self._lanes)
 
     # --- sending ------------------------------------------------------------------------------
 
@@ -176,6 +216,23 @@ class Outbox:
             lane.task = asyncio.create_task(self._run(lane), name=f"outbox:{lane.chat_id}")
 
     async def _run(self, lane: _Lane) -> None:
+        while True:
+            lane.working = True
+            try:
+                await self._work(lane)
+            finally:
+                lane.working = False
+            # Idle: the lane is dropped once its pacing interval has passed (a chat written
+            # once must not hold memory for ever), unless work arrived meanwhile.
+            wait = lane.next_at - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            if not lane.queue:
+                if self._lanes.get(lane.chat_id) is lane:
+                    del self._lanes[lane.chat_id]
+                return
+
+    async def _work(self, lane: _Lane) -> None:
         while lane.queue:
             op = lane.queue[0]
             wait = lane.next_at - time.monotonic()
@@ -192,8 +249,9 @@ class Outbox:
                 # Blocked by the user (or removed from the group): drop what was queued for this
                 # chat; it is re-rendered in full when they come back.
                 for item in lane.queue:
-                    if isinstance(item, _Keep):
-                        self._sent.pop(item.keep, None)
+                    kept = self._keeps.get(item.keep) if isinstance(item, _Keep) else None
+                    if kept is not None:
+                        kept.sent = None
                 lane.queue.clear()
                 lane.pending.clear()
                 if lane.chat_id > 0 and self.on_blocked is not None:
@@ -203,6 +261,8 @@ class Outbox:
                 log.exception("outbox: giving up on one message to chat %s", lane.chat_id)
                 called = True
             lane.queue.popleft()
+            if len(self._keeps) > self.max_keeps:
+                self._evict()  # what waited to be sent may be forgotten now
             if called:
                 lane.next_at = time.monotonic() + lane.interval
 
@@ -221,36 +281,38 @@ class Outbox:
         # pass of its own, or its newer content would never be sent (the key is not pending
         # any more once it is read). That pass finds nothing to do if the content is the same.
         lane.pending.discard(op.keep)
-        chat_id, thread_id, content = self._wanted[op.keep]
-        if chat_id != lane.chat_id:
-            return False  # the message now belongs to another chat (a substitute took the seat)
-        if self._sent.get(op.keep) == content:
+        kept = self._keeps.get(op.keep)
+        if kept is None or kept.chat_id != lane.chat_id:
+            return False  # forgotten, or it now belongs to another chat (a substitute's seat)
+        content = kept.wanted
+        if kept.sent == content:
             self.stats.skipped += 1
             return False
-        message_id = await self._known_id(op.keep)
+        self._sending.add(op.keep)
+        try:
+            return await self._send_kept(lane, op.keep, kept, content)
+        finally:
+            self._sending.discard(op.keep)
+
+    async def _send_kept(self, lane: _Lane, keep: KeepId, kept: _Kept, content: Rendered) -> bool:
+        message_id = await self._known_id(keep, kept)
         if message_id is not None:
             try:
-                await self._attempt(
-                    lane,
-                    "editMessageText",
-                    _edit_params(message_id, content),
-                )
-                self._sent[op.keep] = content
+                await self._attempt(lane, "editMessageText", _edit_params(message_id, content))
+                kept.sent = content
                 return True
             except BadRequest as exc:
                 text = str(exc).lower()
                 if "not modified" in text:
-                    self._sent[op.keep] = content
+                    kept.sent = content
                     return True
                 if "not found" not in text and "can't be edited" not in text:
                     raise
                 # the message is gone: post it anew below
-        message_id = await self._call_post(lane, content, thread_id)
+        message_id = await self._call_post(lane, content, kept.thread_id)
         if message_id is not None:
-            self._ids[op.keep] = message_id
-            self._sent[op.keep] = content
-            self._forgotten.discard(op.keep)
-            await self.storage.set_message(op.keep[0], op.keep[1], chat_id, message_id)
+            kept.message_id, kept.sent, kept.fresh = message_id, content, False
+            await self.storage.set_message(keep[0], keep[1], kept.chat_id, message_id)
         return True
 
     async def _call_post(self, lane: _Lane, content: Rendered, thread_id: int | None) -> int | None:
@@ -300,30 +362,21 @@ class Outbox:
         if lane is not None:
             lane.chat_id = new
             self._lanes[new] = lane
-        for keep, (chat_id, thread_id, content) in list(self._wanted.items()):
-            if chat_id == old:
-                self._wanted[keep] = (new, thread_id, content)
-                self._ids.pop(keep, None)  # ids do not carry over to the supergroup
-                self._sent.pop(keep, None)
+        for kept in self._keeps.values():
+            if kept.chat_id == old:
+                kept.chat_id = new
+                kept.message_id, kept.sent = None, None  # ids do not carry over
+                kept.looked_up = True
 
-    async def _known_id(self, keep: KeepId) -> int | None:
-        """The id of a kept message, from memory or (once per table, shared by every lane that
-        asks meanwhile) from storage."""
-        table_id = keep[0]
-        loading = self._loaded.get(table_id)
-        if loading is None:
-            loading = self._loaded[table_id] = asyncio.ensure_future(self._load_ids(table_id))
-        try:
-            await asyncio.shield(loading)
-        except Exception:
-            self._loaded.pop(table_id, None)  # try storage again next time
-            raise
-        return self._ids.get(keep)
-
-    async def _load_ids(self, table_id: int) -> None:
-        for key, (_chat, message_id) in (await self.storage.messages(table_id)).items():
-            if (table_id, key) not in self._forgotten:
-                self._ids.setdefault((table_id, key), message_id)
+    async def _known_id(self, keep: KeepId, kept: _Kept) -> int | None:
+        """The id of a kept message: from memory, or asked of storage once (after a restart, or
+        when the outbox had forgotten it)."""
+        if kept.message_id is None and not kept.looked_up and not kept.fresh:
+            kept.looked_up = True
+            stored = await self.storage.message(keep[0], keep[1])
+            if stored is not None and stored[0] == kept.chat_id and kept.message_id is None:
+                kept.message_id = stored[1]
+        return kept.message_id
 
     def _count(self, chat_id: int) -> None:
         if chat_id > 0:
@@ -356,10 +409,6 @@ def _markup(content: Rendered) -> dict[str, object]:
             for row in content.keys
         ]
     }
-
-
-def _busy(lane: _Lane) -> bool:
-    return bool(lane.queue) or (lane.task is not None and not lane.task.done())
 
 
 def _seconds(exc: RetryAfter) -> float:

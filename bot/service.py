@@ -15,6 +15,7 @@ import gc
 import logging
 import secrets
 import time
+import weakref
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -238,7 +239,11 @@ class TableService:
         self.storage = storage
         self.randbelow = randbelow
         self._live: dict[int, _Live] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
+        # A table's lock lives while someone holds or awaits it: a table nobody touches costs
+        # nothing here, however many tables the bot has seen.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
         self._players: dict[int, Player] = {}  # Telegram user id -> player
         self._usernames: dict[int, str | None] = {}  # Telegram user id -> @username
         self._recovering: dict[int, asyncio.Task[None]] = {}

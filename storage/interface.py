@@ -287,6 +287,10 @@ class Storage(abc.ABC):
     async def messages(self, table_id: int) -> dict[str, tuple[int, int]]:
         """key -> (Telegram chat id, message id)."""
 
+    @abc.abstractmethod
+    async def message(self, table_id: int, key: str) -> tuple[int, int] | None:
+        """One kept message's (Telegram chat id, message id), if it was ever sent."""
+
     # --- deals and their events --------------------------------------------------------------
 
     @abc.abstractmethod

@@ -548,6 +548,13 @@ class SqliteStorage(Storage):
         )
         return {r["key"]: (r["tg_chat_id"], r["message_id"]) for r in rows}
 
+    async def message(self, table_id: int, key: str) -> tuple[int, int] | None:
+        row = await self._one(
+            "SELECT tg_chat_id, message_id FROM kept_messages WHERE table_id = ? AND key = ?",
+            (table_id, key),
+        )
+        return None if row is None else (row["tg_chat_id"], row["message_id"])
+
     # --- deals and events ---------------------------------------------------------------------
 
     async def start_deal(

@@ -92,11 +92,10 @@ async def test_fast_play_at_production_pacing_never_strands_a_player(
             presses += 1
         await h.settle()
         outbox = h.outbox
-        for keep, (chat_id, _thread, content) in outbox._wanted.items():
-            message_id = outbox._ids.get(keep)
-            assert message_id is not None, keep
-            shown = api.messages[(chat_id, message_id)]
-            assert shown.text == content.text, keep
+        for keep, kept in outbox._keeps.items():
+            assert kept.message_id is not None, keep
+            shown = api.messages[(kept.chat_id, kept.message_id)]
+            assert shown.text == kept.wanted.text, keep
     finally:
         api.latency = 0.0
         await h.stop()
@@ -109,9 +108,7 @@ async def _someone_to_act(h: Harness, driver: Driver) -> tuple[User, Sent]:
         found = driver.actor()
         if found is not None:
             return found
-        idle = not any(
-            lane.queue or (lane.task and not lane.task.done()) for lane in h.outbox._lanes.values()
-        )
+        idle = not any(lane.queue or lane.working for lane in h.outbox._lanes.values())
         if idle and not h.api.pending_updates:
             await asyncio.sleep(0.05)
             found = driver.actor()
@@ -120,3 +117,28 @@ async def _someone_to_act(h: Harness, driver: Driver) -> tuple[User, Sent]:
             raise AssertionError("the outbox is idle and nobody has buttons: the table stalled")
         await asyncio.sleep(0.005)
     raise AssertionError("nobody got buttons in 10 s")
+
+
+async def test_what_the_outbox_remembers_stays_bounded(api: FakeBotApi, outbox: Outbox) -> None:
+    """Thousands of kept messages (a deal adds five) and hundreds of chats: the outbox keeps
+    state for at most ``max_keeps`` messages and drops idle chats; a message it forgot is still
+    edited in place (its id comes back from storage), never posted twice."""
+    outbox.max_keeps = 50
+    for deal in range(400):
+        for key in ("table", "hand:N", "hand:E", "hand:S", "hand:W"):
+            chat = -1 if key == "table" else 1000 + deal % 300
+            outbox.want(1, f"{key}:{deal}", chat, None, Rendered(f"{key} {deal}"))
+        if deal % 50 == 49:
+            await outbox.drain()
+            assert outbox.remembered() <= 50 + 5 * 50  # the cap, plus what waits to be sent
+    await outbox.drain()
+    await asyncio.sleep(0.05)  # idle lanes are dropped once their interval has passed
+    assert outbox.remembered() <= 50
+    assert outbox.lanes() == 0
+    posted = len([c for c in api.calls if c.method == "sendMessage"])
+    assert posted == 400 * 5
+    outbox.want(1, "table:0", -1, None, Rendered("table 0, edited much later"))
+    await outbox.drain()
+    assert len([c for c in api.calls if c.method == "sendMessage"]) == posted  # no new post
+    [first] = [m for m in api.chat_messages(-1) if m.text.startswith("table 0")]
+    assert first.text == "table 0, edited much later"

@@ -1,0 +1,106 @@
+"""Memory stays flat however long the bot runs: 2,000 deals at one table and 1,000 tables
+through their life leave the outbox's and the table service's bookkeeping bounded.
+
+The real table service, presenter and outbox on a real SQLite file; PTB's Bot talks to the fake
+Bot API in-process (``InProcessRequest``) so the test measures the bot, not HTTP.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from telegram import Bot
+
+from bot.outbox import Outbox
+from bot.presenter import Presenter
+from bot.service import Change, TableService
+from games.bridge.cards import Seat
+from storage.sqlite import SqliteStorage
+from tests.fakeapi import FakeBotApi, InProcessRequest
+
+CAP = 200
+
+
+@dataclass
+class Rig:
+    storage: SqliteStorage
+    service: TableService
+    outbox: Outbox
+    presenter: Presenter
+
+
+@pytest.fixture
+async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
+    api = FakeBotApi()
+    api.keep_calls = api.keep_history = False
+    storage = await SqliteStorage.open(str(tmp_path / "bounded.sqlite3"))
+    bot = Bot(api.token, request=InProcessRequest(api), get_updates_request=InProcessRequest(api))
+    await bot.initialize()
+    outbox = Outbox(bot, storage, group_interval=0.0, private_interval=0.0)
+    outbox.max_keeps = CAP
+    service = TableService(storage, random.Random(7).randrange)
+    yield Rig(storage, service, outbox, Presenter(outbox, "bridge_test_bot"))
+    await outbox.close()
+    await bot.shutdown()
+    await storage.close()
+
+
+async def seat_four(rig: Rig, tg_chat: int) -> Change:
+    change, _ = await rig.service.open_table(tg_chat, "Club", None, "en")
+    for i, seat in enumerate(Seat):
+        player = await rig.service.player(100 + i, f"P{i}", "en")
+        change = await rig.service.sit(change.snapshot.table_id, player, seat)
+        rig.presenter.show(change)
+    return change
+
+
+async def pass_out(rig: Rig, change: Change) -> Change:
+    """One deal: all four pass (the rubber goes on; a deal is dealt again)."""
+    for _ in range(4):
+        snap = change.snapshot
+        assert snap.state is not None and snap.state.actor is not None
+        player = snap.seats[snap.state.actor].player_id
+        change = await rig.service.act(
+            snap.table_id, snap.deal_no, player, "call", "P", snap.actions
+        )
+        rig.presenter.show(change)
+    return change
+
+
+async def test_two_thousand_deals_at_one_table(rig: Rig) -> None:
+    change = await seat_four(rig, -1)
+    sizes = []
+    table = change.snapshot.table_id
+    for deal in range(2000):
+        change = await pass_out(rig, change)
+        if deal % 10 == 9:  # a rubber stopped and the next one started, as groups do
+            rig.presenter.show(await rig.service.end_by_admin(table))
+            player = change.snapshot.seats[Seat.N].player_id
+            change = await rig.service.next_rubber(table, player, new_partners=False)
+            rig.presenter.show(change)
+        if deal % 250 == 249:
+            await rig.outbox.drain()
+            sizes.append(rig.outbox.remembered())
+    # deals are numbered on across rubbers; each stopped rubber leaves its new deal unplayed
+    assert change.snapshot.deal_no == 2000 + 200 + 1
+    assert max(sizes) <= CAP + 10, sizes  # the cap, and what is still waiting to be sent
+    gc.collect()
+    assert len(rig.service._locks) == 0  # a lock lives only while a table is being changed
+
+
+async def test_a_thousand_tables_through_their_life(rig: Rig) -> None:
+    for table in range(1000):
+        change = await seat_four(rig, -1000 - table)
+        await pass_out(rig, change)
+        if table % 100 == 99:
+            await rig.outbox.drain()
+            assert rig.outbox.remembered() <= CAP + 10
+    await rig.outbox.drain()
+    gc.collect()
+    assert len(rig.service._locks) == 0
+    assert rig.outbox.remembered() <= CAP
