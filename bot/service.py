@@ -11,12 +11,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import dataclasses
 import gc
 import logging
 import secrets
 import time
 import weakref
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -43,6 +44,7 @@ from storage.interface import (
     Chat,
     ChatSettings,
     ConflictError,
+    Event,
     Player,
     Rounding,
     Storage,
@@ -56,6 +58,10 @@ log = logging.getLogger(__name__)
 
 # Seconds before each attempt to bring a table back after a storage failure (about 10 minutes).
 RECOVERY_DELAYS = (0.2, 0.5, 1, 2, 5, 10, 20, 30, 60, 60, 120, 120, 120, 120)
+
+
+VOTE = "vote"  # an event kind of the deal's log that the rules skip
+UNDO_ASK, UNDO_ANSWER, SUB_ASK, SUB_ANSWER, END = "undo", "undo_answer", "sub", "sub_answer", "end"
 
 
 class Refusal(Exception):
@@ -219,7 +225,7 @@ class _Live:
     rubber: Rubber | None
     deal_no: int
     state: DealState | None
-    seq: int
+    seq: int  # events in the deal's log (rules' and votes'): the next one's key
     paused: set[Seat] = field(default_factory=set)
     dealer_drawn: bool = False
     end_votes: set[Seat] = field(default_factory=set)  # consent to stop the rubber now
@@ -228,6 +234,7 @@ class _Live:
     last_at: float = field(default_factory=time.time)
     rubber_deals: set[int] = field(default_factory=set)  # deal numbers of the rubber
     scored: set[int] = field(default_factory=set)  # those whose result storage holds
+    moves: int = 1  # the deal event and every rules action: the position buttons name
 
 
 class TableService:
@@ -354,7 +361,7 @@ class TableService:
             paused=frozenset(live.paused),
             dealer_drawn=live.dealer_drawn,
             end_votes=frozenset(live.end_votes),
-            actions=live.seq,
+            actions=live.moves,
             last_at=live.last_at,
             token=live.table.token,
         )
@@ -527,7 +534,7 @@ class TableService:
         """
         async with self._guard(table_id):
             live, seat = await self._acting(table_id, deal_no, player_id)
-            if at != live.seq:
+            if at != live.moves:
                 raise Refusal("moved_on")
             return await self._apply(live, _action(seat, kind, arg), seat, player_id)
 
@@ -574,6 +581,7 @@ class TableService:
         before = live.state
         live.state = state
         live.seq += 1
+        live.moves += 1
         live.last_at = time.time()
         live.undo_request = None  # anything done makes an open request to take back moot
         notices: list[Notice] = list(extra)
@@ -582,13 +590,26 @@ class TableService:
         notices += await self._advance(live)
         return Change(self._snapshot(live), tuple(notices))
 
+    async def _log_vote(self, live: _Live, player_id: int, payload: dict[str, Any]) -> None:
+        """A vote (asking or answering to take back, to substitute, to stop) is an event of the
+        deal's log like any other, so a restart finds it open; the rules skip it on replay."""
+        try:
+            await self.storage.append_event(
+                live.table.id, live.deal_no, live.seq, VOTE, payload, player_id
+            )
+        except ConflictError:
+            self.forget(live.table.id)
+            raise Refusal("conflict") from None
+        live.seq += 1
+
     async def ask_undo(self, table_id: int, deal_no: int, player_id: int) -> Change:
         """A player asks to take back their last call or card; the opponents decide."""
         async with self._guard(table_id):
             live, seat = await self._acting(table_id, deal_no, player_id)
             assert live.state is not None
             live.state.apply(Undo(seat))  # RuleError if it is not theirs, or too late
-            live.undo_request = UndoRequest(seat, live.seq)
+            await self._log_vote(live, player_id, {"what": UNDO_ASK, "seat": seat.name})
+            live.undo_request = UndoRequest(seat, live.moves)
             return Change(self._snapshot(live), (UndoAsked(seat),))
 
     async def answer_undo(self, table_id: int, deal_no: int, player_id: int, agree: bool) -> Change:
@@ -596,16 +617,20 @@ class TableService:
         async with self._guard(table_id):
             live, seat = await self._acting(table_id, deal_no, player_id)
             request = live.undo_request
-            if request is None or request.seq != live.seq:
+            if request is None or request.seq != live.moves:
                 raise Refusal("undo_stale")
             if seat.side is request.seat.side:
                 raise Refusal("undo_opponents")
+            vote = {"what": UNDO_ANSWER, "seat": seat.name, "agree": agree}
             if not agree:
+                await self._log_vote(live, player_id, vote)
                 live.undo_request = None
                 return Change(self._snapshot(live), (UndoAnswered(request.seat, seat, False),))
-            request.allowed.add(seat)
-            if len(request.allowed) < 2:
+            if len(request.allowed | {seat}) < 2:
+                await self._log_vote(live, player_id, vote)
+                request.allowed.add(seat)
                 return Change(self._snapshot(live))
+            request.allowed.add(seat)
             asker = live.holders[request.seat].player_id
             done = UndoAnswered(request.seat, seat, True)
             return await self._apply(live, Undo(request.seat), request.seat, asker, done)
@@ -627,6 +652,16 @@ class TableService:
             request = SubRequest(seat, _holder(newcomer))
             if proposer is not seat:
                 request.agreed.add(proposer)
+            await self._log_vote(
+                live,
+                proposer_id,
+                {
+                    "what": SUB_ASK,
+                    "seat": seat.name,
+                    "by": proposer.name,
+                    "newcomer": dataclasses.asdict(request.newcomer),
+                },
+            )
             live.sub_request = request
             return await self._sub_progress(live)
 
@@ -641,6 +676,9 @@ class TableService:
                 raise Refusal("not_seated")
             if seat is request.seat:
                 raise Refusal("sub_others_decide")
+            await self._log_vote(
+                live, player_id, {"what": SUB_ANSWER, "seat": seat.name, "agree": agree}
+            )
             if not agree:
                 live.sub_request = None
                 return Change(self._snapshot(live), (SubRefused(request.seat, seat),))
@@ -671,6 +709,9 @@ class TableService:
             seat = _seat_of(live, player_id)
             if seat is None:
                 raise Refusal("not_seated")
+            if live.state is not None and live.state.result is None:
+                vote = {"what": END, "seat": seat.name, "agree": agree}
+                await self._log_vote(live, player_id, vote)
             if not agree:
                 live.end_votes.clear()
                 return Change(self._snapshot(live), (EndVote(seat, False),))
@@ -711,8 +752,12 @@ class TableService:
         deal = Deal.shuffled(dealer, self.randbelow)
         number = live.deal_no + 1
         await self.storage.start_deal(live.table.id, number, deal_payload(deal), None)
-        live.deal_no, live.state, live.seq = number, DealState.new(deal), 1
+        live.deal_no, live.state, live.seq, live.moves = number, DealState.new(deal), 1, 1
         live.last_at = time.time()
+        # Votes belong to the deal they were cast in (its log keeps them across a restart):
+        # a new deal starts with none open.
+        live.end_votes.clear()
+        live.undo_request = live.sub_request = None
         live.rubber_deals.add(number)
 
     async def _advance(self, live: _Live) -> list[Notice]:
@@ -780,15 +825,16 @@ def _live_from(bundle: TableBundle) -> _Live:
             if summary.result is not None:
                 record_result(rubber, summary.result)
     state = replay(bundle.events) if bundle.events else None
+    rules_events = [e for e in bundle.events if e.kind != VOTE]
     paused = {
         seat
         for seat, holder in holders.items()
         if holder.tg_user_id is not None and "blocked" in bundle.flags.get(holder.player_id, ())
     }
     last_at = (
-        datetime.fromisoformat(bundle.events[-1].at).timestamp() if bundle.events else time.time()
+        datetime.fromisoformat(rules_events[-1].at).timestamp() if rules_events else time.time()
     )
-    return _Live(
+    live = _Live(
         table,
         bundle.chat,
         holders,
@@ -801,7 +847,49 @@ def _live_from(bundle: TableBundle) -> _Live:
         rubber_deals={d.deal_no for d in bundle.rubber_deals},
         scored={d.deal_no for d in bundle.rubber_deals if d.result is not None},
         last_at=last_at,
+        moves=max(1, len(rules_events)),
     )
+    _restore_votes(live, bundle.events)
+    return live
+
+
+def _restore_votes(live: _Live, events: Sequence[Event]) -> None:
+    """The votes open when the process stopped, from the deal's log: any rules action after an
+    undo request makes it moot, a refusal closes a request, a substitute seated ends theirs."""
+    moves = 0
+    for event in events:
+        if event.kind != VOTE:
+            moves += 1
+            live.undo_request = None
+            continue
+        vote = event.payload
+        what, seat = vote.get("what"), Seat.parse(str(vote.get("seat", "N")))
+        agree = bool(vote.get("agree", True))
+        if what == UNDO_ASK:
+            live.undo_request = UndoRequest(seat, moves)
+        elif what == UNDO_ANSWER and live.undo_request is not None:
+            if agree:
+                live.undo_request.allowed.add(seat)
+            else:
+                live.undo_request = None
+        elif what == SUB_ASK:
+            live.sub_request = SubRequest(seat, Holder(**vote["newcomer"]))
+            proposer = Seat.parse(str(vote["by"]))
+            if proposer is not seat:
+                live.sub_request.agreed.add(proposer)
+        elif what == SUB_ANSWER and live.sub_request is not None:
+            if agree:
+                live.sub_request.agreed.add(seat)
+            else:
+                live.sub_request = None
+        elif what == END:
+            if agree:
+                live.end_votes.add(seat)
+            else:
+                live.end_votes.clear()
+    request = live.sub_request
+    if request is not None and live.holders.get(request.seat) == request.newcomer:
+        live.sub_request = None  # done: the newcomer holds the seat
 
 
 def _check_sit(

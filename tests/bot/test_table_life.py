@@ -150,7 +150,8 @@ async def test_a_rubber_stopped_early_by_all_four_is_scored_unfinished(h: Harnes
     assert all(h.action_message(p) is None for p in PLAYERS)
     answer = await h.press(user, held, stale)
     assert answer.get("text")
-    assert len(await storage.events(1, 2)) == 1  # only the deal itself
+    kinds = [e.kind for e in await storage.events(1, 2)]
+    assert kinds == ["deal"] + ["vote"] * 4  # the deal itself, then the four votes to stop
 
 
 async def test_a_group_admin_stops_the_rubber_alone(h: Harness) -> None:
@@ -239,14 +240,16 @@ async def test_an_undo_refused_then_allowed_by_the_opponents(h: Harness) -> None
     assert not answer.get("text")
     await h.settle()
     assert "✋" in h.api.chat_messages(GROUP)[-1].text
-    assert [e.kind for e in await storage.events(1, 1)] == ["deal", "call"]
+    # asked and refused: two votes in the log, no rules action
+    assert [e.kind for e in await storage.events(1, 1)] == ["deal", "call", "vote", "vote"]
 
     request = await ask()
     for opponent in opponents:
         answer = await h.press(opponent, request, data_of(request, ":ua:y"))
         assert not answer.get("text"), answer
     await h.settle()
-    assert [e.kind for e in await storage.events(1, 1)] == ["deal", "call", "undo"]
+    kinds = [e.kind for e in await storage.events(1, 1)]
+    assert kinds == ["deal", "call", "vote", "vote", "vote", "vote", "undo"]  # ask, allow, undo
     user, message = actor(h)
     assert user == first  # their turn again, with 1♥ on offer once more
     data_of(message, ":c:1H")
@@ -349,3 +352,64 @@ async def test_a_substitute_takes_over_a_hand_mid_deal(h: Harness) -> None:
     assert not answer.get("text")
     group = " ".join(m.text for m in h.api.chat_messages(GROUP))
     assert "Eve" in h.table_message().text and "🔁" in group
+
+
+async def restart(h: Harness) -> None:
+    """A new process on the same database (the votes must come back from the deal's log)."""
+    await h.stop()
+    await h.start()
+    await h.settle()
+
+
+async def test_votes_open_at_a_restart_are_still_open_after_it(h: Harness) -> None:
+    """An undo allowed by one opponent, a substitute agreed by one player and two votes to stop
+    survive a restart; the rest of the votes then complete each."""
+    await seat_four(h)
+    assert h.app is not None
+    first, message = actor(h)
+    await h.press(first, message, data_of(message, ":c:1H"))
+    i = PLAYERS.index(first)
+    opponents = [PLAYERS[(i + 1) % 4], PLAYERS[(i + 3) % 4]]
+    quiet = message_with(h, first, ":un")
+    await h.press(first, quiet, data_of(quiet, ":un"))
+    await h.settle()
+    request = group_with(h, ":ua:y")
+    assert not (await h.press(opponents[0], request, data_of(request, ":ua:y"))).get("text")
+    await restart(h)
+    request = group_with(h, ":ua:y")
+    assert not (await h.press(opponents[1], request, data_of(request, ":ua:y"))).get("text")
+    storage: SqliteStorage = h.app.bot_data["storage"]  # type: ignore[union-attr]
+    kinds = [e.kind for e in await storage.events(1, 1)]
+    assert kinds[-1] == "undo" and kinds.count("vote") == 2  # asked, one allowed, then undone
+
+    # A substitute proposed and agreed by one; after a restart the other two agree.
+    eve = User(181, "Eve", "en", "eve")
+    await h.say(eve, eve.id, "/start")
+    leaving = PLAYERS[3]
+    await h.say(leaving, GROUP, "/sub @eve")
+    proposal = group_with(h, ":sb:y")
+    assert not (await h.press(PLAYERS[0], proposal, data_of(proposal, ":sb:y"))).get("text")
+    await restart(h)
+    for player in PLAYERS[1:3]:
+        proposal = group_with(h, ":sb:y")
+        assert not (await h.press(player, proposal, data_of(proposal, ":sb:y"))).get("text")
+    await h.settle()
+    eve_player = await storage_of(h).player_by_tg(eve.id)
+    assert eve_player is not None and (await storage_of(h).get_table(1)).seats["W"] == eve_player.id
+
+    # Two agree to stop; after a restart the other two complete it.
+    await h.say(PLAYERS[0], GROUP, "/end")
+    vote = group_with(h, ":end:y")
+    await h.press(PLAYERS[1], vote, data_of(vote, ":end:y"))
+    await restart(h)
+    for player in (PLAYERS[2], eve):
+        vote = group_with(h, ":end:y")
+        assert not (await h.press(player, vote, data_of(vote, ":end:y"))).get("text")
+    await h.settle()
+    assert (await storage_of(h).get_table(1)).rubber_id is None  # stopped and scored
+
+
+def storage_of(h: Harness) -> SqliteStorage:
+    assert h.app is not None
+    storage: SqliteStorage = h.app.bot_data["storage"]
+    return storage
