@@ -51,7 +51,7 @@ async def run(deals: int, card_seconds: float, group_interval: float, scale: flo
                 data = driver.choose(user, message)
                 query = await api.press(user, message, data)
                 await api.answer_of(query)
-                if int(data.split(":")[2]) == deal:
+                if int(data.split(":")[2].split(".")[0]) == deal:
                     presses += 1
                     cards += data.split(":")[3] == "p"
                 await asyncio.sleep(card_seconds * scale)

@@ -181,7 +181,7 @@ class Outbox:
             await asyncio.sleep(0.002)
 
     async def close(self) -> None:
-        for lane in self._lanes.values():
+        for lane in list(self._lanes.values()):  # a lane may drop itself meanwhile
             if lane.task is not None:
                 lane.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
