@@ -70,18 +70,21 @@ def auction_grid(view: SeatView, language: str) -> str:
     return "\n".join(rows)
 
 
-def _trick_line(view: SeatView, language: str) -> str:
+def _trick_line(view: SeatView, language: str) -> tuple[int, str]:
+    """The trick to show (the one under way, or the one just completed while the next has no
+    card yet) with its number, counted from 1."""
     if not view.tricks:
-        return ""
+        return 0, ""
+    number = len(view.tricks)
     trick = view.tricks[-1]
     if not trick.cards and len(view.tricks) > 1:
-        trick = view.tricks[-2]
+        number, trick = number - 1, view.tricks[-2]
     line = " · ".join(
         f"{seat_text(seat, language)} {card_text(card, language)}" for seat, card in trick.plays()
     )
     if trick.is_complete:
         line += f" → {seat_text(trick.winner(view.trump), language)}"
-    return line
+    return number, line
 
 
 def _contract_line(view: SeatView, snap: Snapshot, t: Translator) -> str:
@@ -112,9 +115,9 @@ def _play_lines(snap: Snapshot, view: SeatView, t: Translator) -> list[str]:
     if dummy is not None and dummy is not view.viewer and dummy in view.hands:
         lines.append(t("table.dummy", seat=seat_text(dummy, lang), name=_name(snap, dummy)))
         lines.append(f"<pre>{escape(_hand_block(view.hands[dummy], lang))}</pre>")
-    trick = _trick_line(view, lang)
+    number, trick = _trick_line(view, lang)
     if trick:
-        lines.append(t("table.trick", number=len(view.tricks), cards=trick))
+        lines.append(t("table.trick", number=number, cards=trick))
     return lines
 
 

@@ -85,6 +85,10 @@ def test_group_view_shows_dummy_only_after_the_lead_and_names_trick_winners() ->
     after = render_table(snapshot(state), 1, state.view(None), (False, False), t, "bot")
     assert "Dummy S" in after.text and "♦ A K Q J 10" in after.text
     assert "→ N" in after.text
+    assert "Trick 1: " in after.text  # the completed first trick, under its own number
+    state = state.apply(PlayCard(Seat.N, Card.parse("S3")))
+    second = render_table(snapshot(state), 1, state.view(None), (False, False), t, "bot")
+    assert "Trick 2: N ♠3" in second.text
     east = render_private(snapshot(state), 1, state.view(Seat.E), (False, False), t)
     own = east.text.split("Your hand")[1].split("</pre>")[0]
     assert "♠ —" in own and "♦ —" in own and "♣ —" in own and "♥ K Q J" in own
