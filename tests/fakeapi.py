@@ -157,6 +157,7 @@ class FakeBotApi:
         self.migrated: dict[int, int] = {}
         self.admins: set[int] = set()
         self.outsiders: set[tuple[int, int]] = set()  # (chat, user): not in that group
+        self.reject_token = False  # answer every call as Telegram answers a revoked token
         self.refused: list[tuple[str, str]] = []  # (method, description) of every 400 answered
         self.chat_titles: dict[int, str] = {}
         self.fail_queue: list[tuple[str, int, dict[str, Any]]] = []  # (method, code, body)
@@ -231,6 +232,8 @@ class FakeBotApi:
                 await opened.wait()
             if self.keep_calls:
                 self.calls.append(Call(method, params, time.monotonic(), len(self.calls)))
+        if self.reject_token:
+            return 401, {"ok": False, "error_code": 401, "description": "Unauthorized"}
         for i, (fail_method, code, body) in enumerate(self.fail_queue):
             if fail_method == method:
                 del self.fail_queue[i]

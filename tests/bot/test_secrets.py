@@ -1,0 +1,63 @@
+"""The token never appears in anything the real ``python -m bot`` writes, at any log level:
+not when Telegram rejects it, not in DEBUG lines while it runs, not at shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+from tests.fakeapi import FakeBotApi
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "123456:SECRET-part-of-the-token-xyz"
+
+
+async def run_bot(
+    api: FakeBotApi, tmp_path: Path, seconds: float, level: str = "DEBUG"
+) -> tuple[int | None, str]:
+    env = {
+        **os.environ,
+        "BOT_TOKEN": TOKEN,
+        "BOT_API_BASE_URL": api.base_url,
+        "BRIDGE_DB": str(tmp_path / "secret.sqlite3"),
+        "LOG_LEVEL": level,
+        "POLL_TIMEOUT": "1",
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=ROOT,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    try:
+        await asyncio.wait_for(process.wait(), seconds)
+    except TimeoutError:
+        process.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(process.wait(), 30)
+    assert process.stdout is not None
+    output = (await process.stdout.read()).decode()
+    return process.returncode, output
+
+
+async def test_a_rejected_token_is_never_printed(api: FakeBotApi, tmp_path: Path) -> None:
+    """PTB quotes a rejected token in its exception and logs it with the traceback."""
+    api.reject_token = True
+    for level in ("DEBUG", "INFO"):
+        code, output = await run_bot(api, tmp_path, 60, level)
+        assert code == 2, output
+        assert output.rstrip().endswith("check it with @BotFather")
+        assert "rejected" in output and "<token>" in output  # the quote was there, masked
+        assert "SECRET" not in output
+
+
+async def test_debug_logs_never_hold_the_token(api: FakeBotApi, tmp_path: Path) -> None:
+    code, output = await run_bot(api, tmp_path, 4)
+    assert "DEBUG" in output and "getUpdates" in output  # it did log, verbosely
+    assert "SECRET" not in output, [line for line in output.splitlines() if "SECRET" in line][:3]
+    assert code == 0, output[-2000:]
