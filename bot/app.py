@@ -63,6 +63,7 @@ def build_application(config: Config, request: BaseRequest | None = None) -> Bri
         )
         .concurrent_updates(True)
         .post_init(_post_init)
+        .post_stop(_post_stop)
         .post_shutdown(_post_shutdown)
     )
     if config.base_url:
@@ -133,16 +134,26 @@ async def _set_commands(application: Application[Any, Any, Any, Any, Any, Any]) 
             await application.bot.set_my_commands(commands, scope=scope, language_code=language)
 
 
+DRAIN_SECONDS = 20.0  # what a graceful stop waits for queued messages (a few group intervals)
+
+
+async def _post_stop(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Send what is queued while the bot can still send: PTB closes its HTTP client before
+    ``post_shutdown``, so a reply queued just before SIGTERM would otherwise be lost."""
+    outbox: Outbox | None = application.bot_data.get("outbox")
+    if outbox is not None:
+        try:
+            await outbox.drain(timeout=DRAIN_SECONDS)
+        except TimeoutError:
+            log.warning("outbox not drained at stop; a restart re-renders every table")
+
+
 async def _post_shutdown(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     service: TableService | None = application.bot_data.get("service")
     if service is not None:
         await service.close()
     outbox: Outbox | None = application.bot_data.get("outbox")
     if outbox is not None:
-        try:
-            await outbox.drain(timeout=10)
-        except TimeoutError:
-            log.warning("outbox not drained at shutdown; a restart re-renders every table")
         await outbox.close()
     storage: SqliteStorage | None = application.bot_data.get("storage")
     if storage is not None:

@@ -93,7 +93,8 @@ class Harness:
         assert app is not None and app.updater is not None
         await app.updater.stop()
         await app.stop()
-        assert app.post_shutdown is not None
+        assert app.post_stop is not None and app.post_shutdown is not None
+        await app.post_stop(app)  # as run_polling does
         await app.post_shutdown(app)
         await app.shutdown()
         self.app = None

@@ -1,5 +1,6 @@
-"""The token never appears in anything the real ``python -m bot`` writes, at any log level:
-not when Telegram rejects it, not in DEBUG lines while it runs, not at shutdown."""
+"""The real ``python -m bot`` process: the token never appears in anything it writes, at any
+log level (not when Telegram rejects it, not in DEBUG lines, not at shutdown), and a SIGTERM
+sends what was queued before the process exits."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import signal
 import sys
 from pathlib import Path
 
+from tests.bot.harness import GROUP, PLAYERS
 from tests.fakeapi import FakeBotApi
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,3 +63,28 @@ async def test_debug_logs_never_hold_the_token(api: FakeBotApi, tmp_path: Path) 
     assert "DEBUG" in output and "getUpdates" in output  # it did log, verbosely
     assert "SECRET" not in output, [line for line in output.splitlines() if "SECRET" in line][:3]
     assert code == 0, output[-2000:]
+
+
+async def test_replies_queued_at_sigterm_are_sent_before_exit(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """SIGTERM while replies wait out the group's pacing (3 s apart here): they all arrive."""
+    os.environ["GROUP_EDIT_INTERVAL"] = "3"
+    try:
+        task = asyncio.create_task(run_bot(api, tmp_path, 8, "INFO"))
+        for _ in range(200):  # the bot is up once it asks for updates
+            if any(c.method == "setMyCommands" for c in api.calls):
+                break
+            await asyncio.sleep(0.05)
+        for text in ("/bridge", "/help", "/score", "/ledger"):
+            await api.send_text(PLAYERS[0], GROUP, text)
+        for _ in range(200):  # the first reply is out: the others wait in the outbox
+            if api.chat_messages(GROUP):
+                break
+            await asyncio.sleep(0.05)
+        code, output = await task
+    finally:
+        del os.environ["GROUP_EDIT_INTERVAL"]
+    assert code == 0, output[-2000:]
+    assert len(api.chat_messages(GROUP)) == 4, output[-2000:]
+    assert "not initialized" not in output
