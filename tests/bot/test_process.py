@@ -18,7 +18,11 @@ TOKEN = "123456:SECRET-part-of-the-token-xyz"
 
 
 async def run_bot(
-    api: FakeBotApi, tmp_path: Path, seconds: float, level: str = "DEBUG"
+    api: FakeBotApi,
+    tmp_path: Path,
+    seconds: float,
+    level: str = "DEBUG",
+    extra: dict[str, str] | None = None,
 ) -> tuple[int | None, str]:
     env = {
         **os.environ,
@@ -27,6 +31,7 @@ async def run_bot(
         "BRIDGE_DB": str(tmp_path / "secret.sqlite3"),
         "LOG_LEVEL": level,
         "POLL_TIMEOUT": "1",
+        **(extra or {}),
     }
     process = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -69,22 +74,18 @@ async def test_replies_queued_at_sigterm_are_sent_before_exit(
     api: FakeBotApi, tmp_path: Path
 ) -> None:
     """SIGTERM while replies wait out the group's pacing (3 s apart here): they all arrive."""
-    os.environ["GROUP_EDIT_INTERVAL"] = "3"
-    try:
-        task = asyncio.create_task(run_bot(api, tmp_path, 8, "INFO"))
-        for _ in range(200):  # the bot is up once it asks for updates
-            if any(c.method == "setMyCommands" for c in api.calls):
-                break
-            await asyncio.sleep(0.05)
-        for text in ("/bridge", "/help", "/score", "/ledger"):
-            await api.send_text(PLAYERS[0], GROUP, text)
-        for _ in range(200):  # the first reply is out: the others wait in the outbox
-            if api.chat_messages(GROUP):
-                break
-            await asyncio.sleep(0.05)
-        code, output = await task
-    finally:
-        del os.environ["GROUP_EDIT_INTERVAL"]
+    task = asyncio.create_task(run_bot(api, tmp_path, 8, "INFO", {"GROUP_EDIT_INTERVAL": "3"}))
+    for _ in range(200):  # the bot is up once it asks for updates
+        if any(c.method == "setMyCommands" for c in api.calls):
+            break
+        await asyncio.sleep(0.05)
+    for text in ("/bridge", "/help", "/score", "/ledger"):
+        await api.send_text(PLAYERS[0], GROUP, text)
+    for _ in range(200):  # the first reply is out: the others wait in the outbox
+        if api.chat_messages(GROUP):
+            break
+        await asyncio.sleep(0.05)
+    code, output = await task
     assert code == 0, output[-2000:]
     assert len(api.chat_messages(GROUP)) == 4, output[-2000:]
     assert "not initialized" not in output
