@@ -415,6 +415,18 @@ class TableService:
         table = await self.storage.table_by_token(token)
         return None if table is None or table.scorekeeper else table.id
 
+    async def chat_language(self, tg_chat_id: int, topic_id: int | None) -> str | None:
+        """The language a group (or forum topic) is spoken to in: its table's, else its
+        scoresheet's, else the group's own; None for a chat the bot has not met."""
+        chat = await self.storage.chat_by_tg(tg_chat_id)
+        if chat is None:
+            return None
+        for scorekeeper in (False, True):
+            table = await self.storage.table_in(chat.id, topic_id, scorekeeper=scorekeeper)
+            if table is not None:
+                return table.settings.language
+        return chat.language
+
     async def table_for(self, tg_chat_id: int, topic_id: int | None) -> int | None:
         chat = await self.storage.chat_by_tg(tg_chat_id)
         if chat is None:

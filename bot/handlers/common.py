@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable
 
 from telegram import Update, User
-from telegram.constants import ChatMemberStatus
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import BadRequest, Forbidden
 
 from bot.callback_data import BadCallbackData
@@ -23,6 +23,17 @@ log = logging.getLogger(__name__)
 
 def user_translator(user: User | None, fallback: str) -> Translator:
     return Translator(resolve(user.language_code if user else None, resolve(fallback)))
+
+
+async def chat_translator(update: Update, context: BotContext) -> Translator:
+    """How to speak in the chat the update came from: a group (or topic) in its table's
+    language, whoever wrote; a private chat in the user's own."""
+    chat = update.effective_chat
+    fallback = context.config.language
+    if chat is None or chat.type == ChatType.PRIVATE:
+        return user_translator(update.effective_user, fallback)
+    language = await context.service.chat_language(chat.id, thread_of(update))
+    return Translator(resolve(language, resolve(fallback)))
 
 
 async def acting_player(update: Update, context: BotContext) -> Player:

@@ -18,6 +18,7 @@ from bot.callback_data import KEEPER_ACTS, Act, BadCallbackData, Button, route
 from bot.context import BotContext
 from bot.handlers.common import (
     acting_player,
+    chat_translator,
     is_member,
     refusal_message,
     refusal_text,
@@ -112,7 +113,7 @@ async def _players(update: Update, context: BotContext, chat_id: int) -> list[Pl
 async def keep_command(update: Update, context: BotContext) -> None:
     chat = update.effective_chat
     assert chat is not None
-    t = user_translator(update.effective_user, context.config.language)
+    t = await chat_translator(update, context)
     thread = thread_of(update)
     record = await context.storage.ensure_chat(chat.id, chat.title or "", context.config.language)
     keeper = _keeper(context)
@@ -212,7 +213,7 @@ async def undo_command(update: Update, context: BotContext) -> None:
 async def _typed(update: Update, context: BotContext, undo: bool) -> None:
     chat = update.effective_chat
     assert chat is not None
-    t = user_translator(update.effective_user, context.config.language)
+    t = await chat_translator(update, context)
     # Telegram delivers an update again if the bot died before confirming it: the entry and
     # this key are written in one transaction, so a second delivery writes nothing.
     key = update_key(context, update)

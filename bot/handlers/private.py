@@ -10,9 +10,9 @@ from bot.context import BotContext
 from bot.deeplinks import SitLink, is_old_sit, parse_sit
 from bot.handlers.common import (
     acting_player,
+    chat_translator,
     is_member,
     refusal_message,
-    user_translator,
 )
 from bot.service import Change, Refusal
 from bot.views import Rendered
@@ -26,7 +26,7 @@ from storage.interface import Player
 async def start(update: Update, context: BotContext) -> None:
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None and user is not None
-    t = user_translator(user, context.config.language)
+    t = await chat_translator(update, context)
     if chat.type != ChatType.PRIVATE:
         context.outbox.post(chat.id, None, render_help(t))
         return
@@ -102,7 +102,7 @@ async def _show_hands(context: BotContext, player_id: int) -> bool:
 async def help_command(update: Update, context: BotContext) -> None:
     chat = update.effective_chat
     assert chat is not None
-    t = user_translator(update.effective_user, context.config.language)
+    t = await chat_translator(update, context)
     context.outbox.post(chat.id, None, render_help(t))
 
 

@@ -16,6 +16,7 @@ from bot.callback_data import Act, BadCallbackData, Button, route
 from bot.context import BotContext
 from bot.handlers.common import (
     acting_player,
+    chat_translator,
     is_admin,
     refusal_text,
     thread_of,
@@ -44,7 +45,7 @@ async def _may_change(
 async def settings_command(update: Update, context: BotContext) -> None:
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None and user is not None
-    t = user_translator(user, context.config.language)
+    t = await chat_translator(update, context)
     thread = thread_of(update)
     table_id = await context.service.table_for(chat.id, thread)
     if table_id is None:

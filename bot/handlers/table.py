@@ -11,6 +11,7 @@ from bot.context import BotContext
 from bot.deeplinks import sit_link
 from bot.handlers.common import (
     acting_player,
+    chat_translator,
     group_only,
     is_admin,
     is_member,
@@ -32,7 +33,7 @@ async def open_table(update: Update, context: BotContext) -> None:
     """/bridge in a group: the table of this chat (or forum topic), opened if needed."""
     chat, message = update.effective_chat, update.effective_message
     assert chat is not None and message is not None
-    t = user_translator(update.effective_user, context.config.language)
+    t = await chat_translator(update, context)
     if chat.type == ChatType.PRIVATE:
         await message.reply_text(t("refusal.group_only"))
         return
@@ -50,7 +51,7 @@ async def _table_here(update: Update, context: BotContext) -> int | None:
     assert chat is not None
     table_id = await context.service.table_for(chat.id, thread_of(update))
     if table_id is None:
-        t = user_translator(update.effective_user, context.config.language)
+        t = await chat_translator(update, context)
         context.outbox.post(chat.id, thread_of(update), _short(t("refusal.no_table")))
     return table_id
 
@@ -69,7 +70,7 @@ async def show_score(update: Update, context: BotContext) -> None:
 async def leave_command(update: Update, context: BotContext) -> None:
     chat = update.effective_chat
     assert chat is not None
-    t = user_translator(update.effective_user, context.config.language)
+    t = await chat_translator(update, context)
     table_id = await _table_here(update, context)
     if table_id is None:
         return
@@ -86,7 +87,7 @@ async def end_command(update: Update, context: BotContext) -> None:
     """/end: a group admin stops the rubber now; a seated player proposes it (all four agree)."""
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None and user is not None
-    t = user_translator(user, context.config.language)
+    t = await chat_translator(update, context)
     table_id = await _table_here(update, context)
     if table_id is None:
         return
@@ -108,7 +109,7 @@ async def sub_command(update: Update, context: BotContext) -> None:
     seat, mid-deal too, once the other players agree."""
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None and user is not None
-    t = user_translator(user, context.config.language)
+    t = await chat_translator(update, context)
     thread = thread_of(update)
     table_id = await _table_here(update, context)
     if table_id is None:

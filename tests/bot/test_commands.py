@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from bot.i18n import Translator
 from storage.interface import Storage
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
@@ -107,3 +108,20 @@ def _button(message: Sent, suffix: str) -> str:
     return next(
         b["callback_data"] for b in message.buttons() if b.get("callback_data", "").endswith(suffix)
     )
+
+
+async def test_the_group_is_answered_in_the_tables_language_whoever_writes(h: Harness) -> None:
+    """A Russian table: an English-speaking player's commands in the group get Russian replies
+    (the group reads them), while the same player's private chat stays in English."""
+    bob = PLAYERS[1]
+    assert bob.language_code == "en"
+    await h.say(bob, GROUP, "/score")  # no table yet: the group's language (the bot's default)
+    assert h.api.chat_messages(GROUP)[-1].text.startswith("Здесь ещё нет стола")
+    await h.say(PLAYERS[0], GROUP, "/bridge")
+    await h.say(bob, GROUP, "/bridge")
+    assert h.api.chat_messages(GROUP)[-1].text == "Стол уже открыт: его сообщение выше."
+    await h.say(bob, GROUP, "/leave")
+    assert h.api.chat_messages(GROUP)[-1].text == Translator("ru")("refusal.not_seated")
+    await h.say(bob, bob.id, "/help")
+    assert "bridge" in h.api.chat_messages(bob.id)[-1].text.lower()
+    assert not any("\u0400" <= ch <= "\u04ff" for ch in h.api.chat_messages(bob.id)[-1].text[:40])
