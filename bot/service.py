@@ -582,17 +582,9 @@ class TableService:
         if the rules refuse it; nothing is changed if the write fails."""
         assert live.state is not None
         state = live.state.apply(action)  # RuleError propagates: nothing written
-        event_kind, payload = encode(action)
-        try:
-            await self.storage.append_event(
-                live.table.id, live.deal_no, live.seq, event_kind, payload, player_id
-            )
-        except ConflictError:
-            self.forget(live.table.id)
-            raise Refusal("conflict") from None
+        await self._append(live, *encode(action), player_id)
         before = live.state
         live.state = state
-        live.seq += 1
         live.moves += 1
         live.last_at = time.time()
         live.undo_request = None  # anything done makes an open request to take back moot
@@ -605,9 +597,15 @@ class TableService:
     async def _log_vote(self, live: _Live, player_id: int, payload: dict[str, Any]) -> None:
         """A vote (asking or answering to take back, to substitute, to stop) is an event of the
         deal's log like any other, so a restart finds it open; the rules skip it on replay."""
+        await self._append(live, VOTE, payload, player_id)
+
+    async def _append(
+        self, live: _Live, kind: str, payload: Mapping[str, Any], player_id: int
+    ) -> None:
+        """Write the deal's next event; a racing writer's key taken means reload and retry."""
         try:
             await self.storage.append_event(
-                live.table.id, live.deal_no, live.seq, VOTE, payload, player_id
+                live.table.id, live.deal_no, live.seq, kind, payload, player_id
             )
         except ConflictError:
             self.forget(live.table.id)
