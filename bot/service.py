@@ -23,7 +23,7 @@ from datetime import datetime
 from typing import Any
 
 from games.bridge.calls import Call
-from games.bridge.cards import Card, Deal, Seat, Side, shuffled
+from games.bridge.cards import Card, Deal, Seat, Side
 from games.bridge.deal import (
     Action,
     AnswerClaim,
@@ -38,6 +38,7 @@ from games.bridge.deal import (
 from games.bridge.rubber import Rubber, ScoreEntry
 from games.bridge.scoring import Rules, honours
 from games.bridge.settlement import rubber_entries
+from games.core.shuffle import shuffled
 from games.errors import RuleError
 from storage.events import deal_payload, encode, replay
 from storage.interface import (

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
-from typing import TypeVar
 
+from games.core.shuffle import shuffled
 from games.errors import NotationError, Reason
 
 
@@ -196,16 +196,6 @@ def sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
 
 
 Hands = tuple[frozenset[Card], frozenset[Card], frozenset[Card], frozenset[Card]]
-T = TypeVar("T")
-
-
-def shuffled(items: Iterable[T], randbelow: Callable[[int], int]) -> list[T]:
-    """A Fisher-Yates shuffle of ``items`` with the caller's randomness (``secrets.randbelow``)."""
-    order = list(items)
-    for i in range(len(order) - 1, 0, -1):
-        j = randbelow(i + 1)
-        order[i], order[j] = order[j], order[i]
-    return order
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import IntEnum
 
+from games.core.shuffle import shuffled
 from games.errors import NotationError, Reason
 from games.preferans.bids import Strain
 
@@ -75,6 +76,11 @@ class Card:
 PACK: tuple[Card, ...] = tuple(Card(s, r) for s in Suit for r in Rank)
 
 
+def active_seats(players: int, dealer: int | None) -> tuple[int, ...]:
+    """The three who play a deal, in seat order: with four, the dealer sits out."""
+    return tuple(i for i in range(players) if not (players == 4 and i == dealer))
+
+
 @dataclass(frozen=True, slots=True)
 class Deal:
     """Who holds what when a deal starts. ``players`` is 3 or 4; ``dealer`` deals (and sits out
@@ -98,8 +104,7 @@ class Deal:
 
     @property
     def active(self) -> tuple[int, ...]:
-        """The three who play, in seat order."""
-        return tuple(i for i in range(self.players) if not (self.players == 4 and i == self.dealer))
+        return active_seats(self.players, self.dealer)
 
     def left_of(self, seat: int) -> int:
         """The next active seat clockwise (skipping a sitting-out dealer)."""
@@ -116,11 +121,8 @@ class Deal:
 
     @classmethod
     def shuffled(cls, players: int, dealer: int, randbelow: Callable[[int], int]) -> Deal:
-        cards = list(PACK)
-        for i in range(len(cards) - 1, 0, -1):  # Fisher–Yates with the caller's randomness
-            j = randbelow(i + 1)
-            cards[i], cards[j] = cards[j], cards[i]
-        active = [i for i in range(players) if not (players == 4 and i == dealer)]
+        cards = shuffled(PACK, randbelow)
+        active = active_seats(players, dealer)
         hands = {seat: frozenset(cards[10 * k : 10 * k + 10]) for k, seat in enumerate(active)}
         return cls(players, dealer, hands, (cards[30], cards[31]))
 

@@ -439,7 +439,7 @@ class DealState:
             hand = self.hands[action.seat] - set(action.cards)
             return replace(state, hands={**self.hands, action.seat: hand}, discard=action.cards)
         if isinstance(action, Declare):
-            return state._after_declare(action.contract)
+            return replace(state, contract=action.contract)
         if isinstance(action, Whist):
             return replace(state, whists=(*self.whists, action))._after_whist()
         if isinstance(action, Show):
@@ -516,9 +516,6 @@ class DealState:
                 hands={**self.hands, declarer: hand},
             )
         return self
-
-    def _after_declare(self, contract: Bid) -> DealState:
-        return replace(self, contract=contract)
 
     # --- whisting ---------------------------------------------------------------------------
 
@@ -642,7 +639,7 @@ class DealState:
 
     def visible_hands(self, viewer: int | None) -> dict[int, frozenset[Card]]:
         if self.result is not None:
-            return dict(self._final_hands())
+            return dict(self.deal.hands)  # the full deal as dealt, once it is over
         shown: dict[int, frozenset[Card]] = {}
         if viewer is not None and viewer in self.hands:
             shown[viewer] = self.hands[viewer]
@@ -655,10 +652,6 @@ class DealState:
             if open_defence:
                 shown[first], shown[second] = self.hands[first], self.hands[second]
         return shown
-
-    def _final_hands(self) -> Mapping[int, frozenset[Card]]:
-        """Every hand as dealt (declarer's without the talon), once the deal is over."""
-        return dict(self.deal.hands)
 
     def visible_talon(self) -> tuple[Card, ...]:
         if self.result is not None:

@@ -10,7 +10,7 @@ from typing import Any
 from games.core.protocols import RandBelow
 from games.errors import NotationError, Reason
 from games.preferans.bids import Bid
-from games.preferans.cards import Card, Deal
+from games.preferans.cards import Card, Deal, active_seats
 from games.preferans.deal import (
     Action,
     AnswerClaim,
@@ -124,7 +124,7 @@ class Preferans:
         return (0, 1, 2, 3)  # three, and an optional fourth who sits out when dealing
 
     def active_seats(self, players: int, dealer: int) -> tuple[int, ...]:
-        return tuple(i for i in range(players) if not (players == 4 and i == dealer))
+        return active_seats(players, dealer)
 
     def new_deal(self, players: int, dealer: int, randbelow: RandBelow) -> Mapping[str, Any]:
         return Deal.shuffled(players, dealer, randbelow).to_payload()

@@ -20,6 +20,7 @@ from typing import Any
 
 from games.errors import PulkaError, Reason
 from games.preferans.bids import OBLIGATION, Bid
+from games.preferans.cards import active_seats
 from games.preferans.settlement import Number, Variant, settle, whole_whists
 
 WHIST, PASS, HALF = "whist", "pass", "half"
@@ -92,9 +93,6 @@ class Pulka:
     def whole(self) -> list[int]:
         return whole_whists(self.balances())
 
-    def settle(self) -> list[Fraction]:
-        return self.balances()
-
     def state(self) -> dict[str, Any]:
         return {
             "pool": self.pool,
@@ -108,7 +106,7 @@ class Pulka:
     def active(self, dealer: int | None) -> list[int]:
         """The players of a deal, clockwise from seat 0 (with four, the dealer sits out)."""
         self._check_dealer(dealer)
-        return [i for i in range(self.players) if i != dealer]
+        return list(active_seats(self.players, dealer))
 
     def left_of(self, seat: int, dealer: int | None) -> int:
         """The next active seat clockwise."""

@@ -13,6 +13,7 @@ import pytest
 
 from games.core.protocols import Game, RandBelow, State
 from games.core.registry import find_game, games, register
+from games.core.shuffle import shuffled
 from games.errors import OutOfTurn, Reason, RuleError
 
 
@@ -136,10 +137,7 @@ class Toy:
         return (0, 1)
 
     def new_deal(self, players: int, dealer: int, randbelow: RandBelow) -> Mapping[str, Any]:
-        cards = list(range(8))
-        for i in range(7, 0, -1):
-            j = randbelow(i + 1)
-            cards[i], cards[j] = cards[j], cards[i]
+        cards = shuffled(range(8), randbelow)
         return {"hands": [cards[:4], cards[4:]], "leader": dealer}
 
     def start(self, players: int, payload: Mapping[str, Any]) -> ToyState:
