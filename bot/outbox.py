@@ -53,8 +53,8 @@ class _Kept:
     wanted: Rendered
     sent: Rendered | None = None
     message_id: int | None = None
-    looked_up: bool = False  # storage was asked for its id (a restart, or forgotten before)
-    fresh: bool = False  # post anew: the old message scrolled away (``forget``)
+    # Storage was asked for its id already, or must not be: ``forget`` means post anew.
+    looked_up: bool = False
 
 
 @dataclass
@@ -191,9 +191,9 @@ class Outbox:
         """Post the kept message anew next time instead of editing it (it scrolled away)."""
         kept = self._keeps.get((table_id, key))
         if kept is not None:
-            kept.message_id, kept.sent, kept.fresh, kept.looked_up = None, None, True, True
+            kept.message_id, kept.sent, kept.looked_up = None, None, True
         else:
-            self._keeps[(table_id, key)] = _Kept(0, None, Rendered(""), looked_up=True, fresh=True)
+            self._keeps[(table_id, key)] = _Kept(0, None, Rendered(""), looked_up=True)
 
     def remembered(self) -> int:
         """How many kept messages the outbox holds state for (tests, benchmarks)."""
@@ -311,7 +311,7 @@ class Outbox:
                 # the message is gone: post it anew below
         message_id = await self._call_post(lane, content, kept.thread_id)
         if message_id is not None:
-            kept.message_id, kept.sent, kept.fresh = message_id, content, False
+            kept.message_id, kept.sent = message_id, content
             await self.storage.set_message(keep[0], keep[1], kept.chat_id, message_id)
         return True
 
@@ -371,7 +371,7 @@ class Outbox:
     async def _known_id(self, keep: KeepId, kept: _Kept) -> int | None:
         """The id of a kept message: from memory, or asked of storage once (after a restart, or
         when the outbox had forgotten it)."""
-        if kept.message_id is None and not kept.looked_up and not kept.fresh:
+        if kept.message_id is None and not kept.looked_up:
             kept.looked_up = True
             stored = await self.storage.message(keep[0], keep[1])
             if stored is not None and stored[0] == kept.chat_id and kept.message_id is None:
