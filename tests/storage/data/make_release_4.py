@@ -41,7 +41,8 @@ async def main(out: str) -> None:
     asked = False
     for user in PLAYERS:
         for message in reversed(h.api.chat_messages(user.id)):
-            undo = [b["callback_data"] for b in message.buttons() if b["callback_data"].endswith(":un")]
+            data = [b["callback_data"] for b in message.buttons()]
+            undo = [d for d in data if d.endswith(":un")]
             if undo and not asked:
                 answer = await h.press(user, message, undo[0])
                 asked = "text" not in answer  # a stale button answers with a refusal
