@@ -16,7 +16,8 @@ import time
 from pathlib import Path
 
 from games.bridge.cards import Deal, Seat
-from storage.events import deal_payload, encode, replay
+from games.bridge.game import BRIDGE
+from storage.events import replay
 from storage.interface import TableSettings
 from storage.sqlite import SqliteStorage
 from tests.games.strategies import random_actions
@@ -43,16 +44,17 @@ async def fill(path: str, tables: int, rng: random.Random) -> int:
     for n in range(tables):
         chat = await store.ensure_chat(-(n + 1), f"group {n}")
         table = await store.create_table(chat.id, None, TableSettings())
-        seats = {s.name: p.id for s, p in zip(Seat, players, strict=True)}
+        seats = {int(s): p.id for s, p in zip(Seat, players, strict=True)}
         for seat, pid in seats.items():
             await store.set_seat(table.id, seat, pid)
-        await store.start_rubber(table.id, "modern", seats)
+        await store.start_match(table.id, seats)
         deal = Deal.shuffled(Seat(n % 4), rng.randrange)
         actions = random_actions(deal, rng, finish=True, extras=False)
         actions = actions[: rng.randint(len(actions) // 2, max(1, len(actions) - 1))]
-        await store.start_deal(table.id, 1, deal_payload(deal), None)
+        payload = {"dealer": deal.dealer.name, "pbn": deal.to_pbn()}
+        await store.start_deal(table.id, 1, payload, None)
         for seq, action in enumerate(actions, start=1):
-            kind, payload = encode(action)
+            kind, payload = BRIDGE.to_event(action)
             await store.append_event(table.id, 1, seq, kind, payload, None)
         total += len(actions) + 1
     await store.close()
@@ -66,7 +68,7 @@ async def load_all(path: str) -> tuple[float, float, int]:
     store = await SqliteStorage.open(path)
     bundles = await store.load_bundles()
     read = time.perf_counter()
-    states = [replay(bundle.events) for bundle in bundles]
+    states = [replay(BRIDGE, 4, bundle.events) for bundle in bundles]
     done = time.perf_counter()
     await store.close()
     return read - start, done - start, len(states)

@@ -17,12 +17,13 @@ from telegram.request import BaseRequest, HTTPXRequest
 
 from bot.config import Config
 from bot.context import BotContext, BridgeApp
-from bot.handlers import chat, keeper, money, private, settings, table
+from bot.games.bridge import keeper
+from bot.games.bridge.scorekeeper import Scorekeeper
+from bot.handlers import chat, money, private, settings, table
 from bot.handlers.common import user_translator
 from bot.i18n import LANGUAGES, Translator
 from bot.outbox import Outbox
 from bot.presenter import Presenter
-from bot.scorekeeper import Scorekeeper
 from bot.service import TableService
 from bot.timers import TurnTimers
 from bot.transport import SlimUpdates

@@ -27,7 +27,8 @@ PATTERN = re.compile(
 
 
 class Act(StrEnum):
-    SIT = "sit"  # arg: seat
+    SIT = "sit"  # arg: seat (its code: the game's UI reads it)
+    ACTION = "a"  # arg: the action in the game's own words (its codec's text, "card.SQ")
     LEAVE = "lv"
     CALL = "c"  # arg: call text, "1H", "P", "X", "XX"
     CARD = "p"  # arg: card text, "SQ"
@@ -58,7 +59,7 @@ class Act(StrEnum):
 MONEY_ACTS = (Act.CHART, Act.CSV, Act.SETTLE, Act.PAY)
 KEEPER_ACTS = (Act.KEEP, Act.KEEP_UNDO, Act.KEEP_PICTURE)
 # Acts whose button names the exact position in the deal; one without it is stale.
-POSITIONED = frozenset({Act.CALL, Act.CARD, Act.CLAIM, Act.CLAIM_ANSWER})
+POSITIONED = frozenset({Act.ACTION, Act.CALL, Act.CARD, Act.CLAIM, Act.CLAIM_ANSWER})
 
 
 def route(*acts: Act, exclude: bool = False) -> str:

@@ -22,32 +22,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from games.bridge.calls import Call
-from games.bridge.cards import Card, Deal, Seat, Side
-from games.bridge.deal import (
-    Action,
-    AnswerClaim,
-    DealResult,
-    DealState,
-    MakeCall,
-    MakeClaim,
-    PlayCard,
-    SeatView,
-    Undo,
-)
-from games.bridge.rubber import Rubber, ScoreEntry
-from games.bridge.scoring import Rules, honours
-from games.bridge.settlement import rubber_entries
+from games.core.protocols import Game, Match, State
+from games.core.registry import find_game
 from games.core.shuffle import shuffled
 from games.errors import RuleError
-from storage.events import deal_payload, encode, replay
+from storage.events import replay
 from storage.interface import (
     Chat,
     ChatSettings,
     ConflictError,
     Event,
     Player,
-    Rounding,
     Storage,
     Table,
     TableBundle,
@@ -56,6 +41,8 @@ from storage.interface import (
 )
 
 log = logging.getLogger(__name__)
+
+Seat = int  # a seat index, 0.. clockwise; what a seat is called is the game UI's business
 
 # Seconds before each attempt to bring a table back after a storage failure (about 10 minutes).
 RECOVERY_DELAYS = (0.2, 0.5, 1, 2, 5, 10, 20, 30, 60, 60, 120, 120, 120, 120)
@@ -95,47 +82,49 @@ class Snapshot:
     status: TableStatus
     seats: Mapping[Seat, Holder]
     deal_no: int
-    state: DealState | None
-    rubber: Rubber | None
+    state: State[Any, Any] | None
+    match: Match | None
     paused: frozenset[Seat]
     dealer_drawn: bool = False
     end_votes: frozenset[Seat] = frozenset()
     actions: int = 0  # events in the current deal: a turn timer checks nothing happened since
     last_at: float = 0.0  # when the last of them was written (epoch seconds)
     token: str = ""  # the table's deep-link token
+    game: Game = dataclasses.field(default_factory=lambda: find_game("bridge"))
+    players: int = 0  # seats in play: the match's, or the game's most while seating
 
     def check_sit(self, player_id: int, seat: Seat) -> None:
         """Refusal if the player may not take ``seat`` now (the same checks ``sit`` makes)."""
         _check_sit(self.status, self.seats, player_id, seat)
 
-    def view(self, viewer: Seat | None) -> SeatView | None:
+    def view(self, viewer: Seat | None) -> Any:
         return None if self.state is None else self.state.view(viewer)
 
     def seat_of(self, player_id: int) -> Seat | None:
         return _seat_in(self.seats, player_id)
 
-    def vulnerable(self, side: Side) -> bool:
-        return self.rubber is not None and self.rubber.vulnerable(side)
-
 
 @dataclass(frozen=True, slots=True)
 class DealFinished:
+    """A deal ended and its outcome was written on the match."""
+
     deal_no: int
-    result: DealResult
-    entries: tuple[ScoreEntry, ...]
-    final: DealState
-    rubber: Rubber
-    vulnerable: tuple[bool, bool]  # N-S, E-W as the deal was played
+    outcome: Mapping[str, Any]  # the game's JSON result, as stored
+    written: Any  # what the match wrote (bridge: score entries)
+    final: State[Any, Any]
+    match: Match  # after the deal
+    before: Match  # as the deal was played (bridge: who was vulnerable)
 
 
 @dataclass(frozen=True, slots=True)
-class RubberFinished:
-    winner: Side | None
-    points: int
-    entries: Mapping[int, int]  # player id -> points
+class MatchFinished:
+    """A match (a rubber, a pulka) ended and was entered in the group's ledger."""
+
+    summary: Mapping[str, Any]  # the game's JSON summary, as stored
+    entries: Mapping[int, int]  # player id -> amount
     balances: Mapping[int, int]  # player id -> running account in this chat
     names: Mapping[int, str]
-    rubber: Rubber
+    match: Match
     unfinished: bool = False
 
 
@@ -192,23 +181,7 @@ class EndVote:
     agree: bool
 
 
-@dataclass(frozen=True, slots=True)
-class ClaimRejected:
-    claimant: Seat
-    by: Seat
-
-
-Notice = (
-    DealFinished
-    | RubberFinished
-    | ClaimRejected
-    | EndVote
-    | UndoAsked
-    | UndoAnswered
-    | SubProposed
-    | SubDone
-    | SubRefused
-)
+Notice = Any  # the service's notices above, and whatever a game's ``notices`` returns
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,21 +194,27 @@ class Change:
 class _Live:
     table: Table
     chat: Chat
+    game: Game
     holders: dict[Seat, Holder]
-    rubber_id: int | None
-    rubber: Rubber | None
+    match_id: int | None
+    match: Match | None
     deal_no: int
-    state: DealState | None
+    state: State[Any, Any] | None
     seq: int  # events in the deal's log (rules' and votes'): the next one's key
     paused: set[Seat] = field(default_factory=set)
     dealer_drawn: bool = False
-    end_votes: set[Seat] = field(default_factory=set)  # consent to stop the rubber now
+    end_votes: set[Seat] = field(default_factory=set)  # consent to stop the match now
     undo_request: UndoRequest | None = None
     sub_request: SubRequest | None = None
     last_at: float = field(default_factory=time.time)
-    rubber_deals: set[int] = field(default_factory=set)  # deal numbers of the rubber
+    match_deals: set[int] = field(default_factory=set)  # deal numbers of the match
     scored: set[int] = field(default_factory=set)  # those whose result storage holds
     moves: int = 1  # the deal event and every rules action: the position buttons name
+    players: int = 0  # seats in play in the match
+
+    @property
+    def seat_count(self) -> int:
+        return self.players or self.game.players[1]
 
 
 class TableService:
@@ -249,9 +228,7 @@ class TableService:
         self._live: dict[int, _Live] = {}
         # A table's lock lives while someone holds or awaits it: a table nobody touches costs
         # nothing here, however many tables the bot has seen.
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
-            weakref.WeakValueDictionary()
-        )
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._players: dict[int, Player] = {}  # Telegram user id -> player
         self._usernames: dict[int, str | None] = {}  # Telegram user id -> @username
         self._recovering: dict[int, asyncio.Task[None]] = {}
@@ -358,13 +335,15 @@ class TableService:
             seats=dict(live.holders),
             deal_no=live.deal_no,
             state=live.state,
-            rubber=copy.deepcopy(live.rubber),
+            match=copy.deepcopy(live.match),
             paused=frozenset(live.paused),
             dealer_drawn=live.dealer_drawn,
             end_votes=frozenset(live.end_votes),
             actions=live.moves,
             last_at=live.last_at,
             token=live.table.token,
+            game=live.game,
+            players=live.seat_count,
         )
 
     async def snapshot(self, table_id: int) -> Snapshot:
@@ -401,14 +380,22 @@ class TableService:
     # --- tables and seats -------------------------------------------------------------------------
 
     async def open_table(
-        self, tg_chat_id: int, title: str, topic_id: int | None, language: str
+        self,
+        tg_chat_id: int,
+        title: str,
+        topic_id: int | None,
+        language: str,
+        game: str = "bridge",
     ) -> tuple[Change, bool]:
-        """The chat's (topic's) table, opened if there is none. True if it was just opened."""
+        """The chat's (topic's) table, opened for ``game`` if there is none. True if it was
+        just opened (a table of another game already there is returned as it is)."""
+        name = find_game(game).name
         chat = await self.storage.ensure_chat(tg_chat_id, title, language)
         existing = await self.storage.table_in(chat.id, topic_id)
         if existing is not None:
             return Change(await self.snapshot(existing.id)), False
-        table = await self.storage.create_table(chat.id, topic_id, TableSettings(language=language))
+        settings = TableSettings(language=language)
+        table = await self.storage.create_table(chat.id, topic_id, settings, game=name)
         return Change(await self.snapshot(table.id)), True
 
     async def table_by_token(self, token: str) -> int | None:
@@ -439,15 +426,17 @@ class TableService:
         async with self._guard(table_id):
             live = await self._get(table_id)
             _check_sit(live.table.status, live.holders, player.id, seat)
+            if not 0 <= seat < live.game.players[1]:
+                raise Refusal("unknown_action")
             current = _seat_of(live, player.id)
             if current is not None:
-                await self.storage.set_seat(table_id, current.name, None)
+                await self.storage.set_seat(table_id, current, None)
                 del live.holders[current]
-            await self.storage.set_seat(table_id, seat.name, player.id)
+            await self.storage.set_seat(table_id, seat, player.id)
             live.holders[seat] = _holder(player)
             live.paused.discard(seat)
-            if len(live.holders) == 4:
-                await self._start_rubber(live)
+            if len(live.holders) == live.game.players[1]:
+                await self._start_match(live)
             return Change(self._snapshot(live))
 
     async def leave(self, table_id: int, player_id: int) -> Change:
@@ -458,48 +447,41 @@ class TableService:
                 raise Refusal("not_seated")
             if live.table.status is TableStatus.PLAYING:
                 raise Refusal("leave_mid_rubber")
-            await self.storage.set_seat(table_id, seat.name, None)
+            await self.storage.set_seat(table_id, seat, None)
             del live.holders[seat]
             return Change(self._snapshot(live))
 
     async def next_rubber(self, table_id: int, player_id: int, new_partners: bool) -> Change:
-        """Another rubber with the same four: same seats, or partners drawn again."""
+        """Another match with the same players: same seats, or seats (partners) drawn again."""
         async with self._guard(table_id):
             live = await self._get(table_id)
             if _seat_of(live, player_id) is None:
                 raise Refusal("not_seated")
             if live.table.status is TableStatus.PLAYING:
                 raise Refusal("rubber_in_progress")
-            if len(live.holders) < 4:
+            if len(live.holders) < live.game.players[0]:
                 raise Refusal("need_four")
             if new_partners:
-                people = list(live.holders.values())
-                order = shuffled(people, self.randbelow)
-                for seat in Seat:
-                    await self.storage.set_seat(table_id, seat.name, None)
-                for seat, holder in zip(Seat, order, strict=True):
-                    await self.storage.set_seat(table_id, seat.name, holder.player_id)
-                live.holders = dict(zip(Seat, order, strict=True))
-            await self._start_rubber(live)
+                seats = sorted(live.holders)
+                order = shuffled([live.holders[seat] for seat in seats], self.randbelow)
+                for seat in seats:
+                    await self.storage.set_seat(table_id, seat, None)
+                for seat, holder in zip(seats, order, strict=True):
+                    await self.storage.set_seat(table_id, seat, holder.player_id)
+                live.holders = dict(zip(seats, order, strict=True))
+            await self._start_match(live)
             return Change(self._snapshot(live))
 
     async def update_settings(self, table_id: int, settings: TableSettings) -> Change:
         async with self._guard(table_id):
             live = await self._get(table_id)
-            if (
-                live.state is not None
-                and live.state.result is None
-                and (
-                    live.table.settings.rules != settings.rules
-                    or live.table.settings.unfinished_part_score != settings.unfinished_part_score
-                )
-            ):
+            changed = dict(live.table.settings.options) != dict(settings.options)
+            if changed and live.state is not None and not live.state.finished:
                 raise Refusal("settings_between_deals")
+            if changed and live.match is not None:
+                live.match.configure(_options(settings, live.chat))  # the game checks them
             await self.storage.update_settings(table_id, settings)
             live.table = await self.storage.get_table(table_id)
-            if live.rubber is not None:
-                live.rubber.rules = Rules.parse(settings.rules)
-                live.rubber.unfinished_part_score = settings.unfinished_part_score
             return Change(self._snapshot(live))
 
     async def update_chat_settings(
@@ -536,10 +518,11 @@ class TableService:
     # --- play ---------------------------------------------------------------------------------
 
     async def act(
-        self, table_id: int, deal_no: int, player_id: int, kind: str, arg: str, at: int | None
+        self, table_id: int, deal_no: int, player_id: int, text: str, at: int | None
     ) -> Change:
-        """One press: a call, a card, a claim or an answer to one, from the player's seat, made
-        for position ``at`` of the deal (its event count when the button was shown).
+        """One press: an action in the game's own words (``call.1H``, ``card.SQ``: its codec's
+        text) from the player's seat, made for position ``at`` of the deal (its event count
+        when the button was shown).
 
         Refusal for the table's reasons (stale, moved on, not seated, paused); RuleError for
         the rules'. A press made for an earlier position is refused even if it would be legal
@@ -549,12 +532,13 @@ class TableService:
             live, seat = await self._acting(table_id, deal_no, player_id)
             if at != live.moves:
                 raise Refusal("moved_on")
-            return await self._apply(live, _action(seat, kind, arg), seat, player_id)
+            action = live.game.codec.decode(seat, text)  # NotationError: a RuleError
+            return await self._apply(live, action, seat, player_id)
 
     async def _in_rubber(self, table_id: int) -> _Live:
-        """The live table, if a rubber is being played at it (Refusal "no_rubber" if not)."""
+        """The live table, if a match is being played at it (Refusal "no_rubber" if not)."""
         live = await self._get(table_id)
-        if live.table.status is not TableStatus.PLAYING or live.rubber is None:
+        if live.table.status is not TableStatus.PLAYING or live.match is None:
             raise Refusal("no_rubber")
         return live
 
@@ -564,7 +548,7 @@ class TableService:
         if (
             live.state is None
             or deal_no != live.deal_no
-            or live.state.result is not None
+            or live.state.finished
             or live.table.status is not TableStatus.PLAYING
         ):
             raise Refusal("stale")
@@ -577,21 +561,20 @@ class TableService:
         return live, seat
 
     async def _apply(
-        self, live: _Live, action: Action, seat: Seat, player_id: int, *extra: Notice
+        self, live: _Live, action: Any, seat: Seat, player_id: int, *extra: Notice
     ) -> Change:
         """Check ``action`` with the rules, write its event, then follow up. Nothing is written
         if the rules refuse it; nothing is changed if the write fails."""
         assert live.state is not None
         state = live.state.apply(action)  # RuleError propagates: nothing written
-        await self._append(live, *encode(action), player_id)
+        await self._append(live, *live.game.to_event(action), player_id)
         before = live.state
         live.state = state
         live.moves += 1
         live.last_at = time.time()
         live.undo_request = None  # anything done makes an open request to take back moot
         notices: list[Notice] = list(extra)
-        if before.claim is not None and state.claim is None and state.result is None:
-            notices.append(ClaimRejected(before.claim.claimant, seat))
+        notices += live.game.notices(before, state, seat)
         notices += await self._advance(live)
         return Change(self._snapshot(live), tuple(notices))
 
@@ -614,37 +597,41 @@ class TableService:
         live.seq += 1
 
     async def ask_undo(self, table_id: int, deal_no: int, player_id: int) -> Change:
-        """A player asks to take back their last call or card; the opponents decide."""
+        """A player asks to take back their last action; those the game names decide (bridge:
+        the opponents)."""
         async with self._guard(table_id):
             live, seat = await self._acting(table_id, deal_no, player_id)
             assert live.state is not None
-            live.state.apply(Undo(seat))  # RuleError if it is not theirs, or too late
-            await self._log_vote(live, player_id, {"what": UNDO_ASK, "seat": seat.name})
+            live.game.undo(live.state, seat)  # RuleError if it is not theirs, or too late
+            await self._log_vote(live, player_id, {"what": UNDO_ASK, "seat": seat})
             live.undo_request = UndoRequest(seat, live.moves)
             return Change(self._snapshot(live), (UndoAsked(seat),))
 
     async def answer_undo(self, table_id: int, deal_no: int, player_id: int, agree: bool) -> Change:
-        """An opponent of the asker allows or refuses; both must allow."""
+        """One of those the game names (bridge: an opponent of the asker) allows or refuses;
+        all of them must allow."""
         async with self._guard(table_id):
             live, seat = await self._acting(table_id, deal_no, player_id)
             request = live.undo_request
-            if request is None or request.seq != live.moves:
+            if request is None or request.seq != live.moves or live.state is None:
                 raise Refusal("undo_stale")
-            if seat.side is request.seat.side:
+            voters = live.game.undo_voters(live.state, request.seat)
+            if seat not in voters:
                 raise Refusal("undo_opponents")
-            vote = {"what": UNDO_ANSWER, "seat": seat.name, "agree": agree}
+            vote = {"what": UNDO_ANSWER, "seat": seat, "agree": agree}
             if not agree:
                 await self._log_vote(live, player_id, vote)
                 live.undo_request = None
                 return Change(self._snapshot(live), (UndoAnswered(request.seat, seat, False),))
-            if len(request.allowed | {seat}) < 2:
+            if not voters <= request.allowed | {seat}:
                 await self._log_vote(live, player_id, vote)
                 request.allowed.add(seat)
                 return Change(self._snapshot(live))
             request.allowed.add(seat)
             asker = live.holders[request.seat].player_id
             done = UndoAnswered(request.seat, seat, True)
-            return await self._apply(live, Undo(request.seat), request.seat, asker, done)
+            undo = live.game.undo(live.state, request.seat)
+            return await self._apply(live, undo, request.seat, asker, done)
 
     async def propose_sub(
         self, table_id: int, proposer_id: int, seat: Seat, newcomer: Player
@@ -661,15 +648,15 @@ class TableService:
             if _seat_of(live, newcomer.id) is not None:
                 raise Refusal("sub_already_seated", name=newcomer.name)
             request = SubRequest(seat, _holder(newcomer))
-            if proposer is not seat:
+            if proposer != seat:
                 request.agreed.add(proposer)
             await self._log_vote(
                 live,
                 proposer_id,
                 {
                     "what": SUB_ASK,
-                    "seat": seat.name,
-                    "by": proposer.name,
+                    "seat": seat,
+                    "by": proposer,
                     "newcomer": dataclasses.asdict(request.newcomer),
                 },
             )
@@ -685,10 +672,10 @@ class TableService:
             seat = _seat_of(live, player_id)
             if seat is None:
                 raise Refusal("not_seated")
-            if seat is request.seat:
+            if seat == request.seat:
                 raise Refusal("sub_others_decide")
             await self._log_vote(
-                live, player_id, {"what": SUB_ANSWER, "seat": seat.name, "agree": agree}
+                live, player_id, {"what": SUB_ANSWER, "seat": seat, "agree": agree}
             )
             if not agree:
                 live.sub_request = None
@@ -699,7 +686,7 @@ class TableService:
     async def _sub_progress(self, live: _Live) -> Change:
         request = live.sub_request
         assert request is not None
-        others = {s for s in live.holders if s is not request.seat}
+        others = {s for s in live.holders if s != request.seat}
         if request.agreed < others:
             leaving = live.holders[request.seat].name
             notice: Notice = SubProposed(
@@ -707,135 +694,143 @@ class TableService:
             )
             return Change(self._snapshot(live), (notice,))
         left = live.holders[request.seat]
-        await self.storage.set_seat(live.table.id, request.seat.name, request.newcomer.player_id)
+        await self.storage.set_seat(live.table.id, request.seat, request.newcomer.player_id)
         live.holders[request.seat] = request.newcomer
         live.paused.discard(request.seat)
         live.sub_request = None
         return Change(self._snapshot(live), (SubDone(request.seat, left, request.newcomer),))
 
     async def vote_to_end(self, table_id: int, player_id: int, agree: bool) -> Change:
-        """A seated player agrees (or not) to stop the rubber now; with all four, it stops."""
+        """A seated player agrees (or not) to stop the match now; when all agree, it stops."""
         async with self._guard(table_id):
             live = await self._in_rubber(table_id)
             seat = _seat_of(live, player_id)
             if seat is None:
                 raise Refusal("not_seated")
-            if live.state is not None and live.state.result is None:
-                vote = {"what": END, "seat": seat.name, "agree": agree}
+            if live.state is not None and not live.state.finished:
+                vote = {"what": END, "seat": seat, "agree": agree}
                 await self._log_vote(live, player_id, vote)
             if not agree:
                 live.end_votes.clear()
                 return Change(self._snapshot(live), (EndVote(seat, False),))
             live.end_votes.add(seat)
-            if len(live.end_votes) < 4:
+            if len(live.end_votes) < len(live.holders):
                 return Change(self._snapshot(live), (EndVote(seat, True),))
-            notices = await self._end_rubber(live)
+            notices = await self._end_match(live)
             return Change(self._snapshot(live), tuple(notices))
 
     async def end_by_admin(self, table_id: int) -> Change:
-        """A group admin stops the rubber now (the caller checked the admin)."""
+        """A group admin stops the match now (the caller checked the admin)."""
         async with self._guard(table_id):
             live = await self._in_rubber(table_id)
-            notices = await self._end_rubber(live)
+            notices = await self._end_match(live)
             return Change(self._snapshot(live), tuple(notices))
 
-    async def _end_rubber(self, live: _Live) -> list[Notice]:
-        """Scored as an unfinished rubber (RULES.md, Law 80) from the deals completed; a deal in
-        progress is abandoned, its events kept."""
-        assert live.rubber is not None
+    async def _end_match(self, live: _Live) -> list[Notice]:
+        """Settled by the game's early-stop rule (bridge: RULES.md, Law 80) from the deals
+        completed; a deal in progress is abandoned, its events kept."""
+        assert live.match is not None
         live.end_votes.clear()
-        live.rubber.close()
-        return await self._finish_rubber(live, unfinished=True)
+        live.match.close()
+        return await self._finish_match(live, unfinished=True)
 
-    async def _start_rubber(self, live: _Live) -> None:
-        """A new rubber at the table; the first dealer is drawn by lot."""
-        seats = {seat.name: holder.player_id for seat, holder in live.holders.items()}
-        record = await self.storage.start_rubber(live.table.id, live.table.settings.rules, seats)
+    async def _start_match(self, live: _Live) -> None:
+        """A new match at the table; the first dealer is drawn by lot."""
+        seats = {seat: holder.player_id for seat, holder in live.holders.items()}
+        record = await self.storage.start_match(live.table.id, seats)
         live.table = await self.storage.get_table(live.table.id)
-        live.rubber_id = record.id
-        live.rubber = Rubber(live.table.settings.rules, live.table.settings.unfinished_part_score)
-        live.rubber_deals, live.scored = set(), set()
-        dealer = Seat(self.randbelow(4))
+        live.match_id = record.id
+        live.players = len(seats)
+        live.match = live.game.new_match(live.players, _options(live.table.settings, live.chat))
+        live.match_deals, live.scored = set(), set()
         live.dealer_drawn = True
-        await self._start_deal(live, dealer)
+        await self._start_deal(live, self.randbelow(live.players))
 
     async def _start_deal(self, live: _Live, dealer: Seat) -> None:
-        deal = Deal.shuffled(dealer, self.randbelow)
+        payload = live.game.new_deal(live.players, dealer, self.randbelow)
         number = live.deal_no + 1
-        await self.storage.start_deal(live.table.id, number, deal_payload(deal), None)
-        live.deal_no, live.state, live.seq, live.moves = number, DealState.new(deal), 1, 1
+        await self.storage.start_deal(live.table.id, number, payload, None)
+        state = live.game.start(live.players, payload)
+        live.deal_no, live.state, live.seq, live.moves = number, state, 1, 1
         live.last_at = time.time()
         # Votes belong to the deal they were cast in (its log keeps them across a restart):
         # a new deal starts with none open.
         live.end_votes.clear()
         live.undo_request = live.sub_request = None
-        live.rubber_deals.add(number)
+        live.match_deals.add(number)
 
     async def _advance(self, live: _Live) -> list[Notice]:
-        """Follow up a finished deal: score it, then the next deal or the end of the rubber.
-
-        Idempotent, so a restart after a crash at any point between these writes completes them.
-        """
-        state = live.state
-        if state is None or state.result is None or live.rubber is None or live.rubber_id is None:
+        """Follow up a finished deal: write its outcome, then the next deal or the end of the
+        match. Idempotent, so a restart after a crash at any point between these writes
+        completes them."""
+        state, match = live.state, live.match
+        if state is None or not state.finished or match is None or live.match_id is None:
             return []
         notices: list[Notice] = []
-        if live.deal_no not in live.rubber_deals:
-            return []  # the current deal belongs to an earlier rubber
+        if live.deal_no not in live.match_deals:
+            return []  # the current deal belongs to an earlier match
         if live.deal_no not in live.scored:
-            result_payload = _result_payload(state)
-            await self.storage.finish_deal(live.table.id, live.deal_no, result_payload)
+            outcome = live.game.outcome(state)
+            await self.storage.finish_deal(live.table.id, live.deal_no, outcome)
             live.scored.add(live.deal_no)
-            vul = (live.rubber.vulnerable(Side.NS), live.rubber.vulnerable(Side.EW))
-            entries = record_result(live.rubber, result_payload)
-            rubber = copy.deepcopy(live.rubber)
-            notices.append(
-                DealFinished(live.deal_no, state.result, tuple(entries), state, rubber, vul)
-            )
-        if live.rubber.finished:
-            notices.extend(await self._finish_rubber(live))
+            before = copy.deepcopy(match)
+            written = match.record(outcome)
+            after = copy.deepcopy(match)
+            notices.append(DealFinished(live.deal_no, outcome, written, state, after, before))
+        if match.finished:
+            notices.extend(await self._finish_match(live))
         else:
             live.dealer_drawn = False
-            await self._start_deal(live, state.deal.dealer.next)
+            await self._start_deal(live, live.game.next_dealer(state.dealer, live.players))
         return notices
 
-    async def _finish_rubber(self, live: _Live, unfinished: bool = False) -> list[Notice]:
-        assert live.rubber is not None and live.rubber_id is not None
-        rubber = live.rubber
-        winner, points = rubber.result(live.chat.settings.rounding is Rounding.HUNDREDS)
+    async def _finish_match(self, live: _Live, unfinished: bool = False) -> list[Notice]:
+        assert live.match is not None and live.match_id is not None
+        match = live.match
+        match.configure(_options(live.table.settings, live.chat))  # the group's rounding now
         players = {seat: holder.player_id for seat, holder in live.holders.items()}
-        entries = rubber_entries(players, winner, points)
-        seats = {seat.name: pid for seat, pid in players.items()}
+        amounts = match.settle()
+        entries = {players[seat]: _whole(amounts[seat]) for seat in sorted(players)}
+        summary = match.summary()
         # ConflictError: written before a restart; the ledger already holds it.
         with contextlib.suppress(ConflictError):
-            await self.storage.finish_rubber(
-                live.rubber_id, winner, points, entries, seats, unfinished
-            )
+            await self.storage.finish_match(live.match_id, summary, entries, players, unfinished)
         live.table = await self.storage.get_table(live.table.id)
         if live.table.status is TableStatus.PLAYING:
             await self.storage.set_status(live.table.id, TableStatus.OPEN)
             live.table = await self.storage.get_table(live.table.id)
-        live.rubber_id = None
+        live.match_id = None
         balances = await self.storage.balances(live.chat.id)
         names = {h.player_id: h.name for h in live.holders.values()}
-        return [
-            RubberFinished(
-                winner, points, entries, balances, names, copy.deepcopy(rubber), unfinished
-            )
-        ]
+        return [MatchFinished(summary, entries, balances, names, copy.deepcopy(match), unfinished)]
+
+
+def _options(settings: TableSettings, chat: Chat) -> dict[str, Any]:
+    """The match's options: the table's for its game, and the group's rounding of money."""
+    return {**settings.options, "rounding": chat.settings.rounding.value}
+
+
+def _whole(amount: Any) -> int:
+    """A ledger amount: matches settle in whole units of their game."""
+    value = int(amount)
+    if value != amount:
+        raise ValueError(f"a match settled to a fraction ({amount}); the ledger keeps whole units")
+    return value
 
 
 def _live_from(bundle: TableBundle) -> _Live:
-    """Rebuild a table from storage: the rubber from its deals' results, the deal by replay."""
+    """Rebuild a table from storage: the match from its deals' outcomes, the deal by replay."""
     table = bundle.table
-    holders = {Seat.parse(s): _holder(bundle.players[pid]) for s, pid in table.seats.items()}
-    rubber = None
-    if table.rubber_id is not None:
-        rubber = Rubber(table.settings.rules, table.settings.unfinished_part_score)
-        for summary in bundle.rubber_deals:
+    game = find_game(table.game)
+    holders = {seat: _holder(bundle.players[pid]) for seat, pid in table.seats.items()}
+    players = len(holders) if table.match_id is not None else 0
+    match = None
+    if table.match_id is not None:
+        match = game.new_match(players, _options(table.settings, bundle.chat))
+        for summary in bundle.match_deals:
             if summary.result is not None:
-                record_result(rubber, summary.result)
-    state = replay(bundle.events) if bundle.events else None
+                match.record(summary.result)
+    state = replay(game, players, bundle.events) if bundle.events and players else None
     rules_events = [e for e in bundle.events if e.kind != VOTE]
     paused = {
         seat
@@ -848,20 +843,30 @@ def _live_from(bundle: TableBundle) -> _Live:
     live = _Live(
         table,
         bundle.chat,
+        game,
         holders,
-        table.rubber_id,
-        rubber,
+        table.match_id,
+        match,
         table.current_deal,
         state,
         len(bundle.events),
         paused,
-        rubber_deals={d.deal_no for d in bundle.rubber_deals},
-        scored={d.deal_no for d in bundle.rubber_deals if d.result is not None},
+        match_deals={d.deal_no for d in bundle.match_deals},
+        scored={d.deal_no for d in bundle.match_deals if d.result is not None},
         last_at=last_at,
         moves=max(1, len(rules_events)),
+        players=players,
     )
     _restore_votes(live, bundle.events)
     return live
+
+
+def _seat_value(value: Any) -> Seat:
+    """A seat as a vote records it: an index, or (logs written before the game seam, when
+    bridge was the only game) a bridge seat letter."""
+    if isinstance(value, str) and value in ("N", "E", "S", "W"):
+        return "NESW".index(value)
+    return int(value)
 
 
 def _restore_votes(live: _Live, events: Sequence[Event]) -> None:
@@ -874,7 +879,7 @@ def _restore_votes(live: _Live, events: Sequence[Event]) -> None:
             live.undo_request = None
             continue
         vote = event.payload
-        what, seat = vote.get("what"), Seat.parse(str(vote.get("seat", "N")))
+        what, seat = vote.get("what"), _seat_value(vote.get("seat", 0))
         agree = bool(vote.get("agree", True))
         if what == UNDO_ASK:
             live.undo_request = UndoRequest(seat, moves)
@@ -885,8 +890,8 @@ def _restore_votes(live: _Live, events: Sequence[Event]) -> None:
                 live.undo_request = None
         elif what == SUB_ASK:
             live.sub_request = SubRequest(seat, Holder(**vote["newcomer"]))
-            proposer = Seat.parse(str(vote["by"]))
-            if proposer is not seat:
+            proposer = _seat_value(vote["by"])
+            if proposer != seat:
                 live.sub_request.agreed.add(proposer)
         elif what == SUB_ANSWER and live.sub_request is not None:
             if agree:
@@ -911,7 +916,7 @@ def _check_sit(
     if status is TableStatus.PLAYING:
         raise Refusal("rubber_in_progress")
     current = _seat_in(holders, player_id)
-    if current is seat:
+    if current == seat:
         raise Refusal("already_there")
     if seat in holders:
         raise Refusal("seat_taken", name=holders[seat].name)
@@ -930,39 +935,3 @@ def _seat_in(holders: Mapping[Seat, Holder], player_id: int) -> Seat | None:
         if holder.player_id == player_id:
             return seat
     return None
-
-
-def _action(seat: Seat, kind: str, arg: str) -> Action:
-    if kind == "call":
-        return MakeCall(seat, Call.parse(arg))
-    if kind == "card":
-        return PlayCard(seat, Card.parse(arg))
-    if kind == "claim":
-        if not arg.isdecimal() or len(arg) > 2:
-            raise Refusal("unknown_action")
-        return MakeClaim(seat, int(arg))
-    if kind == "claim_answer":
-        return AnswerClaim(seat, arg == "y")
-    raise Refusal("unknown_action")
-
-
-def _result_payload(state: DealState) -> dict[str, Any]:
-    result = state.result
-    assert result is not None
-    if result.contract is None or result.declarer is None:
-        return {"contract": None, "declarer": None, "tricks": 0, "honours": {}}
-    held = honours(state.deal, result.contract.strain)
-    return {
-        "contract": str(result.contract),
-        "declarer": result.declarer.name,
-        "tricks": result.declarer_tricks,
-        "honours": {str(side): points for side, points in held.items()},
-    }
-
-
-def record_result(rubber: Rubber, result: Mapping[str, Any]) -> list[ScoreEntry]:
-    """Score one deal's stored result (online or entered by a scorekeeper) into the rubber."""
-    if result.get("contract") is None:
-        return rubber.record_passed_out()
-    side = Seat.parse(str(result["declarer"])).side
-    return rubber.record(side, str(result["contract"]), int(result["tricks"]), result["honours"])

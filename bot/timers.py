@@ -14,13 +14,12 @@ from typing import Any
 
 from telegram.ext import ContextTypes, JobQueue
 
+from bot.games import ui_for
 from bot.i18n import Translator, resolve
 from bot.outbox import Outbox
 from bot.service import Snapshot, TableService
 from bot.views import Rendered
-from bot.views.cards import seat_text
 from bot.views.text import user_text
-from games.bridge.cards import Seat
 from storage.interface import TableStatus
 
 
@@ -46,11 +45,11 @@ class TurnTimers:
             not snap.settings.turn_timer
             or snap.status is not TableStatus.PLAYING
             or state is None
-            or state.result is not None
+            or state.finished
             or snap.paused
         ):
             return
-        seat = state.actor
+        seat = state.turn  # who must press (bridge: declarer for dummy)
         if seat is None or seat not in snap.seats:
             return
         total = snap.settings.turn_timer * self.minute
@@ -67,7 +66,7 @@ class TurnTimers:
     async def _fire(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         job = context.job
         assert job is not None
-        data: tuple[str, int, int, int, Seat] = job.data  # type: ignore[assignment]
+        data: tuple[str, int, int, int, int] = job.data  # type: ignore[assignment]
         kind, table_id, deal_no, actions, seat = data
         snap = await self.service.snapshot(table_id)
         if (
@@ -97,5 +96,10 @@ class TurnTimers:
         mention = (
             f'<a href="tg://user?id={holder.tg_user_id}">{name}</a>' if holder.tg_user_id else name
         )
-        text = t("timer.due", name=mention, seat=seat_text(seat, t.language), minutes=minutes)
+        text = t(
+            "timer.due",
+            name=mention,
+            seat=ui_for(snap.game.name).seat_name(seat, t.language),
+            minutes=minutes,
+        )
         self.outbox.post(snap.chat.tg_chat_id, snap.topic_id, Rendered(text))

@@ -1,9 +1,12 @@
 """The storage interface every backend implements, and the values it hands out.
 
 Nothing here is SQLite-specific: ids are ints, times are ISO-8601 UTC strings, payloads are
-JSON-able dicts. A second backend (PostgreSQL for several bot processes) implements ``Storage``
-with the same guarantees, listed in the README: a unique (table, deal, seq) key that turns a racing
-append into ``ConflictError``; all rows of one rubber in one transaction summing to zero.
+JSON-able dicts. Nothing here is a game's either: a table names its game and keeps that game's
+settings as JSON options, seats are indices 0.., a match (a rubber, a pulka) keeps its game's
+result as JSON, and the ledger takes per-player amounts from any match. A second backend
+(PostgreSQL for several bot processes) implements ``Storage`` with the same guarantees, listed
+in the README: a unique (table, deal, seq) key that turns a racing append into
+``ConflictError``; all rows of one match in one transaction summing to zero.
 """
 
 from __future__ import annotations
@@ -49,18 +52,18 @@ class AlreadyApplied(StorageError):
 
 class TableStatus(StrEnum):
     OPEN = "open"  # seating
-    PLAYING = "playing"  # a rubber in progress
+    PLAYING = "playing"  # a match in progress
     CLOSED = "closed"
 
 
 @dataclass(frozen=True, slots=True)
 class TableSettings:
-    """Per-table choices a group makes (RULES.md: variant, unfinished part score; money)."""
+    """Per-table choices a group makes: the table's language and turn timer, and the game's own
+    options (bridge: ``rules``, ``unfinished_part_score``), which only the game reads."""
 
-    rules: str = "modern"
-    unfinished_part_score: int = 100
     language: str = "ru"
     turn_timer: int = 0  # minutes; 0 = off
+    options: Mapping[str, Any] = field(default_factory=dict)
 
 
 class Rounding(StrEnum):
@@ -111,11 +114,12 @@ class Table:
     topic_id: int | None
     status: TableStatus
     settings: TableSettings
-    seats: Mapping[str, int] = field(default_factory=dict)  # "N" -> player id
+    seats: Mapping[int, int] = field(default_factory=dict)  # seat index -> player id
     current_deal: int = 0  # number of the latest deal (0: none yet)
-    rubber_id: int | None = None  # the rubber in progress
+    match_id: int | None = None  # the match in progress
     scorekeeper: bool = False
     token: str = ""  # unguessable, for deep links (the id is sequential)
+    game: str = "bridge"
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,25 +137,27 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class DealSummary:
-    """A finished deal as the rubber needs it; derived from the deal's events and kept for speed."""
+    """A finished deal as the match needs it; derived from the deal's events and kept for speed."""
 
     table_id: int
     deal_no: int
-    rubber_id: int | None
+    match_id: int | None
     result: Mapping[str, Any] | None  # None while the deal is in progress
 
 
 @dataclass(frozen=True, slots=True)
-class Rubber:
+class Match:
+    """A rubber, a pulka: the deals of one table between the same seats, settled at its end."""
+
     id: int
     table_id: int
     chat_id: int
-    rules: str
-    seats: Mapping[str, int]  # who held each seat when the rubber ended (or now)
+    game: str
+    options: Mapping[str, Any]  # the table's game options when the match started
+    seats: Mapping[int, int]  # who held each seat when the match ended (or now)
     started_at: str
     finished_at: str | None
-    winner: str | None
-    points: int | None
+    result: Mapping[str, Any] | None  # the game's summary of the outcome, once finished
     unfinished: bool
 
 
@@ -161,8 +167,8 @@ class LedgerRow:
     chat_id: int
     player_id: int
     points: int
-    kind: str  # "rubber" or "payment"
-    rubber_id: int | None
+    kind: str  # "match" or "payment"
+    match_id: int | None
     txn: str
     note: str
     at: str
@@ -175,7 +181,7 @@ class TableBundle:
     table: Table
     chat: Chat
     players: Mapping[int, Player]
-    rubber_deals: Sequence[DealSummary]  # the rubber in progress, in order
+    match_deals: Sequence[DealSummary]  # the match in progress, in order
     events: Sequence[Event]  # the current deal's log
     flags: Mapping[int, frozenset[str]]  # player id -> flags
 
@@ -243,6 +249,7 @@ class Storage(abc.ABC):
         topic_id: int | None,
         settings: TableSettings,
         scorekeeper: bool = False,
+        game: str = "bridge",
     ) -> Table: ...
 
     @abc.abstractmethod
@@ -263,7 +270,7 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def load_bundles(self, table_ids: Sequence[int] | None = None) -> list[TableBundle]:
-        """Tables with their chat, players, rubber deals, current deal's events and player
+        """Tables with their chat, players, match deals, current deal's events and player
         flags; every online table not closed when ``table_ids`` is None. A few queries in all, not
         a few per table: a restart of a thousand tables must not take a thousand round trips."""
 
@@ -274,7 +281,7 @@ class Storage(abc.ABC):
     async def set_status(self, table_id: int, status: TableStatus) -> None: ...
 
     @abc.abstractmethod
-    async def set_seat(self, table_id: int, seat: str, player_id: int | None) -> None:
+    async def set_seat(self, table_id: int, seat: int, player_id: int | None) -> None:
         """Seat a player (None: empty the seat). A player sits in one seat of a table at most."""
 
     # --- kept messages ---------------------------------------------------------------------
@@ -301,8 +308,10 @@ class Storage(abc.ABC):
         payload: Mapping[str, Any],
         player_id: int | None,
         update_key: str | None = None,
+        kind: str = "deal",
     ) -> Event:
-        """Open deal ``deal_no`` of the table's rubber with its first event (``deal``).
+        """Open deal ``deal_no`` of the table's match with its first event (``kind``: the
+        deal, or a scorekeeper's entry).
 
         ConflictError if that deal number exists already. ``update_key`` names the Telegram
         update that caused it, recorded in the same transaction: AlreadyApplied (and nothing
@@ -326,37 +335,38 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def finish_deal(self, table_id: int, deal_no: int, result: Mapping[str, Any]) -> None:
-        """Keep the deal's result for the rubber (a cache of what its events say)."""
+        """Keep the deal's result for the match (a cache of what its events say)."""
 
     @abc.abstractmethod
-    async def deals(self, rubber_id: int) -> list[DealSummary]: ...
+    async def deals(self, match_id: int) -> list[DealSummary]: ...
 
-    # --- rubbers and the ledger ---------------------------------------------------------------
-
-    @abc.abstractmethod
-    async def start_rubber(self, table_id: int, rules: str, seats: Mapping[str, int]) -> Rubber: ...
+    # --- matches and the ledger ---------------------------------------------------------------
 
     @abc.abstractmethod
-    async def get_rubber(self, rubber_id: int) -> Rubber: ...
+    async def start_match(self, table_id: int, seats: Mapping[int, int]) -> Match:
+        """A new match at the table, of its game with its options as they stand now."""
 
     @abc.abstractmethod
-    async def finish_rubber(
+    async def get_match(self, match_id: int) -> Match: ...
+
+    @abc.abstractmethod
+    async def finish_match(
         self,
-        rubber_id: int,
-        winner: str | None,
-        points: int,
+        match_id: int,
+        result: Mapping[str, Any],
         entries: Mapping[int, int],
-        seats: Mapping[str, int],
+        seats: Mapping[int, int],
         unfinished: bool = False,
     ) -> None:
-        """Close the rubber and write one ledger row per player, in one transaction.
+        """Close the match and write one ledger row per player, in one transaction.
 
-        UnbalancedLedger (and nothing written) if ``entries`` do not sum to zero.
+        UnbalancedLedger (and nothing written) if ``entries`` do not sum to zero; ConflictError
+        if the match was finished already.
         """
 
     @abc.abstractmethod
-    async def rubbers(self, chat_id: int, limit: int = 20) -> list[Rubber]:
-        """The chat's finished rubbers, newest first."""
+    async def matches(self, chat_id: int, limit: int = 20) -> list[Match]:
+        """The chat's finished matches, newest first."""
 
     @abc.abstractmethod
     async def record_payment(
@@ -385,8 +395,8 @@ class Storage(abc.ABC):
         """How many ledger rows the chat has: a version number for buttons built from it."""
 
     @abc.abstractmethod
-    async def rubber_counts(self, chat_id: int) -> dict[int, int]:
-        """player id -> number of finished rubbers played in the chat."""
+    async def match_counts(self, chat_id: int) -> dict[int, int]:
+        """player id -> number of finished matches played in the chat."""
 
 
 def check_balanced(entries: Mapping[int, int] | Sequence[int]) -> None:

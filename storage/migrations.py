@@ -151,6 +151,78 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX applied_updates_by_time ON applied_updates(at);
     """,
+    # 5: game-neutral. A table names its game and keeps that game's settings as JSON options;
+    # seats are indices 0.. (bridge: N E S W = 0 1 2 3); rubbers become matches (a rubber, a
+    # pulka) whose result is the game's own JSON; the ledger's rows come from any match.
+    """
+    ALTER TABLE tables ADD COLUMN game TEXT NOT NULL DEFAULT 'bridge';
+    ALTER TABLE tables ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
+    UPDATE tables SET options = json_object(
+        'rules', rules, 'unfinished_part_score', unfinished_part_score);
+    ALTER TABLE tables DROP COLUMN rules;
+    ALTER TABLE tables DROP COLUMN unfinished_part_score;
+    ALTER TABLE tables DROP COLUMN stake;
+    ALTER TABLE tables DROP COLUMN currency;
+    ALTER TABLE tables RENAME COLUMN rubber_id TO match_id;
+
+    CREATE TABLE seats_new (
+        table_id    INTEGER NOT NULL REFERENCES tables(id),
+        seat        INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 9),
+        player_id   INTEGER NOT NULL REFERENCES players(id),
+        PRIMARY KEY (table_id, seat),
+        UNIQUE (table_id, player_id)
+    );
+    INSERT INTO seats_new (table_id, seat, player_id)
+        SELECT table_id, instr('NESW', seat) - 1, player_id FROM seats;
+    DROP TABLE seats;
+    ALTER TABLE seats_new RENAME TO seats;
+
+    ALTER TABLE rubbers RENAME TO matches;
+    ALTER TABLE matches ADD COLUMN game TEXT NOT NULL DEFAULT 'bridge';
+    ALTER TABLE matches ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE matches ADD COLUMN result TEXT;
+    UPDATE matches SET
+        options = json_object('rules', rules),
+        seats = json_object('0', json_extract(seats, '$.N'), '1', json_extract(seats, '$.E'),
+                            '2', json_extract(seats, '$.S'), '3', json_extract(seats, '$.W')),
+        result = CASE WHEN finished_at IS NULL THEN NULL
+                      ELSE json_object('winner', winner, 'points', points) END;
+    ALTER TABLE matches DROP COLUMN rules;
+    ALTER TABLE matches DROP COLUMN winner;
+    ALTER TABLE matches DROP COLUMN points;
+    DROP INDEX rubbers_by_chat;
+    CREATE INDEX matches_by_chat ON matches(chat_id, finished_at);
+    ALTER TABLE deals RENAME COLUMN rubber_id TO match_id;
+    DROP INDEX deals_by_rubber;
+    CREATE INDEX deals_by_match ON deals(match_id);
+
+    CREATE TABLE ledger_new (
+        id          INTEGER PRIMARY KEY,
+        chat_id     INTEGER NOT NULL REFERENCES chats(id),
+        player_id   INTEGER NOT NULL REFERENCES players(id),
+        points      INTEGER NOT NULL,
+        kind        TEXT NOT NULL CHECK (kind IN ('match', 'payment')),
+        match_id    INTEGER REFERENCES matches(id),
+        txn         TEXT NOT NULL,
+        note        TEXT NOT NULL DEFAULT '',
+        at          TEXT NOT NULL
+    );
+    INSERT INTO ledger_new (id, chat_id, player_id, points, kind, match_id, txn, note, at)
+        SELECT id, chat_id, player_id, points,
+               CASE kind WHEN 'rubber' THEN 'match' ELSE kind END,
+               rubber_id, txn, note, at
+        FROM ledger ORDER BY id;
+    DROP TABLE ledger;
+    ALTER TABLE ledger_new RENAME TO ledger;
+    CREATE INDEX ledger_by_chat ON ledger(chat_id, player_id);
+    CREATE INDEX ledger_by_match ON ledger(match_id);
+    CREATE UNIQUE INDEX one_row_per_player_per_match ON ledger(match_id, player_id)
+        WHERE kind = 'match';
+    CREATE TRIGGER ledger_append_only_u BEFORE UPDATE ON ledger
+        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+    CREATE TRIGGER ledger_append_only_d BEFORE DELETE ON ledger
+        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+    """,
 )
 
 LATEST = len(MIGRATIONS)

@@ -30,12 +30,12 @@ from storage.interface import (
     DealSummary,
     Event,
     LedgerRow,
+    Match,
     NotFound,
     NotOurDatabase,
     PaymentPolicy,
     Player,
     Rounding,
-    Rubber,
     Storage,
     StorageError,
     Table,
@@ -253,7 +253,7 @@ class SqliteStorage(Storage):
             if new is not None:
                 # The new id was seen first (an update from the supergroup raced the migration
                 # message): it has no history worth keeping that the old chat lacks, so fold it.
-                for table in ("tables", "rubbers", "ledger", "players"):
+                for table in ("tables", "matches", "ledger", "players"):
                     await db.execute(
                         f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (old["id"], new["id"])
                     )
@@ -359,15 +359,17 @@ class SqliteStorage(Storage):
         topic_id: int | None,
         settings: TableSettings,
         scorekeeper: bool = False,
+        game: str = "bridge",
     ) -> Table:
         async with self._tx() as db:
             cur = await db.execute(
-                "INSERT INTO tables (chat_id, topic_id, status, rules, unfinished_part_score, "
+                "INSERT INTO tables (chat_id, topic_id, status, game, options, "
                 "language, turn_timer, scorekeeper, created_at, token) "
                 "VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?)",
                 (
                     chat_id,
                     topic_id,
+                    game,
                     *_settings_row(settings),
                     int(scorekeeper),
                     _now(),
@@ -393,7 +395,7 @@ class SqliteStorage(Storage):
             return []
         ids = [row["id"] for row in rows]
         marks = ",".join("?" * len(ids))
-        seats: dict[int, dict[str, int]] = {i: {} for i in ids}
+        seats: dict[int, dict[int, int]] = {i: {} for i in ids}
         for r in await self._all(
             f"SELECT table_id, seat, player_id FROM seats WHERE table_id IN ({marks})", tuple(ids)
         ):
@@ -413,16 +415,16 @@ class SqliteStorage(Storage):
                 topic_id=row["topic_id"],
                 status=TableStatus(row["status"]),
                 settings=TableSettings(
-                    rules=row["rules"],
-                    unfinished_part_score=row["unfinished_part_score"],
                     language=row["language"],
                     turn_timer=row["turn_timer"],
+                    options=json.loads(row["options"]),
                 ),
                 seats=seats[row["id"]],
                 current_deal=current.get(row["id"], 0),
-                rubber_id=row["rubber_id"],
+                match_id=row["match_id"],
                 scorekeeper=bool(row["scorekeeper"]),
                 token=row["token"] or "",
+                game=row["game"],
             )
             for row in rows
         ]
@@ -463,7 +465,7 @@ class SqliteStorage(Storage):
         tables = await self._tables(rows)
         chat_ids = sorted({t.chat_id for t in tables})
         player_ids = sorted({pid for t in tables for pid in t.seats.values()})
-        rubber_ids = sorted({t.rubber_id for t in tables if t.rubber_id is not None})
+        match_ids = sorted({t.match_id for t in tables if t.match_id is not None})
         chats = {
             r["id"]: _chat(r) for r in await self._many("SELECT * FROM chats WHERE id", chat_ids)
         }
@@ -476,9 +478,9 @@ class SqliteStorage(Storage):
             flags.setdefault(r["player_id"], set()).add(r["flag"])
         deals: dict[int, list[DealSummary]] = {}
         for r in await self._many(
-            "SELECT * FROM deals WHERE rubber_id", rubber_ids, "ORDER BY rubber_id, deal_no"
+            "SELECT * FROM deals WHERE match_id", match_ids, "ORDER BY match_id, deal_no"
         ):
-            deals.setdefault(r["rubber_id"], []).append(_summary(r))
+            deals.setdefault(r["match_id"], []).append(_summary(r))
         events: dict[int, list[Event]] = {}
         current = [(t.id, t.current_deal) for t in tables if t.current_deal]
         for chunk in _chunks(current):
@@ -494,7 +496,7 @@ class SqliteStorage(Storage):
                 table=t,
                 chat=chats[t.chat_id],
                 players={pid: players[pid] for pid in t.seats.values()},
-                rubber_deals=deals.get(t.rubber_id, []) if t.rubber_id is not None else [],
+                match_deals=deals.get(t.match_id, []) if t.match_id is not None else [],
                 events=events.get(t.id, []),
                 flags={pid: frozenset(flags.get(pid, ())) for pid in t.seats.values()},
             )
@@ -511,8 +513,7 @@ class SqliteStorage(Storage):
     async def update_settings(self, table_id: int, settings: TableSettings) -> None:
         async with self._tx() as db:
             await db.execute(
-                "UPDATE tables SET rules = ?, unfinished_part_score = ?, "
-                "language = ?, turn_timer = ? WHERE id = ?",
+                "UPDATE tables SET options = ?, language = ?, turn_timer = ? WHERE id = ?",
                 (*_settings_row(settings), table_id),
             )
 
@@ -520,14 +521,16 @@ class SqliteStorage(Storage):
         async with self._tx() as db:
             await db.execute("UPDATE tables SET status = ? WHERE id = ?", (status.value, table_id))
 
-    async def set_seat(self, table_id: int, seat: str, player_id: int | None) -> None:
+    async def set_seat(self, table_id: int, seat: int, player_id: int | None) -> None:
         async with self._tx() as db:
-            await db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat))
+            await db.execute(
+                "DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, int(seat))
+            )
             if player_id is not None:
                 try:
                     await db.execute(
                         "INSERT INTO seats (table_id, seat, player_id) VALUES (?, ?, ?)",
-                        (table_id, seat, player_id),
+                        (table_id, int(seat), player_id),
                     )
                 except sqlite3.IntegrityError as exc:
                     raise ConflictError(f"player {player_id} already sits at {table_id}") from exc
@@ -564,27 +567,28 @@ class SqliteStorage(Storage):
         payload: Mapping[str, Any],
         player_id: int | None,
         update_key: str | None = None,
+        kind: str = "deal",
     ) -> Event:
         at = _now()
         async with self._tx() as db:
             if update_key is not None:
                 await self._mark_applied(db, update_key, table_id, deal_no, at)
-            rubber = await self._one("SELECT rubber_id FROM tables WHERE id = ?", (table_id,))
-            if rubber is None:
+            table = await self._one("SELECT match_id FROM tables WHERE id = ?", (table_id,))
+            if table is None:
                 raise NotFound(f"table {table_id}")
             try:
                 await db.execute(
-                    "INSERT INTO deals (table_id, deal_no, rubber_id) VALUES (?, ?, ?)",
-                    (table_id, deal_no, rubber["rubber_id"]),
+                    "INSERT INTO deals (table_id, deal_no, match_id) VALUES (?, ?, ?)",
+                    (table_id, deal_no, table["match_id"]),
                 )
                 await db.execute(
                     "INSERT INTO events (table_id, deal_no, seq, kind, payload, player_id, at) "
-                    "VALUES (?, ?, 0, 'deal', ?, ?, ?)",
-                    (table_id, deal_no, json.dumps(dict(payload)), player_id, at),
+                    "VALUES (?, ?, 0, ?, ?, ?, ?)",
+                    (table_id, deal_no, kind, json.dumps(dict(payload)), player_id, at),
                 )
             except sqlite3.IntegrityError as exc:
                 raise ConflictError(f"deal {table_id}/{deal_no} exists") from exc
-        return Event(table_id, deal_no, 0, "deal", dict(payload), player_id, at)
+        return Event(table_id, deal_no, 0, kind, dict(payload), player_id, at)
 
     async def append_event(
         self,
@@ -700,45 +704,53 @@ class SqliteStorage(Storage):
             (json.dumps(dict(result)), table_id, deal_no),
         )
 
-    async def deals(self, rubber_id: int) -> list[DealSummary]:
+    async def deals(self, match_id: int) -> list[DealSummary]:
         rows = await self._all(
-            "SELECT * FROM deals WHERE rubber_id = ? ORDER BY deal_no", (rubber_id,)
+            "SELECT * FROM deals WHERE match_id = ? ORDER BY deal_no", (match_id,)
         )
         return [_summary(r) for r in rows]
 
-    # --- rubbers and ledger ---------------------------------------------------------------------
+    # --- matches and ledger ---------------------------------------------------------------------
 
-    async def start_rubber(self, table_id: int, rules: str, seats: Mapping[str, int]) -> Rubber:
+    async def start_match(self, table_id: int, seats: Mapping[int, int]) -> Match:
         async with self._tx() as db:
-            table = await self._one("SELECT chat_id FROM tables WHERE id = ?", (table_id,))
+            table = await self._one(
+                "SELECT chat_id, game, options FROM tables WHERE id = ?", (table_id,)
+            )
             if table is None:
                 raise NotFound(f"table {table_id}")
             cur = await db.execute(
-                "INSERT INTO rubbers (table_id, chat_id, rules, seats, started_at) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (table_id, table["chat_id"], rules, json.dumps(dict(seats)), _now()),
+                "INSERT INTO matches (table_id, chat_id, game, options, seats, started_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    table_id,
+                    table["chat_id"],
+                    table["game"],
+                    table["options"],
+                    _seats_json(seats),
+                    _now(),
+                ),
             )
-            rubber_id = cur.lastrowid
+            match_id = cur.lastrowid
             await db.execute(
-                "UPDATE tables SET rubber_id = ?, status = 'playing' WHERE id = ?",
-                (rubber_id, table_id),
+                "UPDATE tables SET match_id = ?, status = 'playing' WHERE id = ?",
+                (match_id, table_id),
             )
-        assert rubber_id is not None
-        return await self.get_rubber(rubber_id)
+        assert match_id is not None
+        return await self.get_match(match_id)
 
-    async def get_rubber(self, rubber_id: int) -> Rubber:
-        row = await self._one("SELECT * FROM rubbers WHERE id = ?", (rubber_id,))
+    async def get_match(self, match_id: int) -> Match:
+        row = await self._one("SELECT * FROM matches WHERE id = ?", (match_id,))
         if row is None:
-            raise NotFound(f"rubber {rubber_id}")
-        return _rubber(row)
+            raise NotFound(f"match {match_id}")
+        return _match(row)
 
-    async def finish_rubber(
+    async def finish_match(
         self,
-        rubber_id: int,
-        winner: str | None,
-        points: int,
+        match_id: int,
+        result: Mapping[str, Any],
         entries: Mapping[int, int],
-        seats: Mapping[str, int],
+        seats: Mapping[int, int],
         unfinished: bool = False,
     ) -> None:
         check_balanced(entries)
@@ -746,36 +758,36 @@ class SqliteStorage(Storage):
         txn = uuid.uuid4().hex
         async with self._tx() as db:
             row = await self._one(
-                "SELECT chat_id, table_id, finished_at FROM rubbers WHERE id = ?", (rubber_id,)
+                "SELECT chat_id, table_id, finished_at FROM matches WHERE id = ?", (match_id,)
             )
             if row is None:
-                raise NotFound(f"rubber {rubber_id}")
+                raise NotFound(f"match {match_id}")
             if row["finished_at"] is not None:
-                raise ConflictError(f"rubber {rubber_id} is already finished")
+                raise ConflictError(f"match {match_id} is already finished")
             await db.execute(
-                "UPDATE rubbers SET finished_at = ?, winner = ?, points = ?, seats = ?, "
-                "unfinished = ? WHERE id = ?",
-                (at, winner, points, json.dumps(dict(seats)), int(unfinished), rubber_id),
+                "UPDATE matches SET finished_at = ?, result = ?, seats = ?, unfinished = ? "
+                "WHERE id = ?",
+                (at, json.dumps(dict(result)), _seats_json(seats), int(unfinished), match_id),
             )
             await db.executemany(
-                "INSERT INTO ledger (chat_id, player_id, points, kind, rubber_id, txn, at) "
-                "VALUES (?, ?, ?, 'rubber', ?, ?, ?)",
-                [(row["chat_id"], p, pts, rubber_id, txn, at) for p, pts in entries.items()],
+                "INSERT INTO ledger (chat_id, player_id, points, kind, match_id, txn, at) "
+                "VALUES (?, ?, ?, 'match', ?, ?, ?)",
+                [(row["chat_id"], p, pts, match_id, txn, at) for p, pts in entries.items()],
             )
             await db.execute(
-                "UPDATE tables SET rubber_id = NULL WHERE id = ? AND rubber_id = ?",
-                (row["table_id"], rubber_id),
+                "UPDATE tables SET match_id = NULL WHERE id = ? AND match_id = ?",
+                (row["table_id"], match_id),
             )
             total = await self._scalar("SELECT sum(points) FROM ledger WHERE txn = ?", (txn,))
             check_balanced([total])
 
-    async def rubbers(self, chat_id: int, limit: int = 20) -> list[Rubber]:
+    async def matches(self, chat_id: int, limit: int = 20) -> list[Match]:
         rows = await self._all(
-            "SELECT * FROM rubbers WHERE chat_id = ? AND finished_at IS NOT NULL "
+            "SELECT * FROM matches WHERE chat_id = ? AND finished_at IS NOT NULL "
             "ORDER BY finished_at DESC, id DESC LIMIT ?",
             (chat_id, limit),
         )
-        return [_rubber(r) for r in rows]
+        return [_match(r) for r in rows]
 
     async def record_payment(
         self,
@@ -811,7 +823,7 @@ class SqliteStorage(Storage):
                 r["player_id"],
                 r["points"],
                 r["kind"],
-                r["rubber_id"],
+                r["match_id"],
                 r["txn"],
                 r["note"],
                 r["at"],
@@ -830,9 +842,9 @@ class SqliteStorage(Storage):
     async def ledger_size(self, chat_id: int) -> int:
         return await self._scalar("SELECT count(*) FROM ledger WHERE chat_id = ?", (chat_id,))
 
-    async def rubber_counts(self, chat_id: int) -> dict[int, int]:
+    async def match_counts(self, chat_id: int) -> dict[int, int]:
         rows = await self._all(
-            "SELECT player_id, count(*) AS n FROM ledger WHERE chat_id = ? AND kind = 'rubber' "
+            "SELECT player_id, count(*) AS n FROM ledger WHERE chat_id = ? AND kind = 'match' "
             "GROUP BY player_id",
             (chat_id,),
         )
@@ -902,17 +914,20 @@ def _event(r: sqlite3.Row) -> Event:
 
 def _summary(r: sqlite3.Row) -> DealSummary:
     result = None if r["result"] is None else json.loads(r["result"])
-    return DealSummary(r["table_id"], r["deal_no"], r["rubber_id"], result)
+    return DealSummary(r["table_id"], r["deal_no"], r["match_id"], result)
 
 
-def _settings_row(settings: TableSettings) -> tuple[str, int, str, int]:
-    """The settings in the column order of ``tables`` (rules … turn_timer)."""
+def _settings_row(settings: TableSettings) -> tuple[str, str, int]:
+    """The settings in the column order of ``tables`` (options, language, turn_timer)."""
     return (
-        settings.rules,
-        settings.unfinished_part_score,
+        json.dumps(dict(settings.options), sort_keys=True),
         settings.language,
         settings.turn_timer,
     )
+
+
+def _seats_json(seats: Mapping[int, int]) -> str:
+    return json.dumps({str(int(seat)): pid for seat, pid in sorted(seats.items())})
 
 
 def _chat(row: sqlite3.Row) -> Chat:
@@ -926,16 +941,16 @@ def _player(row: sqlite3.Row) -> Player:
     return Player(row["id"], row["tg_user_id"], row["name"], row["language"], row["chat_id"])
 
 
-def _rubber(row: sqlite3.Row) -> Rubber:
-    return Rubber(
+def _match(row: sqlite3.Row) -> Match:
+    return Match(
         id=row["id"],
         table_id=row["table_id"],
         chat_id=row["chat_id"],
-        rules=row["rules"],
-        seats=json.loads(row["seats"]),
+        game=row["game"],
+        options=json.loads(row["options"]),
+        seats={int(seat): pid for seat, pid in json.loads(row["seats"]).items()},
         started_at=row["started_at"],
         finished_at=row["finished_at"],
-        winner=row["winner"],
-        points=row["points"],
+        result=None if row["result"] is None else json.loads(row["result"]),
         unfinished=bool(row["unfinished"]),
     )

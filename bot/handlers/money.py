@@ -60,7 +60,7 @@ async def ledger_command(update: Update, context: BotContext) -> None:
 async def ledger_view(context: BotContext, chat: Chat) -> Rendered:
     storage = context.storage
     balances = await storage.balances(chat.id)
-    counts = await storage.rubber_counts(chat.id)
+    counts = await storage.match_counts(chat.id)
     names = await _names(storage, balances)
     version = await storage.ledger_size(chat.id)
     return render_ledger(chat.id, version, balances, counts, names, chat.settings, _group_t(chat))
@@ -88,11 +88,11 @@ async def history_command(update: Update, context: BotContext) -> None:
         await _send_csv(context, chat, thread_of(update))
         return
     storage = context.storage
-    rubbers = await storage.rubbers(chat.id, limit=10)
+    rubbers = await storage.matches(chat.id, limit=10)
     entries: dict[int, dict[int, int]] = {}
     for row in await storage.ledger(chat.id):
-        if row.kind == "rubber" and row.rubber_id is not None:
-            entries.setdefault(row.rubber_id, {})[row.player_id] = row.points
+        if row.kind == "match" and row.match_id is not None:
+            entries.setdefault(row.match_id, {})[row.player_id] = row.points
     ids = {pid for r in rubbers for pid in r.seats.values()} | {
         pid for e in entries.values() for pid in e
     }

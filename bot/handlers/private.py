@@ -8,6 +8,7 @@ from telegram.ext import BaseHandler, ChatMemberHandler, CommandHandler
 
 from bot.context import BotContext
 from bot.deeplinks import SitLink, is_old_sit, parse_sit
+from bot.games import ui_for
 from bot.handlers.common import (
     acting_player,
     chat_translator,
@@ -16,9 +17,7 @@ from bot.handlers.common import (
 )
 from bot.service import Change, Refusal
 from bot.views import Rendered
-from bot.views.cards import seat_text
 from bot.views.misc import render_help, render_welcome
-from bot.views.table import vulnerability
 from bot.views.text import user_text
 from storage.interface import Player
 
@@ -46,12 +45,11 @@ async def start(update: Update, context: BotContext) -> None:
         seat = change.snapshot.seat_of(player.id)
         assert seat is not None
         title = change.snapshot.chat.title
+        seat_name = ui_for(change.snapshot.game.name).seat_name(seat, t.language)
         context.outbox.post(
             chat.id,
             None,
-            Rendered(
-                t("private.seated", seat=seat_text(seat, t.language), chat=user_text(title or "—"))
-            ),
+            Rendered(t("private.seated", seat=seat_name, chat=user_text(title or "—"))),
         )
         context.presenter.show(change)
         return
@@ -82,7 +80,10 @@ async def _sit_by_link(
     snap = await context.service.snapshot(table_id)
     if not await is_member(context, snap.chat.tg_chat_id, tg_user_id):
         raise Refusal("not_member")
-    return await context.service.sit(table_id, player, link.seat)
+    seat = ui_for(snap.game.name).seat_from_word(link.seat)
+    if seat is None:
+        raise Refusal("old_link")
+    return await context.service.sit(table_id, player, seat)
 
 
 async def _show_hands(context: BotContext, player_id: int) -> bool:
@@ -91,10 +92,11 @@ async def _show_hands(context: BotContext, player_id: int) -> bool:
     for table in await context.storage.tables_of_player(player_id):
         snap = await context.service.snapshot(table.id)
         seat = snap.seat_of(player_id)
-        if seat is None or snap.state is None or snap.state.result is not None:
+        if seat is None or snap.state is None or snap.state.finished:
             continue
-        context.outbox.forget(snap.table_id, f"hand:{seat.name}:{snap.deal_no}")
-        context.presenter.show_hand(snap, seat, snap.deal_no, snap.state, vulnerability(snap))
+        ui = ui_for(snap.game.name)
+        context.outbox.forget(snap.table_id, ui.hand_key(seat, snap.deal_no))
+        context.presenter.show_hand(snap, seat)
         shown = True
     return shown
 

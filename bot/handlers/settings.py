@@ -14,6 +14,7 @@ from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filt
 
 from bot.callback_data import Act, BadCallbackData, Button, route
 from bot.context import BotContext
+from bot.games import GameUI, ui_for
 from bot.handlers.common import (
     acting_player,
     chat_translator,
@@ -68,17 +69,18 @@ async def settings_command(update: Update, context: BotContext) -> None:
         snap = (await context.service.update_chat_settings(snap.chat.id, group, table_id)).snapshot
     group_t = context.presenter.group_translator(snap)
     context.outbox.forget(table_id, "settings")  # a fresh message at the bottom of the chat
-    content = render_settings(table_id, snap.settings, snap.chat.settings, group_t)
+    content = render_settings(
+        table_id, snap.settings, snap.chat.settings, group_t, ui_for(snap.game.name)
+    )
     context.outbox.want(table_id, "settings", chat.id, thread, content)
 
 
-def _changed(settings: TableSettings, arg: str) -> TableSettings | None:
+def _changed(settings: TableSettings, arg: str, ui: GameUI) -> TableSettings | None:
     """The table's settings after the press; None if the press is about the group's money."""
+    options = ui.option_changed(settings.options, arg)
+    if options is not None:
+        return dataclasses.replace(settings, options=options)
     key, _, value = arg.partition("=")
-    if key == "rules" and value in ("modern", "classic"):
-        return dataclasses.replace(settings, rules=value)
-    if key == "part" and value in ("50", "100"):
-        return dataclasses.replace(settings, unfinished_part_score=int(value))
     if key == "lang" and value in ("ru", "en"):
         return dataclasses.replace(settings, language=value)
     if key == "timer" and value in {str(m) for m in TIMER_MINUTES}:
@@ -110,7 +112,7 @@ async def setting_button(update: Update, context: BotContext) -> None:
         snap = await context.service.snapshot(pressed.table_id)
         if query.message.chat.id != snap.chat.tg_chat_id:
             raise BadCallbackData(query.data)  # a table's settings are changed in its group only
-        table_settings = _changed(snap.settings, pressed.arg)
+        table_settings = _changed(snap.settings, pressed.arg, ui_for(snap.game.name))
         money = table_settings is None
         if not await _may_change(context, snap, user.id, player.id, money):
             raise Refusal("not_allowed")
@@ -124,7 +126,9 @@ async def setting_button(update: Update, context: BotContext) -> None:
         return
     group_t = context.presenter.group_translator(change.snapshot)
     snap = change.snapshot
-    content = render_settings(snap.table_id, snap.settings, snap.chat.settings, group_t)
+    content = render_settings(
+        snap.table_id, snap.settings, snap.chat.settings, group_t, ui_for(snap.game.name)
+    )
     context.outbox.want(snap.table_id, "settings", snap.chat.tg_chat_id, snap.topic_id, content)
     context.presenter.show(change)
     await query.answer(t("settings.saved"))

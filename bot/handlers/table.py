@@ -9,6 +9,7 @@ from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filt
 from bot.callback_data import KEEPER_ACTS, MONEY_ACTS, Act, BadCallbackData, Button, route
 from bot.context import BotContext
 from bot.deeplinks import sit_link
+from bot.games import ui_for
 from bot.handlers.common import (
     acting_player,
     chat_translator,
@@ -22,10 +23,6 @@ from bot.handlers.common import (
 )
 from bot.service import Refusal
 from bot.views import Rendered
-from bot.views.score import render_scoresheet
-from bot.views.table import vulnerability
-from games.bridge.cards import Seat
-from games.bridge.entry import SEAT_WORDS, seat_from_word
 from games.errors import RuleError
 
 
@@ -64,7 +61,9 @@ async def show_score(update: Update, context: BotContext) -> None:
         return
     snap = await context.service.snapshot(table_id)
     group_t = context.presenter.group_translator(snap)
-    context.outbox.post(chat.id, thread_of(update), render_scoresheet(snap, group_t))
+    context.outbox.post(
+        chat.id, thread_of(update), ui_for(snap.game.name).scoresheet(snap, group_t)
+    )
 
 
 async def leave_command(update: Update, context: BotContext) -> None:
@@ -119,8 +118,10 @@ async def sub_command(update: Update, context: BotContext) -> None:
     try:
         snap = await context.service.snapshot(table_id)
         seat = snap.seat_of(player.id)
-        if len(args) == 2 and args[0].upper() in SEAT_WORDS:
-            seat = seat_from_word(args.pop(0))
+        named = ui_for(snap.game.name).seat_from_word(args[0]) if len(args) == 2 else None
+        if named is not None:
+            seat = named
+            args.pop(0)
         if len(args) != 1 or not args[0].startswith("@"):
             raise Refusal("sub_usage")
         if seat is None:
@@ -135,9 +136,6 @@ async def sub_command(update: Update, context: BotContext) -> None:
     context.presenter.show(change)
 
 
-ACTIONS = {Act.CALL: "call", Act.CARD: "card", Act.CLAIM: "claim", Act.CLAIM_ANSWER: "claim_answer"}
-
-
 async def button(update: Update, context: BotContext) -> None:
     """Every table button: decode, act through the service, show the change, answer the press."""
     query = update.callback_query
@@ -148,13 +146,17 @@ async def button(update: Update, context: BotContext) -> None:
         player = await acting_player(update, context)
         service = context.service
         if pressed.act is Act.SIT:
-            wanted = Seat.parse(pressed.arg)
             snap = await service.snapshot(pressed.table_id)
+            ui = ui_for(snap.game.name)
+            wanted = ui.seat_from_word(pressed.arg)
+            if wanted is None:
+                raise BadCallbackData(query.data)
             if not await is_member(context, snap.chat.tg_chat_id, query.from_user.id):
                 raise Refusal("not_member")
             snap.check_sit(player.id, wanted)
             if not await context.storage.player_flag(player.id, "can_write"):
-                await query.answer(url=sit_link(context.bot.username, snap.token, wanted))
+                code = ui.seat_code(wanted)
+                await query.answer(url=sit_link(context.bot.username, snap.token, code))
                 return
             change = await service.sit(pressed.table_id, player, wanted)
         elif pressed.act in (Act.LEAVE, Act.STAND_UP):
@@ -178,32 +180,37 @@ async def button(update: Update, context: BotContext) -> None:
             seat = snap.seat_of(player.id)
             if seat is None:
                 raise Refusal("not_seated")
-            if snap.state is None or pressed.deal_no != snap.deal_no or snap.state.result:
+            if snap.state is None or pressed.deal_no != snap.deal_no or snap.state.finished:
                 raise Refusal("stale")
-            menu = pressed.act is Act.CLAIM_MENU
-            if menu and not snap.state.can_claim(seat):
-                raise Refusal("stale")
-            context.presenter.show_hand(
-                snap, seat, snap.deal_no, snap.state, vulnerability(snap), claim_menu=menu
-            )
+            menu = "claim" if pressed.act is Act.CLAIM_MENU else ""
+            context.presenter.show_hand(snap, seat, menu)
             await query.answer()
             return
-        elif pressed.act in ACTIONS:
+        else:
             change = await service.act(
                 pressed.table_id,
                 pressed.deal_no,
                 player.id,
-                ACTIONS[pressed.act],
-                pressed.arg,
+                await _action_text(context, pressed, query.data),
                 pressed.at,
             )
-        else:
-            raise BadCallbackData(query.data)
     except (Refusal, RuleError, BadCallbackData) as error:
         await query.answer(refusal_text(error, t), show_alert=False)
         return
     context.presenter.show(change)
     await query.answer()
+
+
+async def _action_text(context: BotContext, pressed: Button, data: str | None) -> str:
+    """The game's action text a button carries: the generic action button's argument, or
+    what the table's game UI reads from a button of its own kind."""
+    if pressed.act is Act.ACTION:
+        return pressed.arg
+    snap = await context.service.snapshot(pressed.table_id)
+    text = ui_for(snap.game.name).button_action(pressed.act.value, pressed.arg)
+    if text is None:
+        raise BadCallbackData(data)
+    return text
 
 
 def _short(text: str) -> Rendered:

@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from bot.callback_data import Act, Button
+from bot.games import GameUI
 from bot.i18n import Translator
 from bot.views import Key, Rendered
-from bot.views.score import money
+from bot.views.amounts import money
 from bot.views.text import user_text
 from storage.interface import ChatSettings, PaymentPolicy, Rounding, TableSettings
 
@@ -36,9 +37,11 @@ def render_welcome(
 
 
 def render_settings(
-    table_id: int, settings: TableSettings, group: ChatSettings, t: Translator
+    table_id: int, settings: TableSettings, group: ChatSettings, t: Translator, ui: GameUI
 ) -> Rendered:
-    """/settings: the table's choices and the group's money, each a button that switches it."""
+    """/settings: the game's options (its UI words them), the table's language and timer, and
+    the group's money, each a button that switches it."""
+    option_lines, option_keys = ui.options_view(settings.options, t)
     stake = (
         t("settings.stake", stake=group.stake, currency=user_text(group.currency))
         if group.stake
@@ -46,8 +49,7 @@ def render_settings(
     )
     lines = [
         t("settings.title", number=table_id),
-        t("settings.rules", rules=t(f"rules.{settings.rules}")),
-        t("settings.part", part=settings.unfinished_part_score),
+        *option_lines,
         t("settings.language", language=settings.language),
         t("settings.timer", minutes=settings.turn_timer)
         if settings.turn_timer
@@ -59,8 +61,6 @@ def render_settings(
         t("settings.payments", who=t(f"payments.{group.payments.value}")),
         t("settings.stake_hint"),
     ]
-    other_rules = "classic" if settings.rules == "modern" else "modern"
-    other_part = 50 if settings.unfinished_part_score == 100 else 100
     other_language = "en" if settings.language == "ru" else "ru"
     timers = list(TIMER_MINUTES)
     next_timer = next_in(timers, settings.turn_timer if settings.turn_timer in timers else 0)
@@ -71,8 +71,7 @@ def render_settings(
         return Key(label, Button(table_id, 0, Act.SETTING, value).encode())
 
     keys = (
-        (key(t("settings.switch_rules", rules=t(f"rules.{other_rules}")), f"rules={other_rules}"),),
-        (key(t("settings.switch_part", part=other_part), f"part={other_part}"),),
+        *((key(label, value),) for label, value in option_keys),
         (key(t("settings.switch_language", language=other_language), f"lang={other_language}"),),
         (key(t("settings.switch_timer", minutes=next_timer), f"timer={next_timer}"),),
         (

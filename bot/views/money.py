@@ -10,13 +10,13 @@ import io
 from collections.abc import Mapping, Sequence
 
 from bot.callback_data import Act, Button
+from bot.games import ui_for
 from bot.i18n import Translator
 from bot.views import Key, Rendered
-from bot.views.score import money, signed
+from bot.views.amounts import money, signed
 from bot.views.text import plain_text, user_text
-from games.bridge.cards import Seat, Side
-from games.bridge.settlement import Transfer
-from storage.interface import ChatSettings, LedgerRow, Rubber
+from games.core.settlement import Transfer
+from storage.interface import ChatSettings, LedgerRow, Match
 
 
 def _cash(points: int, group: ChatSettings) -> str:
@@ -93,7 +93,7 @@ def render_settle(
 
 
 def render_history(
-    rubbers: Sequence[Rubber],
+    rubbers: Sequence[Match],
     entries: Mapping[int, Mapping[int, int]],
     names: Mapping[int, str],
     group: ChatSettings,
@@ -106,22 +106,11 @@ def render_history(
         return Rendered(t("history.empty"))
     lines = [f"<b>{t('history.title', count=len(rubbers))}</b>"]
     for rubber in rubbers:
-        seats = {Seat.parse(s): pid for s, pid in rubber.seats.items()}
-        sides = []
-        for side in Side:
-            pair = " &amp; ".join(
-                user_text(names.get(seats[s], "?")) for s in side.seats if s in seats
-            )
-            sides.append(f"{t('side.ns') if side is Side.NS else t('side.ew')}: {pair}")
-        if rubber.winner is None or not rubber.points:
-            outcome = t("history.drawn")
-        else:
-            winner = t("side.ns") if rubber.winner == Side.NS.value else t("side.ew")
-            outcome = t("history.won", side=winner, points=rubber.points)
+        line = ui_for(rubber.game).history_line(rubber, names, t)
         if rubber.unfinished:
-            outcome += " " + t("history.unfinished")
+            line += " " + t("history.unfinished")
         day = (rubber.finished_at or rubber.started_at)[:10]
-        lines.append(f"\n<b>{day}</b> · " + " — ".join(sides) + f" · {outcome}")
+        lines.append(f"\n<b>{day}</b> · {line}")
         row = entries.get(rubber.id, {})
         lines.append(
             "  "
@@ -160,7 +149,7 @@ def ledger_csv(rows: Sequence[LedgerRow], names: Mapping[int, str], group: ChatS
             (
                 row.at,
                 row.kind,
-                row.rubber_id or "",
+                row.match_id or "",
                 csv_text(names.get(row.player_id, str(row.player_id))),
                 row.points,
                 f"{amount:.2f}" if amount != "" else "",

@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from games.bridge.calls import Call
-from games.bridge.cards import Card, Deal, Seat
+from games.bridge.cards import Card, Deal, Seat, Side
 from games.bridge.deal import (
     Action,
     AnswerClaim,
@@ -20,9 +20,9 @@ from games.bridge.deal import (
     SeatView,
     Undo,
 )
-from games.bridge.rubber import Rubber
-from games.bridge.scoring import Rules
-from games.core.protocols import RandBelow
+from games.bridge.rubber import Rubber, ScoreEntry
+from games.bridge.scoring import Rules, honours
+from games.core.protocols import RandBelow, State
 from games.errors import NotationError, Reason
 
 
@@ -75,6 +75,10 @@ class BridgeState:
     def finished(self) -> bool:
         return self.deal.result is not None
 
+    @property
+    def dealer(self) -> int:
+        return int(self.deal.deal.dealer)
+
     def legal_actions(self, seat: int) -> Sequence[Action]:
         who = Seat(seat)
         claim = self.deal.claim
@@ -95,32 +99,81 @@ class BridgeState:
 
 class RubberMatch:
     """A rubber: finished when a side wins two games, closed early as Law 80 scores it, settled
-    in points per seat (the winners' result to each winner, the losers' to each loser)."""
+    in points per seat (the winners' result to each winner, the losers' to each loser).
+
+    Options: ``rules`` (modern, classic), ``unfinished_part_score`` (50, 100), and the group's
+    ``rounding`` (``hundreds`` as RULES.md says, or ``exact``)."""
 
     def __init__(self, options: Mapping[str, Any]) -> None:
-        self.rubber = Rubber(
-            Rules.parse(str(options.get("rules", "modern"))),
-            int(options.get("unfinished_part_score", 100)),
-        )
-        self.rounded = bool(options.get("rounded", True))
+        self.rubber = Rubber()
+        self.rounded = True
+        self.configure(options)
+
+    def configure(self, options: Mapping[str, Any]) -> None:
+        self.rubber.rules = Rules.parse(str(options.get("rules", "modern")))
+        part = int(options.get("unfinished_part_score", 100))
+        if part not in (50, 100):
+            raise NotationError(repr(part), Reason.BAD_RULES)
+        self.rubber.unfinished_part_score = part
+        self.rounded = str(options.get("rounding", "hundreds")) != "exact"
 
     @property
     def finished(self) -> bool:
         return self.rubber.finished
 
+    def record(self, outcome: Mapping[str, Any]) -> list[ScoreEntry]:
+        """Score one deal's outcome (online or entered by a scorekeeper) into the rubber."""
+        if outcome.get("contract") is None:
+            return self.rubber.record_passed_out()
+        side = Seat.parse(str(outcome["declarer"])).side
+        return self.rubber.record(
+            side, str(outcome["contract"]), int(outcome["tricks"]), outcome.get("honours", {})
+        )
+
     def close(self) -> None:
         self.rubber.close()
 
+    def result(self) -> tuple[Side | None, int]:
+        return self.rubber.result(self.rounded)
+
     def settle(self) -> Sequence[Fraction | int]:
-        winner, points = self.rubber.result(self.rounded)
+        winner, points = self.result()
         if winner is None:
             return [0, 0, 0, 0]
         return [points if seat.side is winner else -points for seat in Seat]
+
+    def summary(self) -> dict[str, Any]:
+        winner, points = self.result()
+        return {"winner": None if winner is None else str(winner), "points": points}
+
+
+def outcome(state: DealState) -> dict[str, Any]:
+    """A finished deal as its rubber records it: contract, declarer, tricks and honours."""
+    result = state.result
+    assert result is not None
+    if result.contract is None or result.declarer is None:
+        return {"contract": None, "declarer": None, "tricks": 0, "honours": {}}
+    held = honours(state.deal, result.contract.strain)
+    return {
+        "contract": str(result.contract),
+        "declarer": result.declarer.name,
+        "tricks": result.declarer_tricks,
+        "honours": {str(side): points for side, points in held.items()},
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimRejected:
+    """A claim was refused: play goes on (the bridge UI says so in the group)."""
+
+    claimant: Seat
+    by: Seat
 
 
 class Bridge:
     name: str = "bridge"
     aliases: tuple[str, ...] = ("бридж", "rubber", "роббер")
+    players: tuple[int, int] = (4, 4)
     codec = CODEC
 
     @property
@@ -140,6 +193,71 @@ class Bridge:
 
     def new_match(self, players: int, options: Mapping[str, Any]) -> RubberMatch:
         return RubberMatch(options)
+
+    def outcome(self, state: State[Any, Any]) -> dict[str, Any]:
+        return outcome(_deal(state))
+
+    def next_dealer(self, dealer: int, players: int) -> int:
+        return int(Seat(dealer).next)
+
+    def undo(self, state: State[Any, Any], seat: int) -> Action:
+        action = Undo(Seat(seat))
+        _deal(state).apply(action)  # RuleError if it is not theirs to take back, or too late
+        return action
+
+    def undo_voters(self, state: State[Any, Any], seat: int) -> frozenset[int]:
+        return frozenset({int(Seat(seat).lho), int(Seat(seat).rho)})
+
+    def notices(
+        self, before: State[Any, Any], after: State[Any, Any], seat: int
+    ) -> tuple[Any, ...]:
+        old, new = _deal(before), _deal(after)
+        if old.claim is not None and new.claim is None and new.result is None:
+            return (ClaimRejected(old.claim.claimant, Seat(seat)),)
+        return ()
+
+    def to_event(self, action: Action) -> tuple[str, dict[str, Any]]:
+        return to_event(action)
+
+    def from_event(self, kind: str, payload: Mapping[str, Any]) -> Action | None:
+        return from_event(kind, payload)
+
+
+RULE_KINDS = ("call", "card", "claim", "claim_answer", "undo")
+
+
+def to_event(action: Action) -> tuple[str, dict[str, Any]]:
+    """(kind, payload) for one action: the kinds bridge logs have had from the start."""
+    seat = action.seat.name
+    if isinstance(action, MakeCall):
+        return "call", {"seat": seat, "call": str(action.call)}
+    if isinstance(action, PlayCard):
+        return "card", {"seat": seat, "card": str(action.card)}
+    if isinstance(action, MakeClaim):
+        return "claim", {"seat": seat, "tricks": action.tricks}
+    if isinstance(action, AnswerClaim):
+        return "claim_answer", {"seat": seat, "accept": action.accept}
+    return "undo", {"seat": seat}
+
+
+def from_event(kind: str, payload: Mapping[str, Any]) -> Action | None:
+    if kind not in RULE_KINDS:
+        return None
+    seat = Seat.parse(str(payload["seat"]))
+    if kind == "call":
+        return MakeCall(seat, Call.parse(str(payload["call"])))
+    if kind == "card":
+        return PlayCard(seat, Card.parse(str(payload["card"])))
+    if kind == "claim":
+        return MakeClaim(seat, int(payload["tricks"]))
+    if kind == "claim_answer":
+        return AnswerClaim(seat, bool(payload["accept"]))
+    return Undo(seat)
+
+
+def _deal(state: State[Any, Any]) -> DealState:
+    assert isinstance(state, BridgeState)
+    return state.deal
 
 
 BRIDGE = Bridge()

@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from games.errors import NotationError, Reason
+
 A = TypeVar("A")  # a game's action type
 V = TypeVar("V", covariant=True)  # a game's per-seat view type
 
@@ -27,6 +29,9 @@ class State(Protocol[A, V]):
 
     @property
     def finished(self) -> bool: ...
+
+    @property
+    def dealer(self) -> int: ...
 
     def legal_actions(self, seat: int) -> Sequence[A]:
         """Everything ``seat`` may do now: the only definition of legality (``apply`` uses it)."""
@@ -47,16 +52,25 @@ class Codec(Protocol[A]):
 
 class Match(Protocol):
     """A rubber, a pulka: records deals' outcomes, knows when it is over, settles to per-player
-    amounts that sum to zero."""
+    amounts that sum to zero. Rebuilt after a restart by recording the stored outcomes again."""
 
     @property
     def finished(self) -> bool: ...
+
+    def record(self, outcome: Mapping[str, Any]) -> Any:
+        """Write one deal's outcome (``Game.outcome``); returns what was written, for show."""
+
+    def configure(self, options: Mapping[str, Any]) -> None:
+        """The table's options changed between deals (bridge: the scoring variant)."""
 
     def close(self) -> None:
         """Stop early (all agreed): settlement follows the game's early-stop rule."""
 
     def settle(self) -> Sequence[Fraction | int]:
         """Each seat's amount, in the game's unit; they sum to zero."""
+
+    def summary(self) -> dict[str, Any]:
+        """The match's result as JSON, kept with it (bridge: the winning side and points)."""
 
 
 @runtime_checkable
@@ -65,6 +79,11 @@ class Game(Protocol):
 
     name: str
     aliases: tuple[str, ...]
+    players: tuple[int, int]  # the fewest and the most players a table of this game seats
+
+    @property
+    def codec(self) -> Codec[Any]:
+        """The game's one vocabulary for actions (buttons, logs, typed moves)."""
 
     @property
     def seats(self) -> Sequence[int]:
@@ -80,3 +99,44 @@ class Game(Protocol):
         """The state at the start of the deal that ``payload`` describes."""
 
     def new_match(self, players: int, options: Mapping[str, Any]) -> Match: ...
+
+    def outcome(self, state: State[Any, Any]) -> dict[str, Any]:
+        """A finished deal's result as JSON, what its match records."""
+
+    def next_dealer(self, dealer: int, players: int) -> int: ...
+
+    def undo(self, state: State[Any, Any], seat: int) -> Any:
+        """The action that takes back ``seat``'s last one (RuleError if it may not)."""
+
+    def undo_voters(self, state: State[Any, Any], seat: int) -> frozenset[int]:
+        """Who must all allow ``seat`` to take back (bridge: the two opponents)."""
+
+    def notices(
+        self, before: State[Any, Any], after: State[Any, Any], seat: int
+    ) -> tuple[Any, ...]:
+        """What an action means that players must be told beyond the new state (a claim
+        refused, say); the game's UI renders them."""
+
+    def to_event(self, action: Any) -> tuple[str, dict[str, Any]]:
+        """(kind, JSON-able payload) for one action of a deal's log."""
+
+    def from_event(self, kind: str, payload: Mapping[str, Any]) -> Any | None:
+        """The action a logged event records; None for one the rules do not act on (a vote)."""
+
+
+ACT = "act"  # the event kind of an action logged as its codec text
+
+
+def codec_event(codec: Codec[Any], seat: int, action: Any) -> tuple[str, dict[str, Any]]:
+    """The plain way to log an action: its seat and its codec text (a game may keep older
+    kinds of its own, as bridge does, so that logs written before stay readable)."""
+    return ACT, {"seat": seat, "act": codec.encode(action)}
+
+
+def codec_action(codec: Codec[Any], kind: str, payload: Mapping[str, Any]) -> Any | None:
+    if kind != ACT:
+        return None
+    seat = payload.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise NotationError(repr(seat), Reason.BAD_CALL)
+    return codec.decode(seat, str(payload.get("act", "")))

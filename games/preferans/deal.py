@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from typing import Any
 
 from games.errors import IllegalCall, IllegalClaim, IllegalPlay, OutOfTurn, Reason
 from games.preferans.bids import ALL_BIDS, Bid
@@ -132,6 +133,35 @@ class Result:
     shown: bool = False  # an open whister showed the hands
     claimed: bool = False
 
+    def to_payload(self) -> dict[str, Any]:
+        """The result as JSON (seat keys as strings), what a table's match records."""
+        return {
+            "kind": self.kind.value,
+            "declarer": self.declarer,
+            "contract": None if self.contract is None else str(self.contract),
+            "whist": {str(seat): word for seat, word in self.whist.items()},
+            "tricks": None
+            if self.tricks is None
+            else {str(seat): n for seat, n in self.tricks.items()},
+            "shown": self.shown,
+            "claimed": self.claimed,
+        }
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> Result:
+        tricks = payload.get("tricks")
+        contract = payload.get("contract")
+        declarer = payload.get("declarer")
+        return cls(
+            kind=Kind(str(payload["kind"])),
+            declarer=None if declarer is None else int(declarer),
+            contract=None if contract is None else Bid.parse(str(contract)),
+            whist={int(seat): str(word) for seat, word in payload.get("whist", {}).items()},
+            tricks=None if tricks is None else {int(s): int(n) for s, n in tricks.items()},
+            shown=bool(payload.get("shown", False)),
+            claimed=bool(payload.get("claimed", False)),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
@@ -235,6 +265,10 @@ class DealState:
         return self.result is not None
 
     @property
+    def dealer(self) -> int:
+        return self.deal.dealer
+
+    @property
     def defenders(self) -> tuple[int, int]:
         """First (left of declarer) and second defender."""
         assert self.declarer is not None
@@ -301,9 +335,7 @@ class DealState:
             return tuple(Call(seat, bid) for bid in self._legal_bids(seat))
         if phase is Phase.DISCARD:
             held = sorted(self.hands[seat])
-            return tuple(
-                Discard(seat, (a, b)) for i, a in enumerate(held) for b in held[i + 1 :]
-            )
+            return tuple(Discard(seat, (a, b)) for i, a in enumerate(held) for b in held[i + 1 :])
         if phase is Phase.CONTRACT:
             floor = self.bid
             assert floor is not None

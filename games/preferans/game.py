@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from games.core.protocols import RandBelow
-from games.errors import NotationError, Reason
+from games.core.protocols import RandBelow, State, codec_action, codec_event
+from games.errors import NotationError, OutOfTurn, Reason
 from games.preferans.bids import Bid
 from games.preferans.cards import Card, Deal, active_seats
 from games.preferans.deal import (
@@ -107,16 +107,26 @@ class PulkaMatch:
     def finished(self) -> bool:
         return self.pulka.finished
 
+    def record(self, outcome: Mapping[str, Any]) -> None:
+        write(self.pulka, Result.from_payload(outcome), int(outcome["dealer"]))
+
+    def configure(self, options: Mapping[str, Any]) -> None:
+        """The pulka's target and variant are fixed once it starts (PREFERANS.md)."""
+
     def close(self) -> None:
         self.pulka.close()
 
     def settle(self) -> Sequence[Fraction | int]:
         return self.pulka.balances()
 
+    def summary(self) -> dict[str, Any]:
+        return {"balances": [str(b) for b in self.pulka.balances()]}
+
 
 class Preferans:
     name: str = "preferans"
     aliases: tuple[str, ...] = ("pref", "преферанс", "преф")
+    players: tuple[int, int] = (3, 4)
     codec = CODEC
 
     @property
@@ -137,6 +147,32 @@ class Preferans:
 
     def new_match(self, players: int, options: Mapping[str, Any]) -> PulkaMatch:
         return PulkaMatch(players, options)
+
+    def outcome(self, state: State[Any, Any]) -> dict[str, Any]:
+        assert isinstance(state, DealState) and state.result is not None
+        return {**state.result.to_payload(), "dealer": state.deal.dealer}
+
+    def next_dealer(self, dealer: int, players: int) -> int:
+        return (dealer + 1) % players
+
+    def undo(self, state: State[Any, Any], seat: int) -> Action:
+        raise OutOfTurn("undo", Reason.NOTHING_TO_UNDO)
+
+    def undo_voters(self, state: State[Any, Any], seat: int) -> frozenset[int]:
+        assert isinstance(state, DealState)
+        return frozenset(s for s in state.deal.active if s != seat)
+
+    def notices(
+        self, before: State[Any, Any], after: State[Any, Any], seat: int
+    ) -> tuple[Any, ...]:
+        return ()
+
+    def to_event(self, action: Action) -> tuple[str, dict[str, Any]]:
+        return codec_event(CODEC, action.seat, action)
+
+    def from_event(self, kind: str, payload: Mapping[str, Any]) -> Action | None:
+        action: Action | None = codec_action(CODEC, kind, payload)
+        return action
 
 
 PREFERANS = Preferans()

@@ -63,11 +63,9 @@ async def pass_out(rig: Rig, change: Change) -> Change:
     """One deal: all four pass (the rubber goes on; a deal is dealt again)."""
     for _ in range(4):
         snap = change.snapshot
-        assert snap.state is not None and snap.state.actor is not None
-        player = snap.seats[snap.state.actor].player_id
-        change = await rig.service.act(
-            snap.table_id, snap.deal_no, player, "call", "P", snap.actions
-        )
+        assert snap.state is not None and snap.state.turn is not None
+        player = snap.seats[snap.state.turn].player_id
+        change = await rig.service.act(snap.table_id, snap.deal_no, player, "call.P", snap.actions)
         rig.presenter.show(change)
     return change
 

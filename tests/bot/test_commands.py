@@ -35,7 +35,7 @@ async def test_settings_by_players_and_admins_only(h: Harness) -> None:
     assert answer["text"] == "Saved."
     assert "классический" in settings.text  # the settings message itself was edited
     table = await storage_of(h).get_table(1)
-    assert table.settings.rules == "classic"
+    assert table.settings.options["rules"] == "classic"
     await h.say(ADMIN, GROUP, "/settings stake 10 RUB")
     chat = await storage_of(h).get_chat(1)  # money is the group's, whatever table
     assert (chat.settings.stake, chat.settings.currency) == (10, "RUB")
@@ -98,7 +98,7 @@ async def test_after_a_rubber_the_same_four_play_on_with_new_partners(h: Harness
     answer = await h.press(PLAYERS[2], over, _button(over, ":np"))
     assert not answer.get("text")
     table = await storage_of(h).get_table(1)
-    assert table.rubber_id is not None and len(table.seats) == 4
+    assert table.match_id is not None and len(table.seats) == 4
     again = await h.press(PLAYERS[3], over, _button(over, ":nr"))
     assert again["text"] in ("A rubber is already in progress.", "Роббер уже идёт.")
     assert driver.actor() is not None  # the new rubber's first deal offers calls

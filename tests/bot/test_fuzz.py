@@ -98,8 +98,8 @@ def snapshot_state(db: str) -> dict[str, list[tuple[Any, ...]]]:
             "events": "SELECT table_id, deal_no, seq, kind, payload FROM events "
             "ORDER BY table_id, deal_no, seq",
             "ledger": "SELECT id, chat_id, player_id, points, kind FROM ledger ORDER BY id",
-            "tables": "SELECT id, status, rules, unfinished_part_score, language, turn_timer, "
-            "rubber_id FROM tables ORDER BY id",
+            "tables": "SELECT id, status, game, options, language, turn_timer, "
+            "match_id FROM tables ORDER BY id",
             "seats": "SELECT table_id, seat, player_id FROM seats ORDER BY table_id, seat",
             "chats": "SELECT id, stake, currency, rounding, payments FROM chats ORDER BY id",
             "deals": "SELECT table_id, deal_no, result FROM deals ORDER BY table_id, deal_no",
@@ -142,7 +142,7 @@ async def legitimate(h: Harness, user: User, data: str) -> bool:
             return False
         return (
             sheet.scorekeeper
-            and sheet.rubber_id is not None
+            and sheet.match_id is not None
             and pressed.deal_no == sheet.current_deal
             and (user in PLAYERS or user in NEIGHBOURS)
         )

@@ -77,13 +77,15 @@ async def test_online_and_scorekeeper_rubbers_share_one_ledger(h: Harness) -> No
     storage = storage_of(h)
     chat = await storage.chat_by_tg(GROUP)
     assert chat is not None
-    [online] = await storage.rubbers(chat.id)
+    [online] = await storage.matches(chat.id)
+    assert online.result is not None
+    won, points = online.result["winner"], online.result["points"]
     pid = await ids(h)
     expected = dict.fromkeys(pid.values(), 0)
-    sign = {Side.NS: 1, Side.EW: -1}[Side(online.winner)] if online.winner else 0
+    sign = {Side.NS: 1, Side.EW: -1}[Side(won)] if won else 0
     for seat, player in online.seats.items():
-        side_sign = 1 if Seat.parse(seat).side is Side.NS else -1
-        expected[player] += sign * side_sign * (online.points or 0)
+        side_sign = 1 if Seat(seat).side is Side.NS else -1
+        expected[player] += sign * side_sign * (points or 0)
 
     # 2. Scorekeeper: N Anna, E Bob, S Dima, W Cat (Anna-Dima against Bob-Cat), by @mention.
     await h.say(ANNA, GROUP, "/keep @anna @bob @dima @cat")

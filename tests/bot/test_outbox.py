@@ -142,4 +142,3 @@ async def test_what_the_outbox_remembers_stays_bounded(api: FakeBotApi, outbox: 
     assert len([c for c in api.calls if c.method == "sendMessage"]) == posted  # no new post
     [first] = [m for m in api.chat_messages(-1) if m.text.startswith("table 0")]
     assert first.text == "table 0, edited much later"
-

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from games.bridge.deal import DealState
-from storage.events import deal_from_payload, decode
+from games.bridge.game import BRIDGE, BridgeState
+from storage.events import replay
 from storage.interface import Storage
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
@@ -46,11 +46,10 @@ async def test_restart_mid_deal_then_finish(h: Harness, presses: int) -> None:
     await driver.play_until(lambda: deal_posted(h, 1))
     events = await storage_of(h).events(1, 1)
     assert [e.seq for e in events] == list(range(len(events)))
-    state = DealState.new(deal_from_payload(events[0].payload))
-    for event in events[1:]:
-        action = decode(event.kind, event.payload)
-        assert action is not None
-        state = state.apply(action)
+    assert all(BRIDGE.from_event(e.kind, e.payload) is not None for e in events[1:])
+    replayed = replay(BRIDGE, 4, events)
+    assert isinstance(replayed, BridgeState)
+    state = replayed.deal
     assert state.result is not None
     summary = next(d for d in await storage_of(h).deals(1) if d.deal_no == 1)
     assert summary.result is not None

@@ -71,12 +71,12 @@ async def test_full_rubber_by_offered_buttons_without_leaks(h: Harness) -> None:
     assert chat is not None
     balances = await storage.balances(chat.id)
     assert len(balances) == 4 and sum(balances.values()) == 0
-    rubber = (await storage.rubbers(chat.id))[0]
-    assert rubber.points is not None and rubber.points % 100 == 0
+    rubber = (await storage.matches(chat.id))[0]
+    assert rubber.result is not None and rubber.result["points"] % 100 == 0
     winners = {pid for pid, points in balances.items() if points > 0}
-    if rubber.points:
-        winning_seats = {Seat.parse(s) for s, pid in rubber.seats.items() if pid in winners}
-        assert {s.side for s in winning_seats} == {Seat.parse(rubber.winner[0]).side}  # type: ignore[index]
+    if rubber.result["points"]:
+        winning_seats = {Seat(s) for s, pid in rubber.seats.items() if pid in winners}
+        assert {s.side for s in winning_seats} == {Seat.parse(rubber.result["winner"][0]).side}
     # Russian in the group, both languages in private chats.
     group_text = " ".join(m.text for m in h.api.chat_messages(GROUP))
     assert "Роббер окончен" in group_text

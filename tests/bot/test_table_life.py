@@ -110,7 +110,7 @@ async def test_a_rubber_stopped_early_by_all_four_is_scored_unfinished(h: Harnes
     chat = await storage.chat_by_tg(GROUP)
     assert chat is not None
     table = await storage.get_table(1)
-    [deal1, _deal2] = await storage.deals(table.rubber_id or 0)
+    [deal1, _deal2] = await storage.deals(table.match_id or 0)
     assert deal1.result is not None
     honours = {side: int(points) for side, points in deal1.result["honours"].items()}
     index = PLAYERS.index(declarer)
@@ -137,8 +137,9 @@ async def test_a_rubber_stopped_early_by_all_four_is_scored_unfinished(h: Harnes
             )
         await h.press(player, proposal, data_of(proposal, ":end:y"))
     await h.settle()
-    [rubber] = await storage.rubbers(chat.id)
-    assert rubber.unfinished and rubber.points == points
+    [rubber] = await storage.matches(chat.id)
+    assert rubber.unfinished and rubber.result is not None
+    assert rubber.result["points"] == points
     balances = await storage.balances(chat.id)
     for i, player in enumerate(PLAYERS):
         found = await storage.player_by_tg(player.id)
@@ -168,8 +169,9 @@ async def test_a_group_admin_stops_the_rubber_alone(h: Harness) -> None:
     storage: SqliteStorage = h.app.bot_data["storage"]
     chat = await storage.chat_by_tg(GROUP)
     assert chat is not None
-    [rubber] = await storage.rubbers(chat.id)
-    assert rubber.unfinished and rubber.points == 0  # nothing was scored yet: a draw
+    [rubber] = await storage.matches(chat.id)
+    assert rubber.unfinished and rubber.result is not None
+    assert rubber.result["points"] == 0  # nothing was scored yet: a draw
     assert all(h.action_message(p) is None for p in PLAYERS)
 
 
@@ -341,7 +343,7 @@ async def test_a_substitute_takes_over_a_hand_mid_deal(h: Harness) -> None:
     storage: SqliteStorage = h.app.bot_data["storage"]
     eve_player = await storage.player_by_tg(eve.id)
     assert eve_player is not None
-    seat = "NESW"[PLAYERS.index(leaving)]
+    seat = PLAYERS.index(leaving)
     assert (await storage.get_table(1)).seats[seat] == eve_player.id
     # Eve has the hand, privately, with the call to make; the one who left can no longer act.
     mine = h.action_message(eve)
@@ -395,7 +397,7 @@ async def test_votes_open_at_a_restart_are_still_open_after_it(h: Harness) -> No
         assert not (await h.press(player, proposal, data_of(proposal, ":sb:y"))).get("text")
     await h.settle()
     eve_player = await storage_of(h).player_by_tg(eve.id)
-    assert eve_player is not None and (await storage_of(h).get_table(1)).seats["W"] == eve_player.id
+    assert eve_player is not None and (await storage_of(h).get_table(1)).seats[3] == eve_player.id
 
     # Two agree to stop; after a restart the other two complete it.
     await h.say(PLAYERS[0], GROUP, "/end")
@@ -406,7 +408,7 @@ async def test_votes_open_at_a_restart_are_still_open_after_it(h: Harness) -> No
         vote = group_with(h, ":end:y")
         assert not (await h.press(player, vote, data_of(vote, ":end:y"))).get("text")
     await h.settle()
-    assert (await storage_of(h).get_table(1)).rubber_id is None  # stopped and scored
+    assert (await storage_of(h).get_table(1)).match_id is None  # stopped and scored
 
 
 def storage_of(h: Harness) -> SqliteStorage:

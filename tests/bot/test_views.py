@@ -7,11 +7,17 @@ import io
 import re
 
 from bot.callback_data import MAX_BYTES, Act, BadCallbackData, Button
+from bot.games.bridge.table import (
+    auction_grid,
+    bidding_box,
+    card_buttons,
+    render_private,
+    render_table,
+)
 from bot.handlers.common import refusal_message, refusal_text
 from bot.i18n import LANGUAGES, Translator, keys
 from bot.service import Holder, Refusal, Snapshot
 from bot.views.money import ledger_csv
-from bot.views.table import auction_grid, bidding_box, card_buttons, render_private, render_table
 from games.bridge.calls import Call
 from games.bridge.cards import FULL_DECK, Card, Deal, Seat
 from games.bridge.deal import DealState, MakeCall, PlayCard

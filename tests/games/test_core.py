@@ -4,17 +4,14 @@ test-only game registered from here to show a new game needs nothing but itself 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from fractions import Fraction
 from typing import Any
 
 import pytest
 
-from games.core.protocols import Game, RandBelow, State
+from games.core.protocols import Game, State
 from games.core.registry import find_game, games, register
-from games.core.shuffle import shuffled
-from games.errors import OutOfTurn, Reason, RuleError
+from games.errors import Reason, RuleError
+from tests.toy.game import TOY, Toy, ToyState
 
 
 def drive(game: Game, players: int, seed: int) -> State[Any, Any]:
@@ -55,102 +52,9 @@ def test_names_and_aliases() -> None:
     assert refused.value.reason is Reason.BAD_GAME
 
 
-# --- a toy game: two players, four cards each, higher card takes the trick ---------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Lay:
-    seat: int
-    card: int
-
-
-@dataclass(frozen=True, slots=True)
-class ToyState:
-    hands: tuple[frozenset[int], frozenset[int]]
-    leader: int = 0
-    table: tuple[int, ...] = ()
-    taken: tuple[int, int] = (0, 0)
-
-    @property
-    def turn(self) -> int | None:
-        return None if self.finished else (self.leader + len(self.table)) % 2
-
-    @property
-    def finished(self) -> bool:
-        return not self.hands[0] and not self.hands[1]
-
-    def legal_actions(self, seat: int) -> Sequence[Lay]:
-        return [Lay(seat, c) for c in sorted(self.hands[seat])] if seat == self.turn else []
-
-    def apply(self, action: Lay) -> ToyState:
-        if action not in self.legal_actions(action.seat):
-            raise OutOfTurn(repr(action), Reason.NOT_YOUR_TURN)
-        hands = list(self.hands)
-        hands[action.seat] = hands[action.seat] - {action.card}
-        table = (*self.table, action.card)
-        if len(table) < 2:
-            return replace(self, hands=(hands[0], hands[1]), table=table)
-        winner = (self.leader + table.index(max(table))) % 2
-        taken = list(self.taken)
-        taken[winner] += 1
-        return ToyState((hands[0], hands[1]), winner, (), (taken[0], taken[1]))
-
-    def view(self, seat: int | None) -> Mapping[str, Any]:
-        return {"hand": self.hands[seat] if seat is not None else frozenset(), "table": self.table}
-
-
-class ToyCodec:
-    def encode(self, action: Lay) -> str:
-        return f"lay.{action.card}"
-
-    def decode(self, seat: int, text: str) -> Lay:
-        return Lay(seat, int(text.removeprefix("lay.")))
-
-
-class ToyMatch:
-    def __init__(self) -> None:
-        self.score = [0, 0]
-        self.closed = False
-
-    @property
-    def finished(self) -> bool:
-        return self.closed or max(self.score) >= 3
-
-    def close(self) -> None:
-        self.closed = True
-
-    def settle(self) -> Sequence[Fraction | int]:
-        diff = self.score[0] - self.score[1]
-        return [diff, -diff]
-
-
-class Toy:
-    name: str = "toy"
-    aliases: tuple[str, ...] = ("игрушка",)
-    codec = ToyCodec()
-
-    @property
-    def seats(self) -> Sequence[int]:
-        return (0, 1)
-
-    def active_seats(self, players: int, dealer: int) -> tuple[int, ...]:
-        return (0, 1)
-
-    def new_deal(self, players: int, dealer: int, randbelow: RandBelow) -> Mapping[str, Any]:
-        cards = shuffled(range(8), randbelow)
-        return {"hands": [cards[:4], cards[4:]], "leader": dealer}
-
-    def start(self, players: int, payload: Mapping[str, Any]) -> ToyState:
-        a, b = payload["hands"]
-        return ToyState((frozenset(a), frozenset(b)), int(payload["leader"]))
-
-    def new_match(self, players: int, options: Mapping[str, Any]) -> ToyMatch:
-        return ToyMatch()
-
-
 def test_a_new_game_plugs_in_with_one_registration() -> None:
     if "toy" not in {g.name for g in games()}:
-        register(Toy())
+        register(TOY)
     game = find_game("игрушка")
     assert game.name == "toy" and isinstance(game, Game)
     final = drive(game, 2, 3)

@@ -17,7 +17,8 @@ from hypothesis import given, settings
 
 from games.bridge.cards import Deal
 from games.bridge.deal import Action, DealState
-from storage.events import deal_payload, encode, replay
+from games.bridge.game import BRIDGE, BridgeState
+from storage.events import replay
 from storage.interface import TableSettings
 from storage.sqlite import SqliteStorage
 from tests.games.strategies import played_deals
@@ -69,14 +70,17 @@ async def _store_and_reload(path: str, deal: Deal, actions: list[Action]) -> Dea
     store = await SqliteStorage.open(path)
     chat = await store.ensure_chat(-1)
     table = await store.create_table(chat.id, None, TableSettings())
-    await store.start_deal(table.id, 1, deal_payload(deal), None)
+    payload = {"dealer": deal.dealer.name, "pbn": deal.to_pbn()}
+    await store.start_deal(table.id, 1, payload, None)
     for seq, action in enumerate(actions, start=1):
-        kind, payload = encode(action)
+        kind, payload = BRIDGE.to_event(action)
         await store.append_event(table.id, 1, seq, kind, payload, None)
     await store.close()
     store = await SqliteStorage.open(path)  # as after a restart
     try:
-        return replay(await store.events(table.id, 1))
+        state = replay(BRIDGE, 4, await store.events(table.id, 1))
+        assert isinstance(state, BridgeState)
+        return state.deal
     finally:
         await store.close()
 

@@ -50,13 +50,16 @@ async def test_migrates_from_every_earlier_version_keeping_data(db_path: str, st
             "INSERT INTO tables (id, chat_id, status, stake, currency, created_at) "
             "VALUES (3, 1, 'open', 50, 'RUB', '')"
         )
+        if start == 4:  # from version 4 on, the code gives every table its token
+            con.execute("UPDATE tables SET token = '00112233aabbccdd' WHERE id = 3")
         con.commit()
         con.close()
     store = await SqliteStorage.open(db_path)
     assert await store.schema_version() == LATEST
     if start >= 1:
         assert (await store.get_player(7)).name == "Ann"
-        assert (await store.get_table(3)).settings.rules == "modern"
+        table = await store.get_table(3)
+        assert table.settings.options["rules"] == "modern" and table.game == "bridge"
         if start < 3:
             chat = await store.get_chat(1)  # migration 3: the table's stake became the group's
             assert (chat.settings.stake, chat.settings.currency) == (50, "RUB")
@@ -160,56 +163,57 @@ async def test_rubber_ledger_rows_sum_to_zero_or_nothing_is_written(store: Sqlit
     chat = await store.ensure_chat(-5, "club")
     players = [await store.ensure_player(i, f"P{i}") for i in range(1, 5)]
     table = await store.create_table(chat.id, None, TableSettings())
-    seats = {s: p.id for s, p in zip("NESW", players, strict=True)}
-    rubber = await store.start_rubber(table.id, "modern", seats)
+    seats = {s: p.id for s, p in enumerate(players)}
+    rubber = await store.start_match(table.id, seats)
     assert (await store.get_table(table.id)).status is TableStatus.PLAYING
     bad = {players[0].id: 300, players[1].id: -300, players[2].id: 300, players[3].id: -200}
     with pytest.raises(UnbalancedLedger):
-        await store.finish_rubber(rubber.id, "NS", 300, bad, seats)
+        await store.finish_match(rubber.id, {"winner": "NS", "points": 300}, bad, seats)
     assert await store.ledger(chat.id) == []
     good = {**bad, players[3].id: -300}
-    await store.finish_rubber(rubber.id, "NS", 300, good, seats)
+    await store.finish_match(rubber.id, {"winner": "NS", "points": 300}, good, seats)
     with pytest.raises(ConflictError):
-        await store.finish_rubber(rubber.id, "NS", 300, good, seats)
+        await store.finish_match(rubber.id, {"winner": "NS", "points": 300}, good, seats)
     assert await store.balances(chat.id) == good
     await store.record_payment(chat.id, players[1].id, players[0].id, 300, "cash")
     balances = await store.balances(chat.id)
     assert balances[players[1].id] == 0 and balances[players[0].id] == 0
     assert sum(balances.values()) == 0
     assert len(await store.ledger(chat.id)) == 6
-    assert (await store.rubbers(chat.id))[0].winner == "NS"
-    assert (await store.rubber_counts(chat.id))[players[0].id] == 1
+    finished = (await store.matches(chat.id))[0]
+    assert finished.result == {"winner": "NS", "points": 300} and finished.seats == seats
+    assert (await store.match_counts(chat.id))[players[0].id] == 1
 
 
 async def test_group_upgraded_to_supergroup_keeps_everything(store: SqliteStorage) -> None:
     chat = await store.ensure_chat(-10, "club")
     table = await store.create_table(chat.id, None, TableSettings())
     player = await store.ensure_player(1, "Ann")
-    await store.set_seat(table.id, "N", player.id)
+    await store.set_seat(table.id, 0, player.id)
     await store.migrate_chat(-10, -1000000000010)
     assert await store.chat_by_tg(-10) is None
     moved = await store.chat_by_tg(-1000000000010)
     assert moved is not None and moved.id == chat.id
     assert (await store.table_in(chat.id, None)) is not None
-    assert (await store.get_table(table.id)).seats == {"N": player.id}
+    assert (await store.get_table(table.id)).seats == {0: player.id}
 
 
 async def test_seats_and_guests(store: SqliteStorage) -> None:
     chat = await store.ensure_chat(-3)
     table = await store.create_table(chat.id, 42, TableSettings(language="en"))
     ann = await store.ensure_player(1, "Ann")
-    await store.set_seat(table.id, "N", ann.id)
+    await store.set_seat(table.id, 0, ann.id)
     with pytest.raises(ConflictError):
-        await store.set_seat(table.id, "S", ann.id)
+        await store.set_seat(table.id, 2, ann.id)
     guest = await store.add_guest(chat.id, "Uncle Vanya")
     assert guest.tg_user_id is None
     assert (await store.add_guest(chat.id, "Uncle Vanya")).id == guest.id
-    await store.set_seat(table.id, "S", guest.id)
+    await store.set_seat(table.id, 2, guest.id)
     assert (await store.table_in(chat.id, 42)) is not None
     assert (await store.table_in(chat.id, None)) is None
     assert [t.id for t in await store.tables_of_player(ann.id)] == [table.id]
-    await store.set_seat(table.id, "N", None)
-    assert (await store.get_table(table.id)).seats == {"S": guest.id}
+    await store.set_seat(table.id, 0, None)
+    assert (await store.get_table(table.id)).seats == {2: guest.id}
     await store.set_player_flag(ann.id, "can_write", True)
     assert await store.player_flag(ann.id, "can_write")
 
@@ -218,11 +222,11 @@ async def test_bundles_bring_back_every_active_table(store: SqliteStorage) -> No
     chat = await store.ensure_chat(-7, "club")
     players = [await store.ensure_player(i, f"P{i}") for i in range(1, 5)]
     tables = [await store.create_table(chat.id, topic, TableSettings()) for topic in (1, 2, 3)]
-    seats = {s: p.id for s, p in zip("NESW", players, strict=True)}
+    seats = {s: p.id for s, p in enumerate(players)}
     for table in tables[:2]:
         for seat, pid in seats.items():
             await store.set_seat(table.id, seat, pid)
-        await store.start_rubber(table.id, "modern", seats)
+        await store.start_match(table.id, seats)
         await store.start_deal(table.id, 1, {"dealer": "N", "pbn": "-"}, None)
         await store.finish_deal(table.id, 1, {"contract": None})
         await store.start_deal(table.id, 2, {"dealer": "E", "pbn": "-"}, None)
@@ -233,8 +237,8 @@ async def test_bundles_bring_back_every_active_table(store: SqliteStorage) -> No
     assert [b.table.id for b in bundles] == [tables[0].id, tables[1].id]
     for bundle in bundles:
         assert bundle.chat.id == chat.id and set(bundle.players) == {p.id for p in players}
-        assert [d.deal_no for d in bundle.rubber_deals] == [1, 2]
-        assert bundle.rubber_deals[0].result == {"contract": None}
+        assert [d.deal_no for d in bundle.match_deals] == [1, 2]
+        assert bundle.match_deals[0].result == {"contract": None}
         assert [e.seq for e in bundle.events] == [0, 1] and bundle.events[0].deal_no == 2
         assert bundle.flags[players[0].id] == {"blocked"}
     assert [b.table.id for b in await store.load_bundles([tables[1].id])] == [tables[1].id]

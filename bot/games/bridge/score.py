@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from html import escape
 
 from bot.callback_data import Act, Button
+from bot.games.bridge.cards import hand_lines, result_text, seat_text
+from bot.games.bridge.state import bridge_deal, bridge_rubber, rubber_of
 from bot.i18n import Translator
 from bot.service import (
     DealFinished,
     EndVote,
-    RubberFinished,
+    MatchFinished,
     Snapshot,
     SubProposed,
     UndoAnswered,
     UndoAsked,
 )
 from bot.views import Key, Rendered
-from bot.views.cards import hand_lines, result_text, seat_text
+from bot.views.amounts import account_lines, signed
 from bot.views.text import plain_text, user_text
 from games.bridge.cards import Deal, Seat, Side
 from games.bridge.rubber import Line, Rubber, ScoreEntry
@@ -60,7 +62,9 @@ def scoresheet(rubber: Rubber, t: Translator) -> str:
 def render_deal_result(snap: Snapshot, notice: DealFinished, t: Translator) -> Rendered:
     """Posted when a deal ends: contract, declarer, result, entries and the sheet so far."""
     lang = t.language
-    result = notice.result
+    final = bridge_deal(notice.final)
+    result = final.result
+    assert result is not None
     if result.contract is None or result.declarer is None:
         head = t("result.passed_out", number=notice.deal_no)
     else:
@@ -81,9 +85,9 @@ def render_deal_result(snap: Snapshot, notice: DealFinished, t: Translator) -> R
             name=name,
             outcome=outcome,
         )
-    lines = [head, *sheet_lines(notice.entries, notice.rubber, t)]
+    lines = [head, *sheet_lines(notice.written, bridge_rubber(notice.match), t)]
     lines.append(t("result.full_deal"))
-    lines.append(f"<pre>{escape(full_deal(notice.final.deal, snap, lang))}</pre>")
+    lines.append(f"<pre>{escape(full_deal(final.deal, snap, lang))}</pre>")
     return Rendered("\n".join(lines))
 
 
@@ -116,9 +120,9 @@ def sheet_lines(entries: Sequence[ScoreEntry], rubber: Rubber, t: Translator) ->
     return lines
 
 
-def render_rubber_result(snap: Snapshot, notice: RubberFinished, t: Translator) -> Rendered:
+def render_rubber_result(snap: Snapshot, notice: MatchFinished, t: Translator) -> Rendered:
     """Posted when a rubber ends: totals, the rounded result, entries, running accounts."""
-    totals = notice.rubber.totals()
+    totals = bridge_rubber(notice.match).totals()
     lines = [f"<b>{t('rubber.over')}</b>"]
     if notice.unfinished:
         lines[0] += " " + t("history.unfinished")
@@ -129,7 +133,9 @@ def render_rubber_result(snap: Snapshot, notice: RubberFinished, t: Translator) 
         lines.append(
             t("rubber.side_total", side=_side_label(side, t), names=names, points=totals[side])
         )
-    lines.append(result_line(notice.winner, notice.points, t))
+    winner = notice.summary.get("winner")
+    won = None if winner is None else Side(str(winner))
+    lines.append(result_line(won, int(notice.summary.get("points") or 0), t))
     entry_parts = [
         f"{user_text(notice.names.get(pid, '?'))} {signed(points)}"
         for pid, points in sorted(notice.entries.items(), key=lambda kv: -kv[1])
@@ -158,43 +164,17 @@ def result_line(winner: Side | None, points: int, t: Translator) -> str:
     return t("rubber.result", side=_side_label(winner, t), points=points, short=points // 100)
 
 
-def signed(points: int) -> str:
-    return f"+{points}" if points > 0 else (f"−{-points}" if points < 0 else "0")
-
-
-def money(points: int, stake: int, currency: str) -> str:
-    """Points at ``stake`` per 100 points, e.g. ``+30 RUB``; empty when no stake is set."""
-    if not stake:
-        return ""
-    amount = points * stake / 100
-    text = f"{amount:+.2f}".rstrip("0").rstrip(".").replace("-", "−")
-    return f"{text} {user_text(currency)}".strip()
-
-
-def account_lines(
-    balances: Mapping[int, int], names: Mapping[int, str], stake: int, currency: str
-) -> list[str]:
-    lines = []
-    for pid, points in sorted(balances.items(), key=lambda kv: -kv[1]):
-        if pid not in names:
-            continue
-        cash = money(points, stake, currency)
-        lines.append(
-            f"  {user_text(names[pid])}: {signed(points)}" + (f" ({cash})" if cash else "")
-        )
-    return lines
-
-
 def render_undo_asked(snap: Snapshot, notice: UndoAsked, t: Translator) -> Rendered:
     """The opponents of the asker allow or refuse, in the group where everyone sees it."""
     holder = snap.seats.get(notice.seat)
+    asker = Seat(notice.seat)
     opponents = ", ".join(
-        user_text(snap.seats[s].name) for s in notice.seat.side.other.seats if s in snap.seats
+        user_text(snap.seats[s].name) for s in asker.side.other.seats if s in snap.seats
     )
     text = t(
         "undo.asked",
         name=user_text(holder.name) if holder else "—",
-        seat=seat_text(notice.seat, t.language),
+        seat=seat_text(asker, t.language),
         opponents=opponents,
     )
     keys = (
@@ -216,7 +196,7 @@ def render_undo_answered(snap: Snapshot, notice: UndoAnswered, t: Translator) ->
     holder = snap.seats.get(notice.by)
     name = user_text(holder.name) if holder else "—"
     key = "undo.allowed" if notice.allowed else "undo.refused"
-    return Rendered(t(key, name=name, seat=seat_text(notice.asker, t.language)))
+    return Rendered(t(key, name=name, seat=seat_text(Seat(notice.asker), t.language)))
 
 
 def render_sub_proposed(snap: Snapshot, notice: SubProposed, t: Translator) -> Rendered:
@@ -225,7 +205,7 @@ def render_sub_proposed(snap: Snapshot, notice: SubProposed, t: Translator) -> R
     )
     text = t(
         "sub.proposed",
-        seat=seat_text(notice.seat, t.language),
+        seat=seat_text(Seat(notice.seat), t.language),
         leaving=user_text(notice.leaving),
         newcomer=user_text(notice.newcomer),
         agreed=agreed or "—",
@@ -259,18 +239,19 @@ def render_end_vote(snap: Snapshot, notice: EndVote, t: Translator) -> Rendered:
 
 def render_scoresheet(snap: Snapshot, t: Translator) -> Rendered:
     """/score: the current rubber's sheet, who sits where and the vulnerability."""
-    if snap.rubber is None:
+    rubber = rubber_of(snap)
+    if rubber is None:
         return Rendered(t("score.none"))
     lang = t.language
     seats = " · ".join(
         f"{seat_text(s, lang)} {user_text(snap.seats[s].name)}" for s in Seat if s in snap.seats
     )
-    games = snap.rubber.games
+    games = rubber.games
     text = "\n".join(
         [
             t("score.title", number=snap.table_id),
             seats,
-            f"<pre>{escape(scoresheet(snap.rubber, t))}</pre>",
+            f"<pre>{escape(scoresheet(rubber, t))}</pre>",
             t("result.games", ns=games[Side.NS], ew=games[Side.EW]),
         ]
     )

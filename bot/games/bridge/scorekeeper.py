@@ -12,9 +12,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.service import Refusal, record_result
+from bot.service import Refusal
 from games.bridge.cards import Seat, Side
 from games.bridge.entry import Entry
+from games.bridge.game import RubberMatch
 from games.bridge.rubber import Rubber, ScoreEntry
 from games.bridge.settlement import rubber_entries
 from storage.interface import (
@@ -22,7 +23,6 @@ from storage.interface import (
     ConflictError,
     NotFound,
     Player,
-    Rounding,
     Storage,
     Table,
     TableSettings,
@@ -68,6 +68,16 @@ def _payload(entry: Entry) -> dict[str, Any]:
     }
 
 
+# An entry is a deal of its own whose one event says what was entered (logs written before
+# these kinds existed call it "deal"; the sheet reads deals' results, whatever the kind).
+ENTRY, ENTRY_UNDO = "entry", "entry_undo"
+
+
+def _match(table: Table, chat: Chat) -> RubberMatch:
+    """The rubber with the table's scoring options and the group's rounding."""
+    return RubberMatch({**table.settings.options, "rounding": chat.settings.rounding.value})
+
+
 class Scorekeeper:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
@@ -84,10 +94,10 @@ class Scorekeeper:
         if await self.open_sheet(chat.id, topic_id) is not None:
             raise Refusal("keeper_already_open")
         table = await self.storage.create_table(chat.id, topic_id, settings, scorekeeper=True)
-        seats = {seat.name: player.id for seat, player in zip(Seat, players, strict=True)}
-        for seat_name, pid in seats.items():
-            await self.storage.set_seat(table.id, seat_name, pid)
-        await self.storage.start_rubber(table.id, settings.rules, seats)
+        seats = {int(seat): player.id for seat, player in zip(Seat, players, strict=True)}
+        for seat, pid in seats.items():
+            await self.storage.set_seat(table.id, seat, pid)
+        await self.storage.start_match(table.id, seats)
         return await self.sheet(table.id)
 
     async def sheet(self, table_id: int) -> Sheet:
@@ -97,13 +107,12 @@ class Scorekeeper:
         if not table.scorekeeper:
             raise NotFound(f"table {table_id} is not a scoresheet")
         chat = await self.storage.get_chat(table.chat_id)
-        players = {
-            Seat.parse(s): await self.storage.get_player(pid) for s, pid in table.seats.items()
-        }
-        rubber = Rubber(table.settings.rules, table.settings.unfinished_part_score)
+        players = {Seat(s): await self.storage.get_player(pid) for s, pid in table.seats.items()}
+        match = _match(table, chat)
+        rubber = match.rubber
         last: list[ScoreEntry] = []
-        if table.rubber_id is not None:
-            for summary in await self.storage.deals(table.rubber_id):
+        if table.match_id is not None:
+            for summary in await self.storage.deals(table.match_id):
                 result = summary.result
                 if result is None:  # killed between the two writes: the event says it all
                     events = await self.storage.events(table_id, summary.deal_no)
@@ -113,7 +122,7 @@ class Scorekeeper:
                     rubber.undo_last()
                     last = []
                 else:
-                    last = record_result(rubber, result)
+                    last = match.record(result)
         return Sheet(table, chat, players, rubber, table.current_deal, tuple(last))
 
     async def enter(
@@ -131,9 +140,10 @@ class Scorekeeper:
         before = await self.sheet(table_id)
         self._check_open(before, expected)
         payload = _payload(entry)
-        rubber = copy.deepcopy(before.rubber)
-        last = record_result(rubber, payload)  # a RuleError refuses it before anything is written
-        await self._write(before, expected, payload, player_id, update_key)
+        match = _match(before.table, before.chat)
+        match.rubber = rubber = copy.deepcopy(before.rubber)
+        last = match.record(payload)  # a RuleError refuses it before anything is written
+        await self._write(before, expected, ENTRY, payload, player_id, update_key)
         after = replace(
             before, rubber=rubber, count=expected + 1, last=tuple(last), last_entry=entry
         )
@@ -149,7 +159,7 @@ class Scorekeeper:
         self._check_open(before, expected)
         if not before.rubber.entries:
             raise Refusal("keeper_nothing_to_undo")
-        await self._write(before, expected, {"undo": True}, player_id, update_key)
+        await self._write(before, expected, ENTRY_UNDO, {"undo": True}, player_id, update_key)
         rubber = copy.deepcopy(before.rubber)
         rubber.undo_last()
         return before, replace(before, rubber=rubber, count=expected + 1, last=())
@@ -157,13 +167,13 @@ class Scorekeeper:
     async def end(self, table_id: int) -> Sheet:
         """Stop the rubber now: scored as unfinished (RULES.md), and it goes to the ledger."""
         sheet = await self.sheet(table_id)
-        if sheet.table.status is not TableStatus.PLAYING or sheet.table.rubber_id is None:
+        if sheet.table.status is not TableStatus.PLAYING or sheet.table.match_id is None:
             raise Refusal("keeper_closed")
         sheet.rubber.close()
         return await self._finish(sheet, unfinished=True)
 
     def _check_open(self, sheet: Sheet, expected: int) -> None:
-        if sheet.table.status is not TableStatus.PLAYING or sheet.table.rubber_id is None:
+        if sheet.table.status is not TableStatus.PLAYING or sheet.table.match_id is None:
             raise Refusal("keeper_closed")
         if expected != sheet.count:
             raise Refusal("stale")
@@ -172,30 +182,33 @@ class Scorekeeper:
         self,
         sheet: Sheet,
         expected: int,
+        kind: str,
         payload: Mapping[str, Any],
         player_id: int | None,
         update_key: str | None,
     ) -> None:
         number = expected + 1
         try:
-            await self.storage.start_deal(sheet.table.id, number, payload, player_id, update_key)
+            await self.storage.start_deal(
+                sheet.table.id, number, payload, player_id, update_key, kind=kind
+            )
         except ConflictError:
             raise Refusal("stale") from None
         await self.storage.finish_deal(sheet.table.id, number, payload)
 
     async def _finish(self, sheet: Sheet, unfinished: bool) -> Sheet:
-        assert sheet.table.rubber_id is not None
-        rubber = sheet.rubber
-        winner, points = rubber.result(sheet.chat.settings.rounding is Rounding.HUNDREDS)
+        assert sheet.table.match_id is not None
+        match = _match(sheet.table, sheet.chat)
+        match.rubber = sheet.rubber
+        winner, points = match.result()
         ids = {seat: player.id for seat, player in sheet.players.items()}
         entries = rubber_entries(ids, winner, points)
         with contextlib.suppress(ConflictError):
-            await self.storage.finish_rubber(
-                sheet.table.rubber_id,
-                winner,
-                points,
+            await self.storage.finish_match(
+                sheet.table.match_id,
+                match.summary(),
                 entries,
-                {seat.name: pid for seat, pid in ids.items()},
+                {int(seat): pid for seat, pid in ids.items()},
                 unfinished,
             )
         await self.storage.set_status(sheet.table.id, TableStatus.CLOSED)

@@ -10,16 +10,17 @@ import functools
 from html import escape
 
 from bot.callback_data import Act, Button
-from bot.i18n import Translator
-from bot.service import Snapshot
-from bot.views import Key, Rendered
-from bot.views.cards import (
+from bot.games.bridge.cards import (
     call_text,
     card_text,
     contract_text,
     hand_lines,
     seat_text,
 )
+from bot.games.bridge.state import bridge_options
+from bot.i18n import Translator
+from bot.service import Snapshot
+from bot.views import Key, Rendered
 from bot.views.text import user_text
 from games.bridge.calls import Call
 from games.bridge.cards import Card, Seat, Side, Suit, sort_hand
@@ -27,10 +28,6 @@ from games.bridge.deal import Phase, SeatView
 from storage.interface import TableStatus
 
 CELL = 6
-
-
-def vulnerability(snap: Snapshot) -> tuple[bool, bool]:
-    return snap.vulnerable(Side.NS), snap.vulnerable(Side.EW)
 
 
 def _vulnerability(vul: tuple[bool, bool], t: Translator) -> str:
@@ -44,14 +41,14 @@ def _vulnerability(vul: tuple[bool, bool], t: Translator) -> str:
     return t("vul.none")
 
 
-def _name(snap: Snapshot, seat: Seat) -> str:
+def _name(snap: Snapshot, seat: int) -> str:
     holder = snap.seats.get(seat)
     return user_text(holder.name) if holder is not None else "—"
 
 
 def _settings_line(snap: Snapshot, t: Translator) -> str:
-    s = snap.settings
-    line = t("settings.line", rules=t(f"rules.{s.rules}"), part=s.unfinished_part_score)
+    rules, part = bridge_options(snap.settings.options)
+    line = t("settings.line", rules=t(f"rules.{rules}"), part=part)
     money = snap.chat.settings
     if money.stake:
         line += " · " + t("settings.stake", stake=money.stake, currency=user_text(money.currency))

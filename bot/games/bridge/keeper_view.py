@@ -9,11 +9,12 @@ from __future__ import annotations
 import re
 
 from bot.callback_data import Act, Button
+from bot.games.bridge.cards import contract_text, seat_text, strain_text
+from bot.games.bridge.score import result_line, sheet_lines
+from bot.games.bridge.scorekeeper import Sheet
 from bot.i18n import Translator
-from bot.scorekeeper import Sheet
 from bot.views import Key, Rendered
-from bot.views.cards import contract_text, seat_text, strain_text
-from bot.views.score import account_lines, result_line, sheet_lines
+from bot.views.amounts import account_lines
 from bot.views.text import user_text
 from games.bridge.calls import Contract, Strain
 from games.bridge.cards import Seat, Side

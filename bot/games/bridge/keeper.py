@@ -16,6 +16,10 @@ from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filt
 
 from bot.callback_data import KEEPER_ACTS, Act, BadCallbackData, Button, route
 from bot.context import BotContext
+from bot.games.bridge.cards import seat_text
+from bot.games.bridge.keeper_view import entry_of, parse_stage, render_keeper
+from bot.games.bridge.scorekeeper import Scorekeeper, Sheet
+from bot.games.bridge.ui import post_scoresheet
 from bot.handlers.common import (
     acting_player,
     chat_translator,
@@ -27,12 +31,8 @@ from bot.handlers.common import (
     user_translator,
 )
 from bot.i18n import Translator, resolve
-from bot.presenter import post_scoresheet
-from bot.scorekeeper import Scorekeeper, Sheet
 from bot.service import Refusal
 from bot.views import Rendered
-from bot.views.cards import seat_text
-from bot.views.keeper import entry_of, parse_stage, render_keeper
 from bot.views.text import user_text
 from games.bridge.entry import Entry, parse_entry
 from games.errors import RuleError

@@ -1,0 +1,45 @@
+"""The bridge values behind a snapshot's game-neutral state and match."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.service import Snapshot
+from games.bridge.cards import Side
+from games.bridge.deal import DealState
+from games.bridge.game import BridgeState, RubberMatch
+from games.bridge.rubber import Rubber
+
+
+def deal_of(snap: Snapshot) -> DealState | None:
+    """The bridge deal on the table (None if none is on)."""
+    return None if snap.state is None else bridge_deal(snap.state)
+
+
+def bridge_deal(state: Any) -> DealState:
+    assert isinstance(state, BridgeState)
+    return state.deal
+
+
+def rubber_of(snap: Snapshot) -> Rubber | None:
+    """The rubber being played (None between rubbers)."""
+    return None if snap.match is None else bridge_rubber(snap.match)
+
+
+def bridge_rubber(match: Any) -> Rubber:
+    assert isinstance(match, RubberMatch)
+    return match.rubber
+
+
+def vulnerability(snap: Snapshot) -> tuple[bool, bool]:
+    """N-S and E-W vulnerable now."""
+    rubber = rubber_of(snap)
+    if rubber is None:
+        return (False, False)
+    return (rubber.vulnerable(Side.NS), rubber.vulnerable(Side.EW))
+
+
+def bridge_options(options: Mapping[str, Any]) -> tuple[str, int]:
+    """The table's scoring variant and unfinished part score (RULES.md), with their defaults."""
+    return str(options.get("rules", "modern")), int(options.get("unfinished_part_score", 100))

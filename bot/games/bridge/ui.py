@@ -1,0 +1,244 @@
+"""Rubber bridge's UI plug-in: the table and private screens, the notices, the scoresheet."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from telegram import InputFile
+
+from bot.games.bridge.cards import seat_text
+from bot.games.bridge.pictures import scoresheet_picture
+from bot.games.bridge.score import (
+    render_deal_result,
+    render_end_vote,
+    render_rubber_result,
+    render_scoresheet,
+    render_sub_proposed,
+    render_undo_answered,
+    render_undo_asked,
+)
+from bot.games.bridge.state import (
+    bridge_deal,
+    bridge_options,
+    bridge_rubber,
+    deal_of,
+    vulnerability,
+)
+from bot.games.bridge.table import render_private, render_seating, render_table
+from bot.i18n import Translator
+from bot.outbox import Outbox
+from bot.service import (
+    DealFinished,
+    EndVote,
+    MatchFinished,
+    Refusal,
+    Snapshot,
+    SubProposed,
+    UndoAnswered,
+    UndoAsked,
+)
+from bot.views import Rendered
+from bot.views.text import user_text
+from games.bridge.cards import Seat, Side
+from games.bridge.deal import DealState
+from games.bridge.entry import SEAT_WORDS, seat_from_word
+from games.bridge.game import ClaimRejected
+from games.bridge.rubber import Rubber
+from storage.interface import Match
+
+if TYPE_CHECKING:
+    from bot.presenter import Presenter
+
+# Buttons of the first release name their action by a short act; their argument is the call,
+# the card, the tricks or the answer. Still honoured: messages in chats keep their buttons.
+ACTS = {"c": "call.{}", "p": "card.{}", "cl": "claim.{}"}
+ANSWERS = {"y": "answer.yes", "n": "answer.no"}
+
+
+async def post_scoresheet(
+    outbox: Outbox,
+    chat_id: int,
+    thread_id: int | None,
+    rubber: Rubber,
+    names: Mapping[Seat, str],
+    title: str,
+    caption: str,
+    t: Translator,
+) -> None:
+    """Draw a rubber's sheet off the event loop, then post it as a photo (online and kept)."""
+    sides = [
+        f"{t('side.ns') if side is Side.NS else t('side.ew')}: "
+        + " & ".join(names[s] for s in side.seats if s in names)
+        for side in Side
+    ]
+    png = await asyncio.to_thread(
+        scoresheet_picture, rubber, title, sides[0], sides[1], t("keeper.picture_total")
+    )
+    outbox.post_file(
+        chat_id, thread_id, "sendPhoto", "photo", InputFile(png, filename="scoresheet.png"), caption
+    )
+
+
+class BridgeUI:
+    game = "bridge"
+
+    def seat_name(self, seat: int, language: str) -> str:
+        return seat_text(Seat(seat), language)
+
+    def seat_code(self, seat: int) -> str:
+        return Seat(seat).name
+
+    def seat_from_word(self, word: str) -> int | None:
+        if word.upper() not in SEAT_WORDS:
+            return None
+        return int(seat_from_word(word))
+
+    def hand_key(self, seat: int, deal_no: int) -> str:
+        return f"hand:{Seat(seat).name}:{deal_no}"
+
+    def show_deal(self, presenter: Presenter, snap: Snapshot) -> None:
+        state = deal_of(snap)
+        if state is not None:
+            self._deal(presenter, snap, snap.deal_no, state, vulnerability(snap))
+
+    def _deal(
+        self,
+        presenter: Presenter,
+        snap: Snapshot,
+        deal_no: int,
+        state: DealState,
+        vul: tuple[bool, bool],
+    ) -> None:
+        t = presenter.group_translator(snap)
+        table = render_table(snap, deal_no, state.view(None), vul, t, presenter.bot_username)
+        presenter.outbox.want(
+            snap.table_id, f"table:{deal_no}", snap.chat.tg_chat_id, snap.topic_id, table
+        )
+        for seat in Seat:
+            self._hand(presenter, snap, seat, deal_no, state, vul)
+
+    def show_hand(self, presenter: Presenter, snap: Snapshot, seat: int, menu: str = "") -> None:
+        state = deal_of(snap)
+        if menu == "claim" and (state is None or not state.can_claim(Seat(seat))):
+            raise Refusal("stale")
+        if state is not None:
+            self._hand(presenter, snap, Seat(seat), snap.deal_no, state, vulnerability(snap), menu)
+
+    def _hand(
+        self,
+        presenter: Presenter,
+        snap: Snapshot,
+        seat: Seat,
+        deal_no: int,
+        state: DealState,
+        vul: tuple[bool, bool],
+        menu: str = "",
+    ) -> None:
+        holder = snap.seats.get(seat)
+        if holder is None or holder.tg_user_id is None or seat in snap.paused:
+            return
+        t = presenter.private_translator(snap, holder)
+        content = render_private(snap, deal_no, state.view(seat), vul, t, menu == "claim")
+        presenter.outbox.want(
+            snap.table_id, self.hand_key(seat, deal_no), holder.tg_user_id, None, content
+        )
+
+    def seating(self, snap: Snapshot, t: Translator, bot_username: str) -> Rendered:
+        return render_seating(snap, t)
+
+    def notice(self, presenter: Presenter, snap: Snapshot, notice: Any, t: Translator) -> bool:
+        post = presenter.outbox.post
+        chat, thread = snap.chat.tg_chat_id, snap.topic_id
+        if isinstance(notice, DealFinished):
+            final = bridge_deal(notice.final)
+            before = bridge_rubber(notice.before)
+            vul = (before.vulnerable(Side.NS), before.vulnerable(Side.EW))
+            self._deal(presenter, snap, notice.deal_no, final, vul)
+            post(chat, thread, render_deal_result(snap, notice, t))
+        elif isinstance(notice, ClaimRejected):
+            by = snap.seats.get(notice.by)
+            text = t(
+                "claim.rejected",
+                name=user_text(by.name) if by is not None else "—",
+                seat=seat_text(notice.claimant, t.language),
+            )
+            post(chat, thread, Rendered(text))
+        elif isinstance(notice, UndoAsked):
+            post(chat, thread, render_undo_asked(snap, notice, t))
+        elif isinstance(notice, UndoAnswered):
+            post(chat, thread, render_undo_answered(snap, notice, t))
+        elif isinstance(notice, SubProposed):
+            post(chat, thread, render_sub_proposed(snap, notice, t))
+        elif isinstance(notice, EndVote):
+            post(chat, thread, render_end_vote(snap, notice, t))
+        elif isinstance(notice, MatchFinished):
+            state = deal_of(snap)
+            if notice.unfinished and state is not None and state.result is None:
+                self._deal(presenter, snap, snap.deal_no, state, vulnerability(snap))  # withdrawn
+            post(chat, thread, render_rubber_result(snap, notice, t))
+            names = {Seat(seat): holder.name for seat, holder in snap.seats.items()}
+            presenter.draw(
+                post_scoresheet(
+                    presenter.outbox,
+                    chat,
+                    thread,
+                    bridge_rubber(notice.match),
+                    names,
+                    t("table.title_plain", number=snap.table_id),
+                    t("rubber.over"),
+                    t,
+                )
+            )
+        else:
+            return False
+        return True
+
+    def scoresheet(self, snap: Snapshot, t: Translator) -> Rendered:
+        return render_scoresheet(snap, t)
+
+    def history_line(self, match: Match, names: Mapping[int, str], t: Translator) -> str:
+        sides = []
+        for side in Side:
+            pair = " &amp; ".join(
+                user_text(names.get(match.seats[s], "?")) for s in side.seats if s in match.seats
+            )
+            sides.append(f"{t('side.ns') if side is Side.NS else t('side.ew')}: {pair}")
+        result = match.result or {}
+        if result.get("winner") is None or not result.get("points"):
+            outcome = t("history.drawn")
+        else:
+            winner = t("side.ns") if result["winner"] == Side.NS.value else t("side.ew")
+            outcome = t("history.won", side=winner, points=result["points"])
+        return " — ".join(sides) + f" · {outcome}"
+
+    def options_view(
+        self, options: Mapping[str, Any], t: Translator
+    ) -> tuple[list[str], list[tuple[str, str]]]:
+        rules, part = bridge_options(options)
+        other_rules = "classic" if rules == "modern" else "modern"
+        other_part = 50 if part == 100 else 100
+        lines = [t("settings.rules", rules=t(f"rules.{rules}")), t("settings.part", part=part)]
+        keys = [
+            (t("settings.switch_rules", rules=t(f"rules.{other_rules}")), f"rules={other_rules}"),
+            (t("settings.switch_part", part=other_part), f"part={other_part}"),
+        ]
+        return lines, keys
+
+    def option_changed(self, options: Mapping[str, Any], arg: str) -> dict[str, Any] | None:
+        key, _, value = arg.partition("=")
+        if key == "rules" and value in ("modern", "classic"):
+            return {**options, "rules": value}
+        if key == "part" and value in ("50", "100"):
+            return {**options, "unfinished_part_score": int(value)}
+        return None
+
+    def button_action(self, act: str, arg: str) -> str | None:
+        if act == "ca":
+            return ANSWERS.get(arg)
+        pattern = ACTS.get(act)
+        return None if pattern is None else pattern.format(arg)
+
+
+BRIDGE_UI = BridgeUI()
