@@ -17,8 +17,7 @@ from telegram.request import BaseRequest, HTTPXRequest
 
 from bot.config import Config
 from bot.context import BotContext, BridgeApp
-from bot.games.bridge import keeper
-from bot.games.bridge.scorekeeper import Scorekeeper
+from bot.games import uis
 from bot.handlers import chat, money, private, settings, table
 from bot.handlers.common import user_translator
 from bot.i18n import LANGUAGES, Translator
@@ -78,8 +77,11 @@ def build_application(config: Config, request: BaseRequest | None = None) -> Bri
     )
     application: BridgeApp = builder.build()  # type: ignore[assignment]
     application.bot_data["config"] = config
-    for module in (chat, private, settings, money, keeper, table):
+    for module in (chat, private, settings, money):
         application.add_handlers(module.handlers())
+    for ui in uis():  # each game's own commands and buttons (bridge: the scorekeeper)
+        application.add_handlers(ui.handlers())
+    application.add_handlers(table.handlers())
     application.add_handler(table.stray_button_handler())
     application.add_error_handler(_on_error)
     return application
@@ -109,7 +111,6 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
         service=service,
         outbox=outbox,
         presenter=presenter,
-        keeper=Scorekeeper(storage),
     )
     await _set_commands(application)
     for change in await service.restore_all():

@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
+from telegram import Update
+from telegram.ext import BaseHandler
+
 from bot.i18n import Translator
 from bot.views import Rendered
 
@@ -65,6 +68,9 @@ class GameUI(Protocol):
     def button_action(self, act: str, arg: str) -> str | None:
         """The codec text for a button of the game's own kind (None if it is not one)."""
 
+    def handlers(self) -> list[BaseHandler[Update, Any, Any]]:
+        """The game's own commands and buttons, registered before the tables' buttons."""
+
 
 _UIS: dict[str, GameUI] = {}
 
@@ -78,8 +84,18 @@ def register_ui(ui: GameUI) -> GameUI:
 
 def ui_for(game: str) -> GameUI:
     """The UI of the game called ``game`` (its registry name)."""
-    if game not in _UIS and game == "bridge":
+    _load_builtin()
+    return _UIS[game]
+
+
+def uis() -> tuple[GameUI, ...]:
+    _load_builtin()
+    return tuple(_UIS.values())
+
+
+def _load_builtin() -> None:
+    """The built-in UIs register on first use; one line per game, as in ``games.core``."""
+    if "bridge" not in _UIS:
         from bot.games.bridge.ui import BRIDGE_UI
 
         register_ui(BRIDGE_UI)
-    return _UIS[game]

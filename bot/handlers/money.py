@@ -30,7 +30,7 @@ from bot.views import Rendered
 from bot.views.money import ledger_csv, render_history, render_ledger, render_settle
 from bot.views.pictures import balance_chart
 from bot.views.text import user_text
-from games.bridge.settlement import Transfer, transfers
+from games.core.settlement import Transfer, transfers
 from storage.interface import Chat, ConflictError, NotFound, PaymentPolicy, Storage
 
 

@@ -42,7 +42,9 @@ log = logging.getLogger(__name__)
 
 
 def _keeper(context: BotContext) -> Scorekeeper:
-    keeper: Scorekeeper = context.bot_data["keeper"]
+    keeper: Scorekeeper | None = context.bot_data.get("bridge.keeper")
+    if keeper is None:  # made on first use: the bot's core knows nothing of it
+        keeper = context.bot_data["bridge.keeper"] = Scorekeeper(context.storage)
     return keeper
 
 

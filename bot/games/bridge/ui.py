@@ -6,7 +6,8 @@ import asyncio
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from telegram import InputFile
+from telegram import InputFile, Update
+from telegram.ext import BaseHandler
 
 from bot.games.bridge.cards import seat_text
 from bot.games.bridge.pictures import scoresheet_picture
@@ -233,6 +234,11 @@ class BridgeUI:
         if key == "part" and value in ("50", "100"):
             return {**options, "unfinished_part_score": int(value)}
         return None
+
+    def handlers(self) -> list[BaseHandler[Update, Any, Any]]:
+        from bot.games.bridge import keeper  # its handlers import the presenter and services
+
+        return list(keeper.handlers())
 
     def button_action(self, act: str, arg: str) -> str | None:
         if act == "ca":
