@@ -25,6 +25,7 @@ class GameUI(Protocol):
     """What the bot asks of a game's UI."""
 
     game: str
+    commands: tuple[str, ...]  # group commands that open a table of this game
 
     def seat_name(self, seat: int, language: str) -> str:
         """A seat as players of the game call it (bridge: N, E, S, W; in Russian С, В, Ю, З)."""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
+from typing import Any
+
 from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
@@ -9,7 +12,7 @@ from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filt
 from bot.callback_data import KEEPER_ACTS, MONEY_ACTS, Act, BadCallbackData, Button, route
 from bot.context import BotContext
 from bot.deeplinks import sit_link
-from bot.games import ui_for
+from bot.games import ui_for, uis
 from bot.handlers.common import (
     acting_player,
     chat_translator,
@@ -26,8 +29,17 @@ from bot.views import Rendered
 from games.errors import RuleError
 
 
-async def open_table(update: Update, context: BotContext) -> None:
-    """/bridge in a group: the table of this chat (or forum topic), opened if needed."""
+def opener(game: str) -> Callable[[Update, BotContext], Coroutine[Any, Any, None]]:
+    """The handler of a game's opening command (/bridge): the table of this chat (or forum
+    topic), opened for that game if there is none."""
+
+    async def open_game(update: Update, context: BotContext) -> None:
+        await open_table(update, context, game)
+
+    return open_game
+
+
+async def open_table(update: Update, context: BotContext, game: str) -> None:
     chat, message = update.effective_chat, update.effective_message
     assert chat is not None and message is not None
     t = await chat_translator(update, context)
@@ -35,7 +47,7 @@ async def open_table(update: Update, context: BotContext) -> None:
         await message.reply_text(t("refusal.group_only"))
         return
     change, created = await context.service.open_table(
-        chat.id, chat.title or "", thread_of(update), context.config.language
+        chat.id, chat.title or "", thread_of(update), context.config.language, game
     )
     if not created:
         context.outbox.post(chat.id, thread_of(update), _short(t("table.already_open")))
@@ -237,7 +249,7 @@ def handlers() -> list[BaseHandler[Update, BotContext, None]]:
             group_only,
             filters=filters.ChatType.PRIVATE,
         ),
-        CommandHandler(["bridge", "table"], open_table),
+        *(CommandHandler(list(ui.commands), opener(ui.game)) for ui in uis()),
         CommandHandler("score", show_score, filters=groups),
         CommandHandler("leave", leave_command, filters=groups),
         CommandHandler("end", end_command, filters=groups),

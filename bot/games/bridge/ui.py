@@ -84,6 +84,7 @@ async def post_scoresheet(
 
 class BridgeUI:
     game = "bridge"
+    commands: tuple[str, ...] = ("bridge", "table")
 
     def seat_name(self, seat: int, language: str) -> str:
         return seat_text(Seat(seat), language)
