@@ -1,0 +1,162 @@
+"""Chats (groups) and players."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from storage.interface import (
+    Chat,
+    ChatSettings,
+    NotFound,
+    PaymentPolicy,
+    Player,
+    Rounding,
+)
+from storage.sqlite.connection import _now
+from storage.sqlite.writer import GroupCommitWriter
+
+
+class ChatRepository(GroupCommitWriter):
+    """Chats and players rows."""
+
+    # --- chats and players -------------------------------------------------------------------
+
+    async def ensure_chat(self, tg_chat_id: int, title: str = "", language: str = "ru") -> Chat:
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO chats (tg_chat_id, title, language, created_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (tg_chat_id) DO UPDATE SET title = CASE WHEN excluded.title != '' "
+                "THEN excluded.title ELSE chats.title END",
+                (tg_chat_id, title, language, _now()),
+            )
+        chat = await self.chat_by_tg(tg_chat_id)
+        assert chat is not None
+        return chat
+
+    async def chat_by_tg(self, tg_chat_id: int) -> Chat | None:
+        row = await self._one("SELECT * FROM chats WHERE tg_chat_id = ?", (tg_chat_id,))
+        return None if row is None else _chat(row)
+
+    async def get_chat(self, chat_id: int) -> Chat:
+        row = await self._one("SELECT * FROM chats WHERE id = ?", (chat_id,))
+        if row is None:
+            raise NotFound(f"chat {chat_id}")
+        return _chat(row)
+
+    async def migrate_chat(self, old_tg_chat_id: int, new_tg_chat_id: int) -> None:
+        async with self._tx() as db:
+            old = await self._one("SELECT id FROM chats WHERE tg_chat_id = ?", (old_tg_chat_id,))
+            new = await self._one("SELECT id FROM chats WHERE tg_chat_id = ?", (new_tg_chat_id,))
+            if old is None:
+                return
+            if new is not None:
+                # The new id was seen first (an update from the supergroup raced the migration
+                # message): it has no history worth keeping that the old chat lacks, so fold it.
+                for table in ("tables", "matches", "ledger", "players"):
+                    await db.execute(
+                        f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (old["id"], new["id"])
+                    )
+                await db.execute("DELETE FROM chats WHERE id = ?", (new["id"],))
+            await db.execute(
+                "UPDATE chats SET tg_chat_id = ? WHERE id = ?", (new_tg_chat_id, old["id"])
+            )
+
+    async def update_chat_settings(self, chat_id: int, settings: ChatSettings) -> Chat:
+        async with self._tx() as db:
+            await db.execute(
+                "UPDATE chats SET stake = ?, currency = ?, rounding = ?, payments = ? WHERE id = ?",
+                (
+                    settings.stake,
+                    settings.currency,
+                    settings.rounding.value,
+                    settings.payments.value,
+                    chat_id,
+                ),
+            )
+        return await self.get_chat(chat_id)
+
+    async def ensure_player(
+        self, tg_user_id: int, name: str, language: str = "", username: str | None = None
+    ) -> Player:
+        async with self._tx() as db:
+            if username:  # a @username moves to whoever holds it now
+                await db.execute(
+                    "UPDATE players SET username = NULL WHERE username = ? COLLATE NOCASE "
+                    "AND tg_user_id != ?",
+                    (username, tg_user_id),
+                )
+            await db.execute(
+                "INSERT INTO players (tg_user_id, name, language, username, created_at) "
+                "VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (tg_user_id) DO UPDATE SET name = excluded.name, "
+                "language = CASE WHEN excluded.language != '' THEN excluded.language "
+                "ELSE players.language END, username = excluded.username",
+                (tg_user_id, name, language, username or None, _now()),
+            )
+        player = await self.player_by_tg(tg_user_id)
+        assert player is not None
+        return player
+
+    async def add_guest(self, chat_id: int, name: str) -> Player:
+        async with self._tx() as db:
+            row = await self._one(
+                "SELECT * FROM players WHERE chat_id = ? AND name = ? AND tg_user_id IS NULL",
+                (chat_id, name),
+            )
+            if row is None:
+                cur = await db.execute(
+                    "INSERT INTO players (tg_user_id, name, chat_id, created_at) "
+                    "VALUES (NULL, ?, ?, ?)",
+                    (name, chat_id, _now()),
+                )
+                row = await self._one("SELECT * FROM players WHERE id = ?", (cur.lastrowid,))
+        assert row is not None
+        return _player(row)
+
+    async def player_by_username(self, username: str) -> Player | None:
+        row = await self._one(
+            "SELECT * FROM players WHERE username = ? COLLATE NOCASE AND tg_user_id IS NOT NULL",
+            (username.lstrip("@"),),
+        )
+        return None if row is None else _player(row)
+
+    async def get_player(self, player_id: int) -> Player:
+        row = await self._one("SELECT * FROM players WHERE id = ?", (player_id,))
+        if row is None:
+            raise NotFound(f"player {player_id}")
+        return _player(row)
+
+    async def player_by_tg(self, tg_user_id: int) -> Player | None:
+        row = await self._one("SELECT * FROM players WHERE tg_user_id = ?", (tg_user_id,))
+        return None if row is None else _player(row)
+
+    async def set_player_flag(self, player_id: int, flag: str, value: bool) -> None:
+        async with self._tx() as db:
+            if value:
+                await db.execute(
+                    "INSERT OR IGNORE INTO player_flags (player_id, flag) VALUES (?, ?)",
+                    (player_id, flag),
+                )
+            else:
+                await db.execute(
+                    "DELETE FROM player_flags WHERE player_id = ? AND flag = ?", (player_id, flag)
+                )
+
+    async def player_flag(self, player_id: int, flag: str) -> bool:
+        return bool(
+            await self._scalar(
+                "SELECT count(*) FROM player_flags WHERE player_id = ? AND flag = ?",
+                (player_id, flag),
+            )
+        )
+
+
+def _chat(row: sqlite3.Row) -> Chat:
+    settings = ChatSettings(
+        row["stake"], row["currency"], Rounding(row["rounding"]), PaymentPolicy(row["payments"])
+    )
+    return Chat(row["id"], row["tg_chat_id"], row["title"], row["language"], settings)
+
+
+def _player(row: sqlite3.Row) -> Player:
+    return Player(row["id"], row["tg_user_id"], row["name"], row["language"], row["chat_id"])

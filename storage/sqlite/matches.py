@@ -1,0 +1,184 @@
+"""Matches (rubbers, pulkas) and the group's ledger."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from storage.interface import (
+    ConflictError,
+    LedgerRow,
+    Match,
+    NotFound,
+    StorageError,
+    check_balanced,
+)
+from storage.sqlite.connection import _now
+from storage.sqlite.tables import _seats_json
+from storage.sqlite.writer import GroupCommitWriter
+
+# A bound far above any real debt and far below SQLite's 64-bit sums: a forged amount can never
+# make the chat's balances overflow.
+MAX_PAYMENT = 10**12
+
+
+class LedgerRepository(GroupCommitWriter):
+    """Matches and the ledger: a match's rows are written in one transaction summing to zero."""
+
+    # --- matches and ledger ---------------------------------------------------------------------
+
+    async def start_match(self, table_id: int, seats: Mapping[int, int]) -> Match:
+        async with self._tx() as db:
+            table = await self._one(
+                "SELECT chat_id, game, options FROM tables WHERE id = ?", (table_id,)
+            )
+            if table is None:
+                raise NotFound(f"table {table_id}")
+            cur = await db.execute(
+                "INSERT INTO matches (table_id, chat_id, game, options, seats, started_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    table_id,
+                    table["chat_id"],
+                    table["game"],
+                    table["options"],
+                    _seats_json(seats),
+                    _now(),
+                ),
+            )
+            match_id = cur.lastrowid
+            await db.execute(
+                "UPDATE tables SET match_id = ?, status = 'playing' WHERE id = ?",
+                (match_id, table_id),
+            )
+        assert match_id is not None
+        return await self.get_match(match_id)
+
+    async def get_match(self, match_id: int) -> Match:
+        row = await self._one("SELECT * FROM matches WHERE id = ?", (match_id,))
+        if row is None:
+            raise NotFound(f"match {match_id}")
+        return _match(row)
+
+    async def finish_match(
+        self,
+        match_id: int,
+        result: Mapping[str, Any],
+        entries: Mapping[int, int],
+        seats: Mapping[int, int],
+        unfinished: bool = False,
+    ) -> None:
+        check_balanced(entries)
+        at = _now()
+        txn = uuid.uuid4().hex
+        async with self._tx() as db:
+            row = await self._one(
+                "SELECT chat_id, table_id, finished_at FROM matches WHERE id = ?", (match_id,)
+            )
+            if row is None:
+                raise NotFound(f"match {match_id}")
+            if row["finished_at"] is not None:
+                raise ConflictError(f"match {match_id} is already finished")
+            await db.execute(
+                "UPDATE matches SET finished_at = ?, result = ?, seats = ?, unfinished = ? "
+                "WHERE id = ?",
+                (at, json.dumps(dict(result)), _seats_json(seats), int(unfinished), match_id),
+            )
+            await db.executemany(
+                "INSERT INTO ledger (chat_id, player_id, points, kind, match_id, txn, at) "
+                "VALUES (?, ?, ?, 'match', ?, ?, ?)",
+                [(row["chat_id"], p, pts, match_id, txn, at) for p, pts in entries.items()],
+            )
+            await db.execute(
+                "UPDATE tables SET match_id = NULL WHERE id = ? AND match_id = ?",
+                (row["table_id"], match_id),
+            )
+            total = await self._scalar("SELECT sum(points) FROM ledger WHERE txn = ?", (txn,))
+            check_balanced([total])
+
+    async def matches(self, chat_id: int, limit: int = 20) -> list[Match]:
+        rows = await self._all(
+            "SELECT * FROM matches WHERE chat_id = ? AND finished_at IS NOT NULL "
+            "ORDER BY finished_at DESC, id DESC LIMIT ?",
+            (chat_id, limit),
+        )
+        return [_match(r) for r in rows]
+
+    async def record_payment(
+        self,
+        chat_id: int,
+        payer_id: int,
+        payee_id: int,
+        points: int,
+        note: str = "",
+        expected_size: int | None = None,
+    ) -> None:
+        if not 0 < points <= MAX_PAYMENT or payer_id == payee_id:
+            raise StorageError("a payment is a positive amount between two players")
+        at = _now()
+        txn = uuid.uuid4().hex
+        async with self._tx() as db:
+            if expected_size is not None and expected_size != await self.ledger_size(chat_id):
+                raise ConflictError("the ledger changed since the button was made")
+            await db.executemany(
+                "INSERT INTO ledger (chat_id, player_id, points, kind, txn, note, at) "
+                "VALUES (?, ?, ?, 'payment', ?, ?, ?)",
+                [
+                    (chat_id, payer_id, points, txn, note, at),
+                    (chat_id, payee_id, -points, txn, note, at),
+                ],
+            )
+
+    async def ledger(self, chat_id: int) -> list[LedgerRow]:
+        rows = await self._all("SELECT * FROM ledger WHERE chat_id = ? ORDER BY id", (chat_id,))
+        return [
+            LedgerRow(
+                r["id"],
+                r["chat_id"],
+                r["player_id"],
+                r["points"],
+                r["kind"],
+                r["match_id"],
+                r["txn"],
+                r["note"],
+                r["at"],
+            )
+            for r in rows
+        ]
+
+    async def balances(self, chat_id: int) -> dict[int, int]:
+        rows = await self._all(
+            "SELECT player_id, sum(points) AS total FROM ledger WHERE chat_id = ? "
+            "GROUP BY player_id",
+            (chat_id,),
+        )
+        return {r["player_id"]: r["total"] for r in rows}
+
+    async def ledger_size(self, chat_id: int) -> int:
+        return await self._scalar("SELECT count(*) FROM ledger WHERE chat_id = ?", (chat_id,))
+
+    async def match_counts(self, chat_id: int) -> dict[int, int]:
+        rows = await self._all(
+            "SELECT player_id, count(*) AS n FROM ledger WHERE chat_id = ? AND kind = 'match' "
+            "GROUP BY player_id",
+            (chat_id,),
+        )
+        return {r["player_id"]: r["n"] for r in rows}
+
+
+def _match(row: sqlite3.Row) -> Match:
+    return Match(
+        id=row["id"],
+        table_id=row["table_id"],
+        chat_id=row["chat_id"],
+        game=row["game"],
+        options=json.loads(row["options"]),
+        seats={int(seat): pid for seat, pid in json.loads(row["seats"]).items()},
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+        result=None if row["result"] is None else json.loads(row["result"]),
+        unfinished=bool(row["unfinished"]),
+    )
