@@ -21,6 +21,7 @@ from bot.games import uis
 from bot.handlers import chat, money, private, settings, table
 from bot.handlers.common import user_translator
 from bot.i18n import LANGUAGES, Translator
+from bot.ledger import LedgerService
 from bot.outbox import Outbox
 from bot.presenter import Presenter
 from bot.service import TableService
@@ -111,6 +112,7 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
         service=service,
         outbox=outbox,
         presenter=presenter,
+        ledger=LedgerService(storage),
     )
     await _set_commands(application)
     for change in await service.restore_all():

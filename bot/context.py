@@ -7,6 +7,7 @@ from typing import Any
 from telegram.ext import Application, CallbackContext, ExtBot
 
 from bot.config import Config
+from bot.ledger import LedgerService
 from bot.outbox import Outbox
 from bot.presenter import Presenter
 from bot.service import TableService
@@ -28,6 +29,11 @@ class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], d
     def service(self) -> TableService:
         service: TableService = self.bot_data["service"]
         return service
+
+    @property
+    def ledger(self) -> LedgerService:
+        ledger: LedgerService = self.bot_data["ledger"]
+        return ledger
 
     @property
     def outbox(self) -> Outbox:

@@ -43,5 +43,15 @@ class Translator:
         return text.format(**values) if values else text
 
 
+def translator(language: str | None, *fallbacks: str | None) -> Translator:
+    """The one way to choose a translator: the first of ``language`` and ``fallbacks`` that we
+    speak (a person's own language, then their table's, then the bot's default)."""
+    for code in (language, *fallbacks):
+        found = resolve(code, "")
+        if found:
+            return Translator(found)
+    return Translator(DEFAULT)
+
+
 def keys(language: str) -> set[str]:
     return set(_catalogue(language))

@@ -14,7 +14,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 from bot.games import ui_for
-from bot.i18n import Translator, resolve
+from bot.i18n import Translator, translator
 from bot.outbox import Outbox
 from bot.service import Change, Holder, MatchFinished, Snapshot, SubDone, SubRefused
 from bot.timers import TurnTimers
@@ -31,10 +31,10 @@ class Presenter:
         self.timers: TurnTimers | None = None  # set once the job queue exists
 
     def group_translator(self, snap: Snapshot) -> Translator:
-        return Translator(resolve(snap.settings.language))
+        return translator(snap.settings.language)
 
     def private_translator(self, snap: Snapshot, holder: Holder) -> Translator:
-        return Translator(resolve(holder.language, resolve(snap.settings.language)))
+        return translator(holder.language, snap.settings.language)
 
     def show(self, change: Change) -> None:
         snap = change.snapshot

@@ -254,6 +254,33 @@ class TableService:
         self._usernames[tg_user_id] = username
         return player
 
+    async def reachable(self, player_id: int) -> bool:
+        """The bot may write to the player privately (they started it and did not block it)."""
+        return await self.storage.player_flag(player_id, "can_write")
+
+    async def started(self, player: Player) -> list[Change]:
+        """The player opened a private chat with the bot: it may write to them now, and play
+        paused because they had blocked it resumes."""
+        await self.storage.set_player_flag(player.id, "can_write", True)
+        if player.tg_user_id is None or not await self.storage.player_flag(player.id, "blocked"):
+            return []
+        return await self.set_blocked(player.tg_user_id, False)
+
+    async def player_by_username(self, username: str) -> Player | None:
+        return await self.storage.player_by_username(username)
+
+    async def tables_of(self, player_id: int) -> list[tuple[int, Chat]]:
+        """The open tables the player sits at, with their groups."""
+        return [
+            (table.id, await self.storage.get_chat(table.chat_id))
+            for table in await self.storage.tables_of_player(player_id)
+        ]
+
+    async def migrate_chat(self, old_tg_chat_id: int, new_tg_chat_id: int) -> None:
+        """A group became a supergroup: same tables and ledger under its new Telegram id."""
+        await self.storage.migrate_chat(old_tg_chat_id, new_tg_chat_id)
+        self.forget_chat()
+
     # --- loading ------------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager

@@ -15,7 +15,7 @@ from typing import Any
 from telegram.ext import ContextTypes, JobQueue
 
 from bot.games import ui_for
-from bot.i18n import Translator, resolve
+from bot.i18n import translator
 from bot.outbox import Outbox
 from bot.service import Snapshot, TableService
 from bot.views import Rendered
@@ -82,7 +82,7 @@ class TurnTimers:
         if kind == "remind":
             if holder.tg_user_id is None:
                 return
-            t = Translator(resolve(holder.language, resolve(snap.settings.language)))
+            t = translator(holder.language, snap.settings.language)
             text = t(
                 "timer.remind",
                 number=snap.table_id,
@@ -91,7 +91,7 @@ class TurnTimers:
             )
             self.outbox.post(holder.tg_user_id, None, Rendered(text))
             return
-        t = Translator(resolve(snap.settings.language))
+        t = translator(snap.settings.language)
         name = user_text(holder.name)
         mention = (
             f'<a href="tg://user?id={holder.tg_user_id}">{name}</a>' if holder.tg_user_id else name

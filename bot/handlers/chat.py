@@ -13,9 +13,8 @@ async def migrated(update: Update, context: BotContext) -> None:
     if message is None or message.migrate_to_chat_id is None:
         return
     old, new = message.chat.id, message.migrate_to_chat_id
-    await context.storage.migrate_chat(old, new)
+    await context.service.migrate_chat(old, new)
     context.outbox.migrate(old, new)
-    context.service.forget_chat()
 
 
 def handlers() -> list[BaseHandler[Update, BotContext, None]]:

@@ -11,8 +11,9 @@ from telegram.error import BadRequest, Forbidden
 
 from bot.callback_data import BadCallbackData
 from bot.context import BotContext
-from bot.i18n import Translator, resolve
-from bot.service import Refusal
+from bot.games import ui_for
+from bot.i18n import Translator, translator
+from bot.service import Refusal, Snapshot
 from bot.views import Rendered
 from bot.views.text import plain_text, user_text
 from games.errors import RuleError
@@ -22,7 +23,7 @@ log = logging.getLogger(__name__)
 
 
 def user_translator(user: User | None, fallback: str) -> Translator:
-    return Translator(resolve(user.language_code if user else None, resolve(fallback)))
+    return translator(user.language_code if user else None, fallback)
 
 
 async def chat_translator(update: Update, context: BotContext) -> Translator:
@@ -33,7 +34,7 @@ async def chat_translator(update: Update, context: BotContext) -> Translator:
     if chat is None or chat.type == ChatType.PRIVATE:
         return user_translator(update.effective_user, fallback)
     language = await context.service.chat_language(chat.id, thread_of(update))
-    return Translator(resolve(language, resolve(fallback)))
+    return translator(language, fallback)
 
 
 async def acting_player(update: Update, context: BotContext) -> Player:
@@ -48,6 +49,22 @@ async def is_admin(context: BotContext, tg_chat_id: int, tg_user_id: int) -> boo
     """Whether the user administers (or owns) the group: asked of Telegram, never cached."""
     member = await context.bot.get_chat_member(tg_chat_id, tg_user_id)
     return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+async def seat_wanted(
+    context: BotContext, table_id: int, tg_user_id: int, player_id: int, code: str
+) -> tuple[Snapshot, int]:
+    """The one sequence both ways of sitting down share (the Sit button, the deep link): the
+    table, the seat its game's UI reads from ``code``, the group's membership asked of
+    Telegram, and the table's own checks. Refusal if any fails; nothing is changed."""
+    snap = await context.service.snapshot(table_id)
+    seat = ui_for(snap.game.name).seat_from_word(code)
+    if seat is None:
+        raise Refusal("old_link")
+    if not await is_member(context, snap.chat.tg_chat_id, tg_user_id):
+        raise Refusal("not_member")
+    snap.check_sit(player_id, seat)
+    return snap, seat
 
 
 async def is_member(context: BotContext, tg_chat_id: int, tg_user_id: int) -> bool:

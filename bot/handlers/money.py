@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterable
 
 from telegram import InputFile, Update
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
@@ -24,33 +23,29 @@ from bot.handlers.common import (
     thread_of,
     user_translator,
 )
-from bot.i18n import Translator, resolve
+from bot.i18n import Translator, translator
+from bot.ledger import InvalidTransfer
 from bot.service import Refusal
 from bot.views import Rendered
 from bot.views.money import ledger_csv, render_history, render_ledger, render_settle
 from bot.views.pictures import balance_chart
 from bot.views.text import user_text
-from games.core.settlement import Transfer, transfers
-from storage.interface import Chat, ConflictError, NotFound, PaymentPolicy, Storage
-
-
-async def _names(storage: Storage, ids: Iterable[int]) -> dict[int, str]:
-    return {pid: (await storage.get_player(pid)).name for pid in set(ids)}
+from games.core.settlement import Transfer
+from storage.interface import Chat, PaymentPolicy
 
 
 def _group_t(chat: Chat) -> Translator:
-    return Translator(resolve(chat.language))
+    return translator(chat.language)
 
 
-async def _chat_here(update: Update, context: BotContext) -> Chat | None:
+async def _chat_here(update: Update, context: BotContext) -> Chat:
     chat = update.effective_chat
     assert chat is not None
-    return await context.storage.ensure_chat(chat.id, chat.title or "", context.config.language)
+    return await context.ledger.chat(chat.id, chat.title or "", context.config.language)
 
 
 async def ledger_command(update: Update, context: BotContext) -> None:
     chat = await _chat_here(update, context)
-    assert chat is not None
     if context.args and context.args[0].lower() in ("chart", "график"):
         await _send_chart(context, chat, thread_of(update))
         return
@@ -58,56 +53,38 @@ async def ledger_command(update: Update, context: BotContext) -> None:
 
 
 async def ledger_view(context: BotContext, chat: Chat) -> Rendered:
-    storage = context.storage
-    balances = await storage.balances(chat.id)
-    counts = await storage.match_counts(chat.id)
-    names = await _names(storage, balances)
-    version = await storage.ledger_size(chat.id)
-    return render_ledger(chat.id, version, balances, counts, names, chat.settings, _group_t(chat))
+    a = await context.ledger.accounts(chat.id)
+    return render_ledger(
+        chat.id, a.version, a.balances, a.counts, a.names, chat.settings, _group_t(chat)
+    )
 
 
 async def settle_view(context: BotContext, chat: Chat) -> Rendered:
-    storage = context.storage
-    balances = await storage.balances(chat.id)
-    plan = transfers(balances)
-    names = await _names(storage, balances)
-    version = await storage.ledger_size(chat.id)
-    return render_settle(chat.id, version, plan, names, chat.settings, _group_t(chat))
+    plan = await context.ledger.plan(chat.id)
+    return render_settle(
+        chat.id, plan.version, plan.transfers, plan.names, chat.settings, _group_t(chat)
+    )
 
 
 async def settle_command(update: Update, context: BotContext) -> None:
     chat = await _chat_here(update, context)
-    assert chat is not None
     context.outbox.post(chat.tg_chat_id, thread_of(update), await settle_view(context, chat))
 
 
 async def history_command(update: Update, context: BotContext) -> None:
     chat = await _chat_here(update, context)
-    assert chat is not None
     if context.args and context.args[0].lower() == "csv":
         await _send_csv(context, chat, thread_of(update))
         return
-    storage = context.storage
-    rubbers = await storage.matches(chat.id, limit=10)
-    entries: dict[int, dict[int, int]] = {}
-    for row in await storage.ledger(chat.id):
-        if row.kind == "match" and row.match_id is not None:
-            entries.setdefault(row.match_id, {})[row.player_id] = row.points
-    ids = {pid for r in rubbers for pid in r.seats.values()} | {
-        pid for e in entries.values() for pid in e
-    }
-    names = await _names(storage, ids)
-    version = await storage.ledger_size(chat.id)
+    h = await context.ledger.history(chat.id, limit=10)
     content = render_history(
-        rubbers, entries, names, chat.settings, _group_t(chat), chat.id, version
+        h.matches, h.entries, h.names, chat.settings, _group_t(chat), chat.id, h.version
     )
     context.outbox.post(chat.tg_chat_id, thread_of(update), content)
 
 
 async def _send_csv(context: BotContext, chat: Chat, thread: int | None) -> None:
-    storage = context.storage
-    rows = await storage.ledger(chat.id)
-    names = await _names(storage, (r.player_id for r in rows))
+    rows, names = await context.ledger.rows(chat.id)
     data = ledger_csv(rows, names, chat.settings)
     t = _group_t(chat)
     context.outbox.post_file(
@@ -121,13 +98,11 @@ async def _send_csv(context: BotContext, chat: Chat, thread: int | None) -> None
 
 
 async def _send_chart(context: BotContext, chat: Chat, thread: int | None) -> None:
-    storage = context.storage
-    rows = await storage.ledger(chat.id)
+    rows, names = await context.ledger.rows(chat.id)
     t = _group_t(chat)
     if not rows:
         context.outbox.post(chat.tg_chat_id, thread, Rendered(t("ledger.empty")))
         return
-    names = await _names(storage, (r.player_id for r in rows))
     png = await asyncio.to_thread(
         balance_chart, rows, names, t("chart.title", chat=chat.title or ""), t("chart.x")
     )
@@ -159,10 +134,10 @@ async def money_button(update: Update, context: BotContext) -> None:
     message = query.message
     try:
         pressed = Button.decode(query.data)
-        try:
-            chat = await context.storage.get_chat(pressed.table_id)
-        except NotFound:
-            raise BadCallbackData(query.data) from None
+        found = await context.ledger.chat_by_id(pressed.table_id)
+        if found is None:
+            raise BadCallbackData(query.data)
+        chat = found
         if message is None or message.chat.id != chat.tg_chat_id:
             raise BadCallbackData(query.data)
         thread = thread_of(update)
@@ -184,28 +159,15 @@ async def money_button(update: Update, context: BotContext) -> None:
         player = await acting_player(update, context)
         if not await _may_record(context, chat, user.id, player.id, payer, payee):
             raise Refusal(f"payment_by_{chat.settings.payments.value}")
-        if pressed.deal_no != await context.storage.ledger_size(chat.id):
-            raise Refusal("payment_stale")
-        # The data is untrusted: only a transfer on the group's settle plan as it stands is
-        # recorded (the ledger's size, checked again inside the write, pins "as it stands").
-        plan = transfers(await context.storage.balances(chat.id))
-        if Transfer(payer, payee, points) not in plan:
-            raise BadCallbackData(query.data)
-        try:
-            await context.storage.record_payment(
-                chat.id,
-                payer,
-                payee,
-                points,
-                note=f"recorded by {player.name}",
-                expected_size=pressed.deal_no,
-            )
-        except ConflictError:
-            raise Refusal("payment_stale") from None
+        try:  # the data is untrusted: the service records only a transfer on the plan
+            transfer = Transfer(payer, payee, points)
+            await context.ledger.record_payment(chat, transfer, pressed.deal_no, player.name)
+        except InvalidTransfer:
+            raise BadCallbackData(query.data) from None
     except (Refusal, BadCallbackData) as error:
         await query.answer(refusal_text(error, t), show_alert=True)
         return
-    names = await _names(context.storage, (payer, payee))
+    names = await context.ledger.names((payer, payee))
     context.outbox.post(
         chat.tg_chat_id,
         thread,

@@ -12,8 +12,8 @@ from bot.games import ui_for
 from bot.handlers.common import (
     acting_player,
     chat_translator,
-    is_member,
     refusal_message,
+    seat_wanted,
 )
 from bot.service import Change, Refusal
 from bot.views import Rendered
@@ -30,10 +30,8 @@ async def start(update: Update, context: BotContext) -> None:
         context.outbox.post(chat.id, None, render_help(t))
         return
     player = await acting_player(update, context)
-    await context.storage.set_player_flag(player.id, "can_write", True)
-    if await context.storage.player_flag(player.id, "blocked"):
-        for change in await context.service.set_blocked(user.id, False):
-            context.presenter.show(change)
+    for change in await context.service.started(player):
+        context.presenter.show(change)
     payload = context.args[0] if context.args else ""
     sit = parse_sit(payload)
     if sit is not None or is_old_sit(payload):
@@ -57,14 +55,11 @@ async def start(update: Update, context: BotContext) -> None:
         shown = await _show_hands(context, player.id)
         if shown:
             return
-    tables = await context.storage.tables_of_player(player.id)
     listed = []
     balances = []
-    for table in tables:
-        group = await context.storage.get_chat(table.chat_id)
-        listed.append((table.id, group.title))
-        points = (await context.storage.balances(group.id)).get(player.id, 0)
-        balances.append((group.title, points))
+    for table_id, group in await context.service.tables_of(player.id):
+        listed.append((table_id, group.title))
+        balances.append((group.title, await context.ledger.balance_of(group.id, player.id)))
     context.outbox.post(chat.id, None, render_welcome(t, user.full_name, listed, balances))
 
 
@@ -77,20 +72,15 @@ async def _sit_by_link(
     table_id = await context.service.table_by_token(link.token)
     if table_id is None:
         raise Refusal("old_link")
-    snap = await context.service.snapshot(table_id)
-    if not await is_member(context, snap.chat.tg_chat_id, tg_user_id):
-        raise Refusal("not_member")
-    seat = ui_for(snap.game.name).seat_from_word(link.seat)
-    if seat is None:
-        raise Refusal("old_link")
+    _, seat = await seat_wanted(context, table_id, tg_user_id, player.id, link.seat)
     return await context.service.sit(table_id, player, seat)
 
 
 async def _show_hands(context: BotContext, player_id: int) -> bool:
     """Post the player's hand messages anew at the bottom of the chat (the "my hand" link)."""
     shown = False
-    for table in await context.storage.tables_of_player(player_id):
-        snap = await context.service.snapshot(table.id)
+    for table_id, _ in await context.service.tables_of(player_id):
+        snap = await context.service.snapshot(table_id)
         seat = snap.seat_of(player_id)
         if seat is None or snap.state is None or snap.state.finished:
             continue

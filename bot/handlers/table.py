@@ -18,9 +18,9 @@ from bot.handlers.common import (
     chat_translator,
     group_only,
     is_admin,
-    is_member,
     refusal_message,
     refusal_text,
+    seat_wanted,
     thread_of,
     user_translator,
 )
@@ -138,8 +138,8 @@ async def sub_command(update: Update, context: BotContext) -> None:
             raise Refusal("sub_usage")
         if seat is None:
             raise Refusal("not_seated")
-        newcomer = await context.storage.player_by_username(args[0][1:])
-        if newcomer is None or not await context.storage.player_flag(newcomer.id, "can_write"):
+        newcomer = await context.service.player_by_username(args[0][1:])
+        if newcomer is None or not await context.service.reachable(newcomer.id):
             raise Refusal("sub_unknown", name=args[0])
         change = await context.service.propose_sub(table_id, player.id, seat, newcomer)
     except Refusal as refusal:
@@ -158,16 +158,11 @@ async def button(update: Update, context: BotContext) -> None:
         player = await acting_player(update, context)
         service = context.service
         if pressed.act is Act.SIT:
-            snap = await service.snapshot(pressed.table_id)
-            ui = ui_for(snap.game.name)
-            wanted = ui.seat_from_word(pressed.arg)
-            if wanted is None:
-                raise BadCallbackData(query.data)
-            if not await is_member(context, snap.chat.tg_chat_id, query.from_user.id):
-                raise Refusal("not_member")
-            snap.check_sit(player.id, wanted)
-            if not await context.storage.player_flag(player.id, "can_write"):
-                code = ui.seat_code(wanted)
+            snap, wanted = await seat_wanted(
+                context, pressed.table_id, query.from_user.id, player.id, pressed.arg
+            )
+            if not await context.service.reachable(player.id):
+                code = ui_for(snap.game.name).seat_code(wanted)
                 await query.answer(url=sit_link(context.bot.username, snap.token, code))
                 return
             change = await service.sit(pressed.table_id, player, wanted)

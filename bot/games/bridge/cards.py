@@ -4,42 +4,45 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from bot.i18n import Translator
 from games.bridge.calls import Call, CallKind, Contract, Strain
-from games.bridge.cards import Card, Rank, Seat, Suit, sort_hand
+from games.bridge.cards import Card, Rank, Seat, Side, Suit, sort_hand
 from games.bridge.deal import DealResult
 
 SUIT_SYMBOL = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
-_RANKS = {
-    "en": {Rank.ACE: "A", Rank.KING: "K", Rank.QUEEN: "Q", Rank.JACK: "J", Rank.TEN: "10"},
-    "ru": {Rank.ACE: "Т", Rank.KING: "К", Rank.QUEEN: "Д", Rank.JACK: "В", Rank.TEN: "10"},
-}
-_SEATS = {"en": "NESW", "ru": "СВЮЗ"}
-_NOTRUMP = {"en": "NT", "ru": "БК"}
-_PASS = {"en": "Pass", "ru": "Пас"}
+# The words of the notation are the catalogues' (bridge.rank.*, bridge.seat.*, bridge.nt,
+# bridge.pass): a language is added there, not here.
+_RANK_KEYS = {Rank.ACE: "A", Rank.KING: "K", Rank.QUEEN: "Q", Rank.JACK: "J", Rank.TEN: "T"}
 
 
 def rank_text(rank: Rank, language: str) -> str:
-    return _RANKS[language].get(rank, str(int(rank)))
+    key = _RANK_KEYS.get(rank)
+    return str(int(rank)) if key is None else Translator(language)(f"bridge.rank.{key}")
 
 
 def card_text(card: Card, language: str) -> str:
     return SUIT_SYMBOL[card.suit] + rank_text(card.rank, language)
 
 
+def side_text(side: Side, t: Translator) -> str:
+    """N-S or E-W in the reader's language: the one place a side is named."""
+    return t("side.ns") if side is Side.NS else t("side.ew")
+
+
 def seat_text(seat: Seat, language: str) -> str:
-    return _SEATS[language][seat]
+    return Translator(language)(f"bridge.seat.{Seat(seat).name}")
 
 
 def strain_text(strain: Strain, language: str) -> str:
     suit = strain.suit
-    return _NOTRUMP[language] if suit is None else SUIT_SYMBOL[suit]
+    return Translator(language)("bridge.nt") if suit is None else SUIT_SYMBOL[suit]
 
 
 def call_text(call: Call, language: str) -> str:
     if call.bid is not None:
         return f"{call.bid.level}{strain_text(call.bid.strain, language)}"
     if call.kind is CallKind.PASS:
-        return _PASS[language]
+        return Translator(language)("bridge.pass")
     return str(call.kind.value)
 
 

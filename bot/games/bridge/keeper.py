@@ -30,13 +30,13 @@ from bot.handlers.common import (
     update_key,
     user_translator,
 )
-from bot.i18n import Translator, resolve
+from bot.i18n import Translator, translator
 from bot.service import Refusal
 from bot.views import Rendered
 from bot.views.text import user_text
 from games.bridge.entry import Entry, parse_entry
 from games.errors import RuleError
-from storage.interface import AlreadyApplied, NotFound, Player, TableSettings
+from storage.interface import AlreadyApplied, NotFound, Player
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ def _keeper(context: BotContext) -> Scorekeeper:
 
 
 def _t(sheet: Sheet) -> Translator:
-    return Translator(resolve(sheet.table.settings.language))
+    return translator(sheet.table.settings.language)
 
 
 def _show(context: BotContext, sheet: Sheet, arg: str = "", note: str = "") -> None:
@@ -103,12 +103,12 @@ async def _players(update: Update, context: BotContext, chat_id: int) -> list[Pl
                 )
             )
         elif word.startswith("@"):
-            known = await context.storage.player_by_username(word[1:])
+            known = await _keeper(context).known(word[1:])
             if known is None:
                 raise Refusal("keeper_unknown_user", name=word)
             players.append(known)
         else:
-            players.append(await context.storage.add_guest(chat_id, word[:40]))
+            players.append(await _keeper(context).guest(chat_id, word[:40]))
     return players
 
 
@@ -117,8 +117,8 @@ async def keep_command(update: Update, context: BotContext) -> None:
     assert chat is not None
     t = await chat_translator(update, context)
     thread = thread_of(update)
-    record = await context.storage.ensure_chat(chat.id, chat.title or "", context.config.language)
     keeper = _keeper(context)
+    record = await keeper.chat(chat.id, chat.title or "", context.config.language)
     try:
         if context.args and context.args[0].lower() in ("end", "stop", "конец"):
             table = await keeper.open_sheet(record.id, thread)
@@ -128,10 +128,7 @@ async def keep_command(update: Update, context: BotContext) -> None:
             await _finished(context, sheet)
             return
         players = await _players(update, context, record.id)
-        online = await context.storage.table_in(record.id, thread)
-        settings = (
-            online.settings if online is not None else TableSettings(language=record.language)
-        )
+        settings = await keeper.table_settings(record, thread)
         sheet = await keeper.start(record, thread, players, settings)
     except (Refusal, RuleError) as error:
         context.outbox.post(chat.id, thread, refusal_message(error, t))
@@ -194,10 +191,7 @@ async def _open_sheet_id(update: Update, context: BotContext) -> tuple[int, int]
     """The sheet open in this chat (or topic), and how many entries it has."""
     chat = update.effective_chat
     assert chat is not None
-    record = await context.storage.chat_by_tg(chat.id)
-    table = (
-        None if record is None else await _keeper(context).open_sheet(record.id, thread_of(update))
-    )
+    table = await _keeper(context).sheet_in(chat.id, thread_of(update))
     if table is None:
         raise Refusal("keeper_none")
     return table.id, table.current_deal

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from bot.callback_data import Act, Button
-from bot.games.bridge.cards import contract_text, seat_text, strain_text
+from bot.games.bridge.cards import contract_text, seat_text, side_text, strain_text
 from bot.games.bridge.score import result_line, sheet_lines
 from bot.games.bridge.scorekeeper import Sheet
 from bot.i18n import Translator
@@ -48,10 +48,6 @@ def entry_of(arg: str, honours: str) -> Entry:
 
 def _key(sheet: Sheet, label: str, arg: str = "", act: Act = Act.KEEP) -> Key:
     return Key(label, Button(sheet.table.id, sheet.count, act, arg).encode())
-
-
-def _side_name(side: Side, t: Translator) -> str:
-    return t("side.ns") if side is Side.NS else t("side.ew")
 
 
 def wizard(sheet: Sheet, arg: str, t: Translator) -> tuple[str, tuple[tuple[Key, ...], ...]]:
@@ -104,7 +100,7 @@ def wizard(sheet: Sheet, arg: str, t: Translator) -> tuple[str, tuple[tuple[Key,
         for points in (100, 150):
             if points == 100 and contract.strain is Strain.NOTRUMP:
                 continue
-            choices.append((f"h{side.value}{points}", f"{points} {_side_name(side, t)}"))
+            choices.append((f"h{side.value}{points}", f"{points} {side_text(side, t)}"))
     keys = [_key(sheet, label, f"{arg}.{code}") for code, label in choices]
     return t("keeper.ask_honours", head=head), (tuple(keys[:1]), tuple(keys[1:]), cancel)
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from html import escape
 
 from bot.callback_data import Act, Button
-from bot.games.bridge.cards import hand_lines, result_text, seat_text
+from bot.games.bridge.cards import hand_lines, result_text, seat_text, side_text
 from bot.games.bridge.state import bridge_deal, bridge_rubber, rubber_of
 from bot.i18n import Translator
 from bot.service import (
@@ -27,10 +27,6 @@ from games.bridge.rubber import Line, Rubber, ScoreEntry
 COLUMN = 9
 
 
-def _side_label(side: Side, t: Translator) -> str:
-    return t("side.ns") if side is Side.NS else t("side.ew")
-
-
 def scoresheet(rubber: Rubber, t: Translator) -> str:
     """The classic sheet in monospace: N-S left, E-W right; above the line newest on top,
     below the line each game in order with a rule under every finished game."""
@@ -39,7 +35,7 @@ def scoresheet(rubber: Rubber, t: Translator) -> str:
     def row(ns: str, ew: str) -> str:
         return f"{ns.rjust(width)} │ {ew.rjust(width)}"
 
-    lines = [row(_side_label(Side.NS, t), _side_label(Side.EW, t)), "─" * (2 * width + 3)]
+    lines = [row(side_text(Side.NS, t), side_text(Side.EW, t)), "─" * (2 * width + 3)]
     above = [e for e in rubber.entries if e.line is Line.ABOVE]
     for entry in reversed(above):
         cell = str(entry.points)
@@ -107,7 +103,7 @@ def sheet_lines(entries: Sequence[ScoreEntry], rubber: Rubber, t: Translator) ->
     lines = [
         t(
             "result.entry",
-            side=_side_label(entry.side, t),
+            side=side_text(entry.side, t),
             points=entry.points,
             what=t(f"entry.{entry.kind.value}"),
             line=t(f"line.{entry.line.value}"),
@@ -131,7 +127,7 @@ def render_rubber_result(snap: Snapshot, notice: MatchFinished, t: Translator) -
             user_text(snap.seats[seat].name) for seat in side.seats if seat in snap.seats
         )
         lines.append(
-            t("rubber.side_total", side=_side_label(side, t), names=names, points=totals[side])
+            t("rubber.side_total", side=side_text(side, t), names=names, points=totals[side])
         )
     winner = notice.summary.get("winner")
     won = None if winner is None else Side(str(winner))
@@ -161,7 +157,7 @@ def result_line(winner: Side | None, points: int, t: Translator) -> str:
     """The rubber's rounded result, or a draw."""
     if winner is None or points == 0:
         return t("rubber.drawn")
-    return t("rubber.result", side=_side_label(winner, t), points=points, short=points // 100)
+    return t("rubber.result", side=side_text(winner, t), points=points, short=points // 100)
 
 
 def render_undo_asked(snap: Snapshot, notice: UndoAsked, t: Translator) -> Rendered:

@@ -85,6 +85,27 @@ class Scorekeeper:
     async def open_sheet(self, chat_id: int, topic_id: int | None) -> Table | None:
         return await self.storage.table_in(chat_id, topic_id, scorekeeper=True)
 
+    async def chat(self, tg_chat_id: int, title: str, language: str) -> Chat:
+        return await self.storage.ensure_chat(tg_chat_id, title, language)
+
+    async def sheet_in(self, tg_chat_id: int, topic_id: int | None) -> Table | None:
+        """The sheet open in a group (or forum topic) the bot has met, if any."""
+        chat = await self.storage.chat_by_tg(tg_chat_id)
+        return None if chat is None else await self.open_sheet(chat.id, topic_id)
+
+    async def known(self, username: str) -> Player | None:
+        """A Telegram player named by @username, if the bot has met them."""
+        return await self.storage.player_by_username(username)
+
+    async def guest(self, chat_id: int, name: str) -> Player:
+        """A player without Telegram, by name, reused within the group."""
+        return await self.storage.add_guest(chat_id, name)
+
+    async def table_settings(self, chat: Chat, topic_id: int | None) -> TableSettings:
+        """A new sheet takes the online table's settings where there is one."""
+        online = await self.storage.table_in(chat.id, topic_id)
+        return online.settings if online is not None else TableSettings(language=chat.language)
+
     async def start(
         self, chat: Chat, topic_id: int | None, players: Sequence[Player], settings: TableSettings
     ) -> Sheet:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from telegram import InputFile, Update
 from telegram.ext import BaseHandler
 
-from bot.games.bridge.cards import seat_text
+from bot.games.bridge.cards import seat_text, side_text
 from bot.games.bridge.pictures import scoresheet_picture
 from bot.games.bridge.score import (
     render_deal_result,
@@ -70,8 +70,7 @@ async def post_scoresheet(
 ) -> None:
     """Draw a rubber's sheet off the event loop, then post it as a photo (online and kept)."""
     sides = [
-        f"{t('side.ns') if side is Side.NS else t('side.ew')}: "
-        + " & ".join(names[s] for s in side.seats if s in names)
+        f"{side_text(side, t)}: " + " & ".join(names[s] for s in side.seats if s in names)
         for side in Side
     ]
     png = await asyncio.to_thread(
@@ -206,12 +205,12 @@ class BridgeUI:
             pair = " &amp; ".join(
                 user_text(names.get(match.seats[s], "?")) for s in side.seats if s in match.seats
             )
-            sides.append(f"{t('side.ns') if side is Side.NS else t('side.ew')}: {pair}")
+            sides.append(f"{side_text(side, t)}: {pair}")
         result = match.result or {}
         if result.get("winner") is None or not result.get("points"):
             outcome = t("history.drawn")
         else:
-            winner = t("side.ns") if result["winner"] == Side.NS.value else t("side.ew")
+            winner = side_text(Side(str(result["winner"])), t)
             outcome = t("history.won", side=winner, points=result["points"])
         return " — ".join(sides) + f" · {outcome}"
 

@@ -1,0 +1,112 @@
+"""The ledger service: the group's money as handlers need it, whatever game wrote it.
+
+Handlers ask here, never storage: the running accounts with names, the settle plan, the
+matches played, and recording a payment, which is accepted only as a transfer on the plan as it
+stands (button data is untrusted; the ledger's size, checked again inside the write, pins
+"as it stands")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.service import Refusal
+from games.core.settlement import Transfer, transfers
+from storage.interface import Chat, ConflictError, LedgerRow, Match, NotFound, Storage
+
+
+@dataclass(frozen=True, slots=True)
+class Accounts:
+    """The chat's balances, each with a name and the number of matches played."""
+
+    balances: Mapping[int, int]
+    counts: Mapping[int, int]
+    names: Mapping[int, str]
+    version: int  # the ledger's size: what its buttons carry
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    transfers: Sequence[Transfer[int]]
+    names: Mapping[int, str]
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    matches: Sequence[Match]
+    entries: Mapping[int, Mapping[int, int]]  # match id -> player id -> amount
+    names: Mapping[int, str]
+    version: int
+
+
+class InvalidTransfer(Exception):
+    """A payment that is not a transfer on the group's plan (forged or stale button data)."""
+
+
+class LedgerService:
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    async def chat(self, tg_chat_id: int, title: str, language: str) -> Chat:
+        """The group, met for the first time if need be."""
+        return await self.storage.ensure_chat(tg_chat_id, title, language)
+
+    async def chat_by_id(self, chat_id: int) -> Chat | None:
+        try:
+            return await self.storage.get_chat(chat_id)
+        except NotFound:
+            return None
+
+    async def names(self, ids: Iterable[int]) -> dict[int, str]:
+        return {pid: (await self.storage.get_player(pid)).name for pid in set(ids)}
+
+    async def accounts(self, chat_id: int) -> Accounts:
+        balances = await self.storage.balances(chat_id)
+        counts = await self.storage.match_counts(chat_id)
+        names = await self.names(balances)
+        return Accounts(balances, counts, names, await self.storage.ledger_size(chat_id))
+
+    async def plan(self, chat_id: int) -> Plan:
+        balances = await self.storage.balances(chat_id)
+        names = await self.names(balances)
+        return Plan(transfers(balances), names, await self.storage.ledger_size(chat_id))
+
+    async def history(self, chat_id: int, limit: int = 10) -> History:
+        matches = await self.storage.matches(chat_id, limit=limit)
+        entries: dict[int, dict[int, int]] = {}
+        for row in await self.storage.ledger(chat_id):
+            if row.kind == "match" and row.match_id is not None:
+                entries.setdefault(row.match_id, {})[row.player_id] = row.points
+        ids = {pid for m in matches for pid in m.seats.values()}
+        ids |= {pid for e in entries.values() for pid in e}
+        names = await self.names(ids)
+        return History(matches, entries, names, await self.storage.ledger_size(chat_id))
+
+    async def rows(self, chat_id: int) -> tuple[list[LedgerRow], dict[int, str]]:
+        rows = await self.storage.ledger(chat_id)
+        return rows, await self.names(r.player_id for r in rows)
+
+    async def balance_of(self, chat_id: int, player_id: int) -> int:
+        return (await self.storage.balances(chat_id)).get(player_id, 0)
+
+    async def record_payment(
+        self, chat: Chat, transfer: Transfer[int], version: int, recorded_by: str
+    ) -> None:
+        """Refusal("payment_stale") if the ledger moved since the button was made;
+        InvalidTransfer if the transfer is not on the plan as it stands."""
+        if version != await self.storage.ledger_size(chat.id):
+            raise Refusal("payment_stale")
+        if transfer not in transfers(await self.storage.balances(chat.id)):
+            raise InvalidTransfer(transfer)
+        try:
+            await self.storage.record_payment(
+                chat.id,
+                transfer.payer,
+                transfer.payee,
+                transfer.amount,
+                note=f"recorded by {recorded_by}",
+                expected_size=version,
+            )
+        except ConflictError:
+            raise Refusal("payment_stale") from None
