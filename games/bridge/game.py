@@ -4,11 +4,11 @@ codec (one vocabulary for actions), and the rubber as a match that settles to ze
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from games.bridge.calls import Call
+from games.bridge.calls import Call, Contract
 from games.bridge.cards import Card, Deal, Seat, Side
 from games.bridge.deal import (
     Action,
@@ -123,12 +123,7 @@ class RubberMatch:
 
     def record(self, outcome: Mapping[str, Any]) -> list[ScoreEntry]:
         """Score one deal's outcome (online or entered by a scorekeeper) into the rubber."""
-        if outcome.get("contract") is None:
-            return self.rubber.record_passed_out()
-        side = Seat.parse(str(outcome["declarer"])).side
-        return self.rubber.record(
-            side, str(outcome["contract"]), int(outcome["tricks"]), outcome.get("honours", {})
-        )
+        return Outcome.from_payload(outcome).write(self.rubber)
 
     def close(self) -> None:
         self.rubber.close()
@@ -147,19 +142,57 @@ class RubberMatch:
         return {"winner": None if winner is None else str(winner), "points": points}
 
 
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A finished deal as its rubber records it, however it was played: online (from the
+    deal's state) or with real cards (a scorekeeper's entry). ``contract`` None: passed out."""
+
+    contract: Contract | None
+    declarer: Seat | None = None
+    tricks: int = 0  # taken by the declarer's side
+    honours: Mapping[Side, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, state: DealState) -> Outcome:
+        result = state.result
+        assert result is not None
+        if result.contract is None or result.declarer is None:
+            return cls(None)
+        held = honours(state.deal, result.contract.strain)
+        return cls(result.contract, result.declarer, result.declarer_tricks, held)
+
+    def write(self, rubber: Rubber) -> list[ScoreEntry]:
+        if self.contract is None or self.declarer is None:
+            return rubber.record_passed_out()
+        held = {str(side): points for side, points in self.honours.items() if points}
+        return rubber.record(self.declarer.side, str(self.contract), self.tricks, held)
+
+    def to_payload(self) -> dict[str, Any]:
+        """As the deal's result is stored (the shape stored results have always had)."""
+        if self.contract is None or self.declarer is None:
+            return {"contract": None, "declarer": None, "tricks": 0, "honours": {}}
+        return {
+            "contract": str(self.contract),
+            "declarer": self.declarer.name,
+            "tricks": self.tricks,
+            "honours": {str(side): points for side, points in self.honours.items() if points},
+        }
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> Outcome:
+        if payload.get("contract") is None:
+            return cls(None)
+        return cls(
+            Contract.parse(str(payload["contract"])),
+            Seat.parse(str(payload["declarer"])),
+            int(payload["tricks"]),
+            {Side(str(side)): int(points) for side, points in payload.get("honours", {}).items()},
+        )
+
+
 def outcome(state: DealState) -> dict[str, Any]:
     """A finished deal as its rubber records it: contract, declarer, tricks and honours."""
-    result = state.result
-    assert result is not None
-    if result.contract is None or result.declarer is None:
-        return {"contract": None, "declarer": None, "tricks": 0, "honours": {}}
-    held = honours(state.deal, result.contract.strain)
-    return {
-        "contract": str(result.contract),
-        "declarer": result.declarer.name,
-        "tricks": result.declarer_tricks,
-        "honours": {str(side): points for side, points in held.items()},
-    }
+    return Outcome.of(state).to_payload()
 
 
 @dataclass(frozen=True, slots=True)

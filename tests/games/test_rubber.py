@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from games.bridge.cards import Seat, Side
+from games.bridge.cards import Deal, Seat, Side
+from games.bridge.deal import Action, DealState
+from games.bridge.game import Outcome, RubberMatch, outcome
 from games.bridge.rubber import EntryKind, Rubber, round_hundreds
 from games.bridge.settlement import add_balances, rubber_entries, transfers
 from games.errors import NotationError, RubberError, SettlementError
+from tests.games.strategies import played_deals
 
 
 def test_rubber_in_three_games_with_penalty_and_honours() -> None:
@@ -204,3 +207,18 @@ def test_running_accounts_sum_to_zero(rubbers: list[tuple[list[str], str, int]])
         seats = dict(zip(Seat, players[:4], strict=False))
         ledger = add_balances(ledger, rubber_entries(seats, winner, hundreds * 100))
     assert sum(ledger.values()) == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(played_deals(finish=True))
+def test_a_deals_typed_outcome_scores_as_its_stored_form(case: tuple[Deal, list[Action]]) -> None:
+    """One typed outcome: what the table stores for a finished deal reads back equal, and a
+    rubber scores the stored form exactly as the outcome itself."""
+    deal, actions = case
+    state = DealState.replay(deal, actions)
+    assume(state.result is not None)
+    typed = Outcome.of(state)
+    assert Outcome.from_payload(typed.to_payload()) == typed
+    direct, stored = Rubber(), RubberMatch({})
+    assert typed.write(direct) == stored.record(outcome(state))
+    assert direct.totals() == stored.rubber.totals()

@@ -15,7 +15,7 @@ from typing import Any
 from bot.service import Refusal
 from games.bridge.cards import Seat, Side
 from games.bridge.entry import Entry
-from games.bridge.game import RubberMatch
+from games.bridge.game import Outcome, RubberMatch
 from games.bridge.rubber import Rubber, ScoreEntry
 from games.bridge.settlement import rubber_entries
 from storage.interface import (
@@ -58,14 +58,8 @@ class Sheet:
 
 
 def _payload(entry: Entry) -> dict[str, Any]:
-    if entry.contract is None or entry.declarer is None:
-        return {"contract": None, "declarer": None, "tricks": 0, "honours": {}}
-    return {
-        "contract": str(entry.contract),
-        "declarer": entry.declarer.name,
-        "tricks": entry.tricks,
-        "honours": {str(side): points for side, points in entry.honours.items() if points},
-    }
+    """An entry is scored exactly as a deal played online: the same typed outcome."""
+    return Outcome(entry.contract, entry.declarer, entry.tricks, entry.honours).to_payload()
 
 
 # An entry is a deal of its own whose one event says what was entered (logs written before
