@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import random
 from typing import Any
 
 from telegram import (
@@ -91,7 +92,10 @@ def build_application(config: Config, request: BaseRequest | None = None) -> Bri
 async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     config: Config = application.bot_data["config"]
     storage = await SqliteStorage.open(config.database)
-    service = TableService(storage)
+    if config.shuffle_seed is None:
+        service = TableService(storage)
+    else:
+        service = TableService(storage, random.Random(config.shuffle_seed).randrange)
     outbox = Outbox(application.bot, storage, config.group_interval, config.private_interval)
     presenter = Presenter(outbox, application.bot.username)
     if application.job_queue is not None:

@@ -25,6 +25,9 @@ class Config:
     overall_rate_per_second: int = 30
     poll_timeout: int = 30
     timer_minute: float = 60.0  # seconds in a turn-timer "minute" (tests and demos shorten it)
+    # A fixed shuffle for reproducible runs (tests comparing releases); never from the
+    # environment: real tables are always shuffled with ``secrets``.
+    shuffle_seed: int | None = None
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
