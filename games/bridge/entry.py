@@ -1,9 +1,10 @@
 """A deal's result as a scorekeeper enters it for a game played with real cards.
 
 One typed line, ``4SX N -2`` (contract, declarer, result), optionally with honours ``100NS`` or
-``150EW``, or ``pass`` for a deal passed out. Russian letters and suit symbols are read too
-(``4♠К Ю =``, ``3БК С +1``). The same ``Entry`` comes from the bot's button wizard; either way
-the rules engine scores it, exactly as for a deal played online.
+``150EW``, or ``pass`` for a deal passed out; suit symbols are read too (``4♠X S =``). Words
+of a language (Russian ``3БК С +1``) are the bot's to translate into this notation first
+(``bot/games/bridge/notation.py``, from the catalogues). The same ``Entry`` comes from the bot's
+button wizard; either way the rules engine scores it, exactly as for a deal played online.
 """
 
 from __future__ import annotations
@@ -14,14 +15,10 @@ from games.bridge.calls import Contract, Strain
 from games.bridge.cards import Seat, Side
 from games.errors import NotationError, Reason, RubberError
 
-SEAT_WORDS = {"N": "N", "E": "E", "S": "S", "W": "W", "С": "N", "В": "E", "Ю": "S", "З": "W"}
-SIDE_WORDS = {"NS": Side.NS, "EW": Side.EW, "СЮ": Side.NS, "ВЗ": Side.EW}
-PASS_WORDS = {"PASS", "P", "ПАС", "-", "0"}
-CONTRACT_ALIASES = (
-    ("♠", "S"), ("♥", "H"), ("♦", "D"), ("♣", "C"),
-    ("БК", "NT"), ("Б", "NT"), ("П", "S"), ("Ч", "H"), ("Т", "C"),
-    ("К", "X"),  # контра
-)  # fmt: skip
+SEAT_WORDS = {"N": "N", "E": "E", "S": "S", "W": "W"}
+SIDE_WORDS = {"NS": Side.NS, "EW": Side.EW}
+PASS_WORDS = {"PASS", "P", "-", "0"}
+CONTRACT_ALIASES = (("♠", "S"), ("♥", "H"), ("♦", "D"), ("♣", "C"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +61,7 @@ class Entry:
 
 
 def seat_from_word(word: str) -> Seat:
-    """``N``/``E``/``S``/``W`` or the Russian ``С``/``В``/``Ю``/``З``, either case."""
+    """``N``/``E``/``S``/``W``, either case."""
     key = word.strip().upper()
     if key not in SEAT_WORDS:
         raise NotationError(repr(word), Reason.BAD_SEAT)

@@ -34,8 +34,8 @@ def test_code_reads_back(entry: Entry) -> None:
     [
         ("4SX N -2", "4SX", Seat.N, 8),
         ("3NT S =", "3NT", Seat.S, 9),
-        ("3БК С 10", "3NT", Seat.N, 10),
-        ("4♠К Ю =", "4SX", Seat.S, 10),
+        ("3NT N 10", "3NT", Seat.N, 10),
+        ("4♠X S =", "4SX", Seat.S, 10),
         ("7NTXX W -13", "7NTXX", Seat.W, 0),
     ],
 )
@@ -64,7 +64,7 @@ def test_impossible_lines_are_refused_with_a_reason(line: str, reason: Reason) -
 
 
 def test_passed_out() -> None:
-    assert parse_entry("pass") == Entry(None) == parse_entry("пас")
+    assert parse_entry("pass") == Entry(None) == parse_entry("P")
 
 
 @given(st.text(max_size=30))

@@ -18,6 +18,7 @@ from bot.callback_data import KEEPER_ACTS, Act, BadCallbackData, Button, route
 from bot.context import BotContext
 from bot.games.bridge.cards import seat_text
 from bot.games.bridge.keeper_view import entry_of, parse_stage, render_keeper
+from bot.games.bridge.notation import read_entry
 from bot.games.bridge.scorekeeper import Scorekeeper, Sheet
 from bot.games.bridge.ui import post_scoresheet
 from bot.handlers.common import (
@@ -34,7 +35,7 @@ from bot.i18n import Translator, translator
 from bot.service import Refusal
 from bot.views import Rendered
 from bot.views.text import user_text
-from games.bridge.entry import Entry, parse_entry
+from games.bridge.entry import Entry
 from games.errors import RuleError
 from storage.interface import AlreadyApplied, NotFound, Player
 
@@ -219,7 +220,7 @@ async def _typed(update: Update, context: BotContext, undo: bool) -> None:
         if undo:
             await _undo(context, table_id, count, player, key)
         else:
-            entry = parse_entry(" ".join(context.args or []))
+            entry = read_entry(" ".join(context.args or []))
             await _save(context, table_id, count, entry, player, key)
     except AlreadyApplied:
         log.info("update %s was applied before it was delivered again; skipped", key)

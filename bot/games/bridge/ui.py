@@ -10,6 +10,7 @@ from telegram import InputFile, Update
 from telegram.ext import BaseHandler
 
 from bot.games.bridge.cards import seat_text, side_text
+from bot.games.bridge.notation import read_seat
 from bot.games.bridge.pictures import scoresheet_picture
 from bot.games.bridge.score import (
     render_deal_result,
@@ -44,7 +45,6 @@ from bot.views import Rendered
 from bot.views.text import user_text
 from games.bridge.cards import Seat, Side
 from games.bridge.deal import DealState
-from games.bridge.entry import SEAT_WORDS, seat_from_word
 from games.bridge.game import ClaimRejected
 from games.bridge.rubber import Rubber
 from storage.interface import Match
@@ -92,9 +92,8 @@ class BridgeUI:
         return Seat(seat).name
 
     def seat_from_word(self, word: str) -> int | None:
-        if word.upper() not in SEAT_WORDS:
-            return None
-        return int(seat_from_word(word))
+        letter = read_seat(word)
+        return None if letter is None else int(Seat.parse(letter))
 
     def hand_key(self, seat: int, deal_no: int) -> str:
         return f"hand:{Seat(seat).name}:{deal_no}"
