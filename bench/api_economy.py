@@ -53,7 +53,7 @@ async def run(deals: int, card_seconds: float, group_interval: float, scale: flo
                 await api.answer_of(query)
                 if int(data.split(":")[2].split(".")[0]) == deal:
                     presses += 1
-                    cards += data.split(":")[3] == "p"
+                    cards += ":a:card." in data
                 await asyncio.sleep(card_seconds * scale)
             await harness.outbox.drain()
             calls = api.calls[start_index:]

@@ -153,7 +153,7 @@ class Load:
                 rig.rubber_button = (sent, rubber)
             rig.changed.set()
             return
-        if any(d.split(":")[3] in ("c", "p") for d in data if d.count(":") >= 4):
+        if any(":a:call." in d or ":a:card." in d for d in data):
             user = rig.users[(sent.chat_id - FIRST_USER) % 4]
             rig.actionable[sent.message_id] = (user, sent, self.api.stamp())
             if rig.waiting_since is not None:
@@ -166,13 +166,13 @@ class Load:
 
     def choose(self, sent: Sent) -> str:
         data = [b["callback_data"] for b in sent.buttons() if "callback_data" in b]
-        calls = [d for d in data if d.split(":")[3] == "c"]
+        calls = [d for d in data if ":a:call." in d]
         if calls:
-            bids = [d for d in calls if d.split(":")[4][0].isdigit()]
+            bids = [d for d in calls if d.rsplit(".", 1)[1][0].isdigit()]
             if bids and self.rng.random() < 0.3:
                 return self.rng.choice(bids[:5])
-            return next(d for d in calls if d.endswith(":P"))
-        return self.rng.choice([d for d in data if d.split(":")[3] == "p"])
+            return next(d for d in calls if d.endswith("call.P"))
+        return self.rng.choice([d for d in data if ":a:card." in d])
 
     def pick(self, rig: TableRig) -> tuple[User, Sent] | None:
         fresh = [

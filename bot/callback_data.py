@@ -56,6 +56,12 @@ class Act(StrEnum):
     KEEP_PICTURE = "pic"
 
 
+def action_data(table_id: int, deal_no: int, at: int, text: str) -> str:
+    """The generic action button of every game: the game's own action text (its codec's,
+    ``card.SQ``) for position ``at`` of a deal."""
+    return Button(table_id, deal_no, Act.ACTION, text, at).encode()
+
+
 MONEY_ACTS = (Act.CHART, Act.CSV, Act.SETTLE, Act.PAY)
 KEEPER_ACTS = (Act.KEEP, Act.KEEP_UNDO, Act.KEEP_PICTURE)
 # Acts whose button names the exact position in the deal; one without it is stale.

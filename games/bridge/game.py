@@ -30,15 +30,32 @@ class BridgeCodec:
     """Action text that fits a button's data: ``call.1H``, ``call.P``, ``card.SQ``, ``claim.9``,
     ``answer.yes|no``, ``undo``."""
 
+    # The words, each written once; buttons are made from them too.
+    @staticmethod
+    def call(call: Call) -> str:
+        return f"call.{call}"
+
+    @staticmethod
+    def card(card: Card) -> str:
+        return f"card.{card}"
+
+    @staticmethod
+    def claim(tricks: int) -> str:
+        return f"claim.{tricks}"
+
+    @staticmethod
+    def answer(accept: bool) -> str:
+        return "answer.yes" if accept else "answer.no"
+
     def encode(self, action: Action) -> str:
         if isinstance(action, MakeCall):
-            return f"call.{action.call}"
+            return self.call(action.call)
         if isinstance(action, PlayCard):
-            return f"card.{action.card}"
+            return self.card(action.card)
         if isinstance(action, MakeClaim):
-            return f"claim.{action.tricks}"
+            return self.claim(action.tricks)
         if isinstance(action, AnswerClaim):
-            return "answer.yes" if action.accept else "answer.no"
+            return self.answer(action.accept)
         return "undo"
 
     def decode(self, seat: int, text: str) -> Action:

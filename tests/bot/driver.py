@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from games.bridge.cards import Card, Seat
-from tests.bot.harness import GROUP, Harness, cards_in, deal_number
+from tests.bot.harness import GROUP, Harness, action_of, cards_in, deal_number
 from tests.fakeapi import Sent, User
 
 
@@ -43,7 +43,7 @@ class Driver:
         data = [b["callback_data"] for b in message.buttons() if "callback_data" in b]
         deal_no = int(data[0].split(":")[2].split(".")[0])
         log = self.deals.setdefault(deal_no, DealLog(passout=self.rng.random() < 0.15))
-        calls = {d.split(":")[4]: d for d in data if d.split(":")[3] == "c"}
+        calls = {action_of(d)[1]: d for d in data if action_of(d)[0] == "call"}
         if calls:
             if log.declarer is None and not log.passout:
                 # N-S open game contracts, E-W part scores: rubbers end in a few deals, and
@@ -66,7 +66,7 @@ class Driver:
             if "XX" in calls and self.rng.random() < 0.3:
                 return calls["XX"]
             return calls["P"]
-        cards = {Card.parse(d.split(":")[4]): d for d in data if d.split(":")[3] == "p"}
+        cards = {Card.parse(action_of(d)[1]): d for d in data if action_of(d)[0] == "card"}
         declaring = log.declarer is not None and self.seat_of(user).side is log.declarer.side
         low = min(cards, key=lambda c: (c.rank, c.suit))
         if not declaring or log.declarer is None:
@@ -114,11 +114,11 @@ class Driver:
         """Press ``data`` (a legal call or card of ``user``'s), remembering what was played."""
         deal_no = int(data.split(":")[2].split(".")[0])
         index = len(self.h.api.calls)
-        if data.split(":")[3] == "p":
+        if action_of(data)[0] == "card":
             log = self.deals[deal_no]
             if log.lead_at is None:
                 log.lead_at = index
-            log.played.append((index, Card.parse(data.split(":")[4])))
+            log.played.append((index, Card.parse(action_of(data)[1])))
         answer = await self.h.press(user, message, data)
         assert not answer.get("text"), (
             answer,

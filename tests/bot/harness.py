@@ -163,7 +163,7 @@ class Harness:
         """The player's private message that offers calls or cards now, if any."""
         for sent in reversed(self.api.chat_messages(user.id)):
             if any(
-                re.match(r"^b1:\d+:\d+(?:\.\d+)?:(c|p):", b.get("callback_data", ""))
+                re.match(r"^b1:\d+:\d+(?:\.\d+)?:a:(call|card)\.", b.get("callback_data", ""))
                 for b in sent.buttons()
             ):
                 return sent
@@ -203,6 +203,16 @@ def actor(h: Harness, players: list[User] = PLAYERS) -> tuple[User, Sent]:
         if message is not None:
             return user, message
     raise AssertionError("nobody to act")
+
+
+def action_of(data: str) -> tuple[str, str]:
+    """("call", "1H"), ("card", "SQ"), ("claim", "13"), ("answer", "yes") from a generic action
+    button's data; ("", "") for any other button."""
+    parts = data.split(":")
+    if len(parts) < 5 or parts[3] != "a":
+        return "", ""
+    kind, _, arg = parts[4].partition(".")
+    return kind, arg
 
 
 def data_of(message: Sent, suffix: str) -> str:

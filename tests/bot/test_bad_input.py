@@ -8,7 +8,7 @@ import re
 
 from storage.interface import Storage
 from tests.bot.driver import Driver
-from tests.bot.harness import GROUP, PLAYERS, Harness, actor, data_of, seat_four
+from tests.bot.harness import GROUP, PLAYERS, Harness, action_of, actor, data_of, seat_four
 from tests.fakeapi import User
 
 STRANGER = User(200, "Stranger", "en")
@@ -28,10 +28,10 @@ async def test_strangers_and_players_out_of_turn_are_refused(h: Harness) -> None
     await seat_four(h)
     user, message = actor(h)
     before = await events(h)
-    answer = await h.press(STRANGER, message, data_of(message, ":c:P"))
+    answer = await h.press(STRANGER, message, data_of(message, ":a:call.P"))
     assert answer["text"] == "You are not seated at this table."
     other = next(p for p in PLAYERS if p != user)
-    answer = await h.press(other, message, data_of(message, ":c:1C"))
+    answer = await h.press(other, message, data_of(message, ":a:call.1C"))
     assert answer["text"] in ("It is not your turn.", "Сейчас не ваш ход.")
     assert await events(h) == before
 
@@ -40,7 +40,7 @@ async def test_double_tap_is_taken_once(h: Harness) -> None:
     await seat_four(h)
     user, message = actor(h)
     before = await events(h)
-    data = data_of(message, ":c:1NT")
+    data = data_of(message, ":a:call.1NT")
     first = await h.api.press(user, message, data)
     second = await h.api.press(user, message, data)
     answers = [await h.api.answer_of(first), await h.api.answer_of(second)]
@@ -56,14 +56,14 @@ async def test_double_tap_is_taken_once(h: Harness) -> None:
 async def test_insufficient_bid_and_illegal_double(h: Harness) -> None:
     await seat_four(h)
     user, message = actor(h)
-    await h.press(user, message, data_of(message, ":c:2H"))
+    await h.press(user, message, data_of(message, ":a:call.2H"))
     nxt, message2 = actor(h)
     before = await events(h)
-    forged = data_of(message2, ":c:P").replace(":c:P", ":c:2D")
+    forged = data_of(message2, ":a:call.P").replace(":a:call.P", ":a:call.2D")
     answer = await h.press(nxt, message2, forged)
     expected = {"Insufficient bid: bid higher.", "Недостаточная заявка: нужно выше."}
     assert answer["text"] in expected
-    forged = data_of(message2, ":c:P").replace(":c:P", ":c:XX")
+    forged = data_of(message2, ":a:call.P").replace(":a:call.P", ":a:call.XX")
     answer = await h.press(nxt, message2, forged)
     assert answer["text"] in ("Nothing to redouble.", "Нечего реконтрить.")
     assert await events(h) == before
@@ -72,10 +72,10 @@ async def test_insufficient_bid_and_illegal_double(h: Harness) -> None:
 async def test_stale_button_from_an_earlier_deal(h: Harness) -> None:
     await seat_four(h)
     old_user, old_message = actor(h)
-    old_data = data_of(old_message, ":c:P")
+    old_data = data_of(old_message, ":a:call.P")
     for _ in range(4):  # everybody passes: deal 1 is passed out, deal 2 is dealt
         user, message = actor(h)
-        await h.press(user, message, data_of(message, ":c:P"))
+        await h.press(user, message, data_of(message, ":a:call.P"))
     assert "passed out" in " ".join(m.text for m in h.api.chat_messages(GROUP)) or any(
         "все спасовали" in m.text for m in h.api.chat_messages(GROUP)
     )
@@ -91,23 +91,27 @@ async def test_stale_button_from_an_earlier_deal(h: Harness) -> None:
 async def test_illegal_card_is_refused(h: Harness) -> None:
     await seat_four(h)
     user, message = actor(h)
-    await h.press(user, message, data_of(message, ":c:1NT"))
+    await h.press(user, message, data_of(message, ":a:call.1NT"))
     for _ in range(3):
         u, m = actor(h)
-        await h.press(u, m, data_of(m, ":c:P"))
+        await h.press(u, m, data_of(m, ":a:call.P"))
     leader, lead_message = actor(h)
     lead = next(
-        b["callback_data"] for b in lead_message.buttons() if ":p:" in b.get("callback_data", "")
+        b["callback_data"]
+        for b in lead_message.buttons()
+        if ":a:card." in b.get("callback_data", "")
     )
     await h.press(leader, lead_message, lead)
-    led_suit = lead.split(":")[4][0]
+    led_suit = action_of(lead)[1][0]
     nxt, message = actor(h)
-    offered = [b["callback_data"] for b in message.buttons() if ":p:" in b.get("callback_data", "")]
+    offered = [
+        b["callback_data"] for b in message.buttons() if ":a:card." in b.get("callback_data", "")
+    ]
     before = await events(h)
-    if all(d.split(":")[4][0] == led_suit for d in offered):
+    if all(action_of(d)[1][0] == led_suit for d in offered):
         # holds the suit led: any other suit is refused
         other = next(s for s in "SHDC" if s != led_suit)
-        forged = offered[0].rsplit(":", 1)[0] + f":{other}2"
+        forged = offered[0].rsplit(":", 1)[0] + f":card.{other}2"
         answer = await h.press(nxt, message, forged)
         assert answer["text"] in (
             "You must follow suit.",
@@ -116,7 +120,7 @@ async def test_illegal_card_is_refused(h: Harness) -> None:
             "Этой карты нет на руке.",
         )
     # a card already played is never held
-    forged = offered[0].rsplit(":", 1)[0] + ":" + lead.split(":")[4]
+    forged = offered[0].rsplit(":", 1)[0] + ":" + lead.rsplit(":", 1)[1]
     answer = await h.press(nxt, message, forged)
     assert answer["text"] in ("That card is not in the hand.", "Этой карты нет на руке.")
     assert await events(h) == before
@@ -151,8 +155,8 @@ async def test_two_tables_do_not_wait_for_each_other(h: Harness, api: object) ->
     await seat_four(h)
     await seat_four(h, others, other_group)
     (u1, m1), (u2, m2) = actor(h), actor(h, others)
-    q1 = await h.api.press(u1, m1, data_of(m1, ":c:P"))
-    q2 = await h.api.press(u2, m2, data_of(m2, ":c:P"))
+    q1 = await h.api.press(u1, m1, data_of(m1, ":a:call.P"))
+    q2 = await h.api.press(u2, m2, data_of(m2, ":a:call.P"))
     answers = await asyncio.gather(h.api.answer_of(q1), h.api.answer_of(q2))
     assert all(not a.get("text") for a in answers)
     await h.settle()
@@ -165,17 +169,19 @@ async def test_a_quick_second_tap_never_becomes_the_next_lead(h: Harness) -> Non
     driver = Driver(h, PLAYERS, random.Random(5))
     for _ in range(400):
         user, message = actor(h)
-        before_data = [b["callback_data"] for b in message.buttons() if ":p:" in b["callback_data"]]
+        before_data = [
+            b["callback_data"] for b in message.buttons() if ":a:card." in b["callback_data"]
+        ]
         pressed = driver.choose(user, message)
         await driver.step_with(user, message, pressed)
         again = h.action_message(user)
         other_cards = [d for d in before_data if d != pressed]
-        if again is None or ":p:" not in pressed or not other_cards:
+        if again is None or ":a:card." not in pressed or not other_cards:
             continue
         held = {
             b["callback_data"].rsplit(":", 1)[1]
             for b in again.buttons()
-            if ":p:" in b.get("callback_data", "")
+            if ":a:card." in b.get("callback_data", "")
         }
         second = next((d for d in other_cards if d.rsplit(":", 1)[1] in held), None)
         if second is None:

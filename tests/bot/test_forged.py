@@ -251,7 +251,7 @@ async def test_a_failed_write_after_the_last_event_does_not_strand_the_table(h: 
     answers = []
     for _ in range(4):
         user, message = actor(h)
-        answers.append(await h.press(user, message, data_of(message, ":c:P")))
+        answers.append(await h.press(user, message, data_of(message, ":a:call.P")))
     assert answers[-1].get("text") in texts("refusal.error")
     assert [e.kind for e in await storage.events(1, 1)][-1] == "call"  # the pass is kept
     assert (await storage.get_table(1)).current_deal == 1
@@ -267,5 +267,5 @@ async def test_a_failed_write_after_the_last_event_does_not_strand_the_table(h: 
     assert (await storage.get_table(1)).current_deal == 2
     await h.settle()
     user, message = actor(h)  # somebody can call in deal 2
-    answer = await h.press(user, message, data_of(message, ":c:P"))
+    answer = await h.press(user, message, data_of(message, ":a:call.P"))
     assert not answer.get("text")

@@ -42,7 +42,9 @@ ARGS = [
     "P", "X", "XX", "1C", "7NT", "8S", "0H", "SA", "H2", "DT", "CK", "S1", "N", "E", "S", "W",
     "Q", "y", "n", "0", "13", "14", "-1", "99", "1-2-100", "2-1-100", "3-3-0", "pay=admins",
     "pay=either", "round=exact", "rules=classic", "lang=en", "timer=1", "stake=1", "4SX.N.m2",
-    "3NT.S.e.h0", "pass", "7NT.N.p6.h150", "x" * 24, "",
+    "3NT.S.e.h0", "pass", "7NT.N.p6.h150", "x" * 24, "", "call.P", "call.7NT", "call.8S",
+    "card.SA", "card.S1", "claim.13", "claim.14", "claim.-1", "answer.yes", "answer.no",
+    "answer.maybe", "undo", "lay.3", "bid.6S", "card.", ".",
 ]  # fmt: skip
 
 
@@ -154,7 +156,7 @@ async def legitimate(h: Harness, user: User, data: str) -> bool:
         return False  # not seated at that table: nothing of it is theirs to change
     if pressed.act in (Act.SETTING, Act.UNDO, Act.UNDO_ANSWER, Act.SUB, Act.END, Act.CLAIM_MENU):
         return True
-    if pressed.act in (Act.CALL, Act.CARD, Act.CLAIM, Act.CLAIM_ANSWER):
+    if pressed.act in (Act.ACTION, Act.CALL, Act.CARD, Act.CLAIM, Act.CLAIM_ANSWER):
         count = len(await storage.events(table.id, table.current_deal))
         return pressed.at == count and pressed.deal_no == table.current_deal
     return False

@@ -51,7 +51,7 @@ async def test_hostile_names_and_titles_in_every_message(h: Harness) -> None:
 
     # Undo asked and refused; the table and hands.
     first, message = actor(h, players)
-    await h.press(first, message, data_of(message, ":c:1H"))
+    await h.press(first, message, data_of(message, ":a:call.1H"))
     quiet = next(m for m in reversed(h.api.chat_messages(first.id)) if ":un" in str(m.buttons()))
     await h.press(first, quiet, data_of(quiet, ":un"))
     await h.settle()

@@ -28,12 +28,12 @@ def message_with(h: Harness, user: User, fragment: str) -> Sent:
 async def bid_and_lead(h: Harness, contract: str) -> User:
     """The first to call bids ``contract``, three passes, the opening lead; returns declarer."""
     declarer, message = actor(h)
-    await h.press(declarer, message, data_of(message, f":c:{contract}"))
+    await h.press(declarer, message, data_of(message, f":a:call.{contract}"))
     for _ in range(3):
         user, message = actor(h)
-        await h.press(user, message, data_of(message, ":c:P"))
+        await h.press(user, message, data_of(message, ":a:call.P"))
     leader, message = actor(h)
-    lead = next(b["callback_data"] for b in message.buttons() if ":p:" in b["callback_data"])
+    lead = next(b["callback_data"] for b in message.buttons() if ":a:card." in b["callback_data"])
     await h.press(leader, message, lead)
     return declarer
 
@@ -49,18 +49,18 @@ async def test_a_claim_rejected_then_accepted(h: Harness) -> None:
     async def claim_all() -> None:
         cards = message_with(h, declarer, ":cm")
         await h.press(declarer, cards, data_of(cards, ":cm"))
-        menu = message_with(h, declarer, ":cl:")
+        menu = message_with(h, declarer, ":a:claim.")
         assert "13" in menu.text  # the trick in progress counts: all thirteen are left
-        answer = await h.press(declarer, menu, data_of(menu, ":cl:13"))
+        answer = await h.press(declarer, menu, data_of(menu, ":a:claim.13"))
         assert not answer.get("text")
         await h.settle()
 
     await claim_all()
     assert "13" in h.table_message().text  # the group sees the claim
     for defender in defenders:
-        assert ":ca:y" in str(message_with(h, defender, ":ca:").buttons())
-    rejecting = message_with(h, defenders[0], ":ca:n")
-    answer = await h.press(defenders[0], rejecting, data_of(rejecting, ":ca:n"))
+        assert ":a:answer.yes" in str(message_with(h, defender, ":a:answer.").buttons())
+    rejecting = message_with(h, defenders[0], ":a:answer.no")
+    answer = await h.press(defenders[0], rejecting, data_of(rejecting, ":a:answer.no"))
     assert not answer.get("text")
     await h.settle()
     group = [m.text for m in h.api.chat_messages(GROUP)]
@@ -70,8 +70,8 @@ async def test_a_claim_rejected_then_accepted(h: Harness) -> None:
 
     await claim_all()
     for defender in defenders:
-        accepting = message_with(h, defender, ":ca:y")
-        answer = await h.press(defender, accepting, data_of(accepting, ":ca:y"))
+        accepting = message_with(h, defender, ":a:answer.yes")
+        answer = await h.press(defender, accepting, data_of(accepting, ":a:answer.yes"))
         assert not answer.get("text")
     await h.settle()
     result = next(
@@ -92,12 +92,12 @@ async def play_claimed_3nt(h: Harness) -> User:
     declarer = await bid_and_lead(h, "3NT")
     cards = message_with(h, declarer, ":cm")
     await h.press(declarer, cards, data_of(cards, ":cm"))
-    menu = message_with(h, declarer, ":cl:")
-    await h.press(declarer, menu, data_of(menu, ":cl:13"))
+    menu = message_with(h, declarer, ":a:claim.")
+    await h.press(declarer, menu, data_of(menu, ":a:claim.13"))
     index = PLAYERS.index(declarer)
     for defender in (PLAYERS[(index + 1) % 4], PLAYERS[(index + 3) % 4]):
-        accepting = message_with(h, defender, ":ca:y")
-        await h.press(defender, accepting, data_of(accepting, ":ca:y"))
+        accepting = message_with(h, defender, ":a:answer.yes")
+        await h.press(defender, accepting, data_of(accepting, ":a:answer.yes"))
     await h.settle()
     return declarer
 
@@ -121,7 +121,7 @@ async def test_a_rubber_stopped_early_by_all_four_is_scored_unfinished(h: Harnes
     points = (difference + 50) // 100 * 100
 
     user, held = actor(h)  # deal 2 is under way; keep a button from it
-    stale = next(b["callback_data"] for b in held.buttons() if ":c:" in b["callback_data"])
+    stale = next(b["callback_data"] for b in held.buttons() if ":a:call." in b["callback_data"])
     await h.say(declarer, GROUP, "/end")
     proposal = h.api.chat_messages(GROUP)[-1]
     assert "1 из 4" in proposal.text or "1 of 4" in proposal.text
@@ -187,9 +187,9 @@ async def test_two_tables_in_two_forum_topics_play_at_once_without_crossing(h: H
             offered = [b["callback_data"] for b in message.buttons()]
             data = next(  # open 1♣ if nobody has bid, then pass; in play, the first card
                 d
-                for suffix in (":c:1C", ":c:P", ":p:")
+                for suffix in (":a:call.1C", ":a:call.P", ":a:card.")
                 for d in offered
-                if d.endswith(suffix) or (suffix == ":p:" and suffix in d)
+                if d.endswith(suffix) or (suffix == ":a:card." and suffix in d)
             )
             answer = await h.press(user, message, data)
             assert not answer.get("text"), answer
@@ -221,7 +221,7 @@ def group_with(h: Harness, fragment: str) -> Sent:
 async def test_an_undo_refused_then_allowed_by_the_opponents(h: Harness) -> None:
     await seat_four(h)
     first, message = actor(h)
-    await h.press(first, message, data_of(message, ":c:1H"))
+    await h.press(first, message, data_of(message, ":a:call.1H"))
     i = PLAYERS.index(first)
     partner, opponents = PLAYERS[(i + 2) % 4], [PLAYERS[(i + 1) % 4], PLAYERS[(i + 3) % 4]]
     assert h.app is not None
@@ -254,15 +254,15 @@ async def test_an_undo_refused_then_allowed_by_the_opponents(h: Harness) -> None
     assert kinds == ["deal", "call", "vote", "vote", "vote", "vote", "undo"]  # ask, allow, undo
     user, message = actor(h)
     assert user == first  # their turn again, with 1♥ on offer once more
-    data_of(message, ":c:1H")
-    await h.press(first, message, data_of(message, ":c:1S"))
+    data_of(message, ":a:call.1H")
+    await h.press(first, message, data_of(message, ":a:call.1S"))
     table = h.table_message().text
     assert "1♠" in table and "1♥" not in table
 
     # A request overtaken by the next call is moot: allowing it changes nothing.
     request = await ask()
     nxt, message = actor(h)
-    await h.press(nxt, message, data_of(message, ":c:P"))
+    await h.press(nxt, message, data_of(message, ":a:call.P"))
     answer = await h.press(opponents[0], request, data_of(request, ":ua:y"))
     assert answer.get("text")
     assert [e.kind for e in await storage.events(1, 1)][-1] == "call"
@@ -309,7 +309,7 @@ async def test_a_turn_timer_fires_survives_a_restart_and_fires_again(
     await wait_for(lambda: mentions(late) == 2)  # the time was up: it fires again at once
     user, message = actor(h)
     assert user == late
-    await h.press(user, message, data_of(message, ":c:P"))
+    await h.press(user, message, data_of(message, ":a:call.P"))
     nxt, _ = actor(h)
     await wait_for(lambda: mentions(nxt) == 1)  # the next player's own timer
     assert mentions(late) == 2  # and nothing more for the one who acted
@@ -320,7 +320,7 @@ async def test_a_substitute_takes_over_a_hand_mid_deal(h: Harness) -> None:
     await seat_four(h)
     for _ in range(2):
         user, message = actor(h)
-        await h.press(user, message, data_of(message, ":c:P"))
+        await h.press(user, message, data_of(message, ":a:call.P"))
     leaving, message = actor(h)  # the next to call leaves now
     eve = User(180, "Eve", "en", "eve")
     await h.say(eve, eve.id, "/start")  # the bot may write to her
@@ -348,9 +348,9 @@ async def test_a_substitute_takes_over_a_hand_mid_deal(h: Harness) -> None:
     # Eve has the hand, privately, with the call to make; the one who left can no longer act.
     mine = h.action_message(eve)
     assert mine is not None and cards_in(mine.text) == hand
-    answer = await h.press(leaving, message, data_of(message, ":c:P"))
+    answer = await h.press(leaving, message, data_of(message, ":a:call.P"))
     assert answer.get("text")
-    answer = await h.press(eve, mine, data_of(mine, ":c:P"))
+    answer = await h.press(eve, mine, data_of(mine, ":a:call.P"))
     assert not answer.get("text")
     group = " ".join(m.text for m in h.api.chat_messages(GROUP))
     assert "Eve" in h.table_message().text and "🔁" in group
@@ -369,7 +369,7 @@ async def test_votes_open_at_a_restart_are_still_open_after_it(h: Harness) -> No
     await seat_four(h)
     assert h.app is not None
     first, message = actor(h)
-    await h.press(first, message, data_of(message, ":c:1H"))
+    await h.press(first, message, data_of(message, ":a:call.1H"))
     i = PLAYERS.index(first)
     opponents = [PLAYERS[(i + 1) % 4], PLAYERS[(i + 3) % 4]]
     quiet = message_with(h, first, ":un")

@@ -18,7 +18,7 @@ async def test_retry_after_sends_the_latest_content_once(h: Harness) -> None:
     )
     for _ in range(3):
         user, message = actor(h)
-        answer = await h.press(user, message, data_of(message, ":c:P"))
+        answer = await h.press(user, message, data_of(message, ":a:call.P"))
         assert not answer.get("text")
     await h.settle()
     assert h.outbox.stats.retry_after == 1
@@ -31,9 +31,9 @@ async def test_retry_after_sends_the_latest_content_once(h: Harness) -> None:
 async def test_a_player_who_blocks_the_bot_pauses_the_table(h: Harness) -> None:
     await seat_four(h)
     user, message = actor(h)
-    await h.press(user, message, data_of(message, ":c:1H"))
+    await h.press(user, message, data_of(message, ":a:call.1H"))
     nxt, message = actor(h)
-    held_data = data_of(message, ":c:P")  # the button as it was before the pause
+    held_data = data_of(message, ":a:call.P")  # the button as it was before the pause
     blocker = next(p for p in PLAYERS if p not in (user, nxt))
     await h.api.block(blocker)
     await h.settle()
@@ -50,7 +50,7 @@ async def test_a_player_who_blocks_the_bot_pauses_the_table(h: Harness) -> None:
     await h.say(blocker, blocker.id, "/start")
     assert "Пауза" not in h.table_message().text
     nxt, message = actor(h)
-    answer = await h.press(nxt, message, data_of(message, ":c:P"))
+    answer = await h.press(nxt, message, data_of(message, ":a:call.P"))
     assert not answer.get("text")
     assert len(await storage.events(1, 1)) == before + 1
 
@@ -61,7 +61,7 @@ async def test_a_block_found_by_a_failed_send_also_pauses(h: Harness) -> None:
     # The next to call: the bot must write to them (a waiting player's message is left alone).
     silent = PLAYERS[(PLAYERS.index(user) + 1) % 4]
     h.api.blocked.add(silent.id)  # no my_chat_member update: only the 403 tells
-    await h.press(user, message, data_of(message, ":c:1S"))
+    await h.press(user, message, data_of(message, ":a:call.1S"))
     await h.settle()
     assert "Пауза" in h.table_message().text
 
@@ -72,7 +72,7 @@ async def test_group_upgraded_to_supergroup_keeps_the_table(h: Harness) -> None:
     new_id = -1_000_000_000_100
     await h.api.migrate_group(PLAYERS[0], GROUP, new_id)
     await h.settle()
-    answer = await h.press(user, message, data_of(message, ":c:P"))
+    answer = await h.press(user, message, data_of(message, ":a:call.P"))
     assert not answer.get("text")
     await h.settle()
     # The table message now lives in the supergroup, showing the call just made.

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from html import escape
 
-from bot.callback_data import Act, Button
+from bot.callback_data import Act, Button, action_data
 from bot.games.bridge.cards import (
     call_text,
     card_text,
@@ -25,6 +25,7 @@ from bot.views.text import user_text
 from games.bridge.calls import Call
 from games.bridge.cards import Card, Seat, Side, Suit, sort_hand
 from games.bridge.deal import Phase, SeatView
+from games.bridge.game import CODEC
 from storage.interface import TableStatus
 
 CELL = 6
@@ -261,11 +262,11 @@ def render_private(
                 (
                     Key(
                         t("button.accept"),
-                        Button(snap.table_id, deal_no, Act.CLAIM_ANSWER, "y", at).encode(),
+                        action_data(snap.table_id, deal_no, at, CODEC.answer(True)),
                     ),
                     Key(
                         t("button.reject"),
-                        Button(snap.table_id, deal_no, Act.CLAIM_ANSWER, "n", at).encode(),
+                        action_data(snap.table_id, deal_no, at, CODEC.answer(False)),
                     ),
                 ),
             )
@@ -273,7 +274,7 @@ def render_private(
         left = _tricks_left(view)
         lines.append(f"<b>{t('private.claim_ask', left=left)}</b>")
         options = [
-            Key(str(n), Button(snap.table_id, deal_no, Act.CLAIM, str(n), at).encode())
+            Key(str(n), action_data(snap.table_id, deal_no, at, CODEC.claim(n)))
             for n in range(left, -1, -1)
         ]
         rows = [tuple(options[i : i + 7]) for i in range(0, len(options), 7)]
@@ -355,9 +356,7 @@ def bidding_box(
     """Pass / X / XX on top, then the legal bids, one row per level (five strains)."""
 
     def key(call: Call) -> Key:
-        return Key(
-            call_text(call, language), Button(table_id, deal_no, Act.CALL, str(call), at).encode()
-        )
+        return Key(call_text(call, language), action_data(table_id, deal_no, at, CODEC.call(call)))
 
     specials = tuple(key(c) for c in calls if not c.is_bid)
     rows: list[tuple[Key, ...]] = [specials]
@@ -377,7 +376,7 @@ def card_buttons(
     ordered = sort_hand(cards)
     for suit in reversed(Suit):
         suited = [
-            Key(card_text(c, language), Button(table_id, deal_no, Act.CARD, str(c), at).encode())
+            Key(card_text(c, language), action_data(table_id, deal_no, at, CODEC.card(c)))
             for c in ordered
             if c.suit is suit
         ]
