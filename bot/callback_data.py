@@ -29,6 +29,7 @@ PATTERN = re.compile(
 class Act(StrEnum):
     SIT = "sit"  # arg: seat (its code: the game's UI reads it)
     ACTION = "a"  # arg: the action in the game's own words (its codec's text, "card.SQ")
+    MENU = "mn"  # arg: a screen of the game's UI on the way to an action ("drop.SA": one picked)
     LEAVE = "lv"
     CALL = "c"  # arg: call text, "1H", "P", "X", "XX"
     CARD = "p"  # arg: card text, "SQ"

@@ -213,8 +213,13 @@ class _Live:
     players: int = 0  # seats in play in the match
 
     @property
+    def table_size(self) -> int:
+        """The seats of this table: its game's count for the table's options."""
+        return self.game.table_size(self.table.settings.options)
+
+    @property
     def seat_count(self) -> int:
-        return self.players or self.game.players[1]
+        return self.players or self.table_size
 
 
 class TableService:
@@ -453,7 +458,7 @@ class TableService:
         async with self._guard(table_id):
             live = await self._get(table_id)
             _check_sit(live.table.status, live.holders, player.id, seat)
-            if not 0 <= seat < live.game.players[1]:
+            if not 0 <= seat < live.table_size:
                 raise Refusal("unknown_action")
             current = _seat_of(live, player.id)
             if current is not None:
@@ -462,7 +467,7 @@ class TableService:
             await self.storage.set_seat(table_id, seat, player.id)
             live.holders[seat] = _holder(player)
             live.paused.discard(seat)
-            if len(live.holders) == live.game.players[1]:
+            if len(live.holders) == live.table_size:
                 await self._start_match(live)
             return Change(self._snapshot(live))
 
@@ -486,7 +491,7 @@ class TableService:
                 raise Refusal("not_seated")
             if live.table.status is TableStatus.PLAYING:
                 raise Refusal("rubber_in_progress")
-            if len(live.holders) < live.game.players[0]:
+            if len(live.holders) < live.table_size:
                 raise Refusal("need_four")
             if new_partners:
                 seats = sorted(live.holders)
@@ -774,7 +779,8 @@ class TableService:
         await self._start_deal(live, self.randbelow(live.players))
 
     async def _start_deal(self, live: _Live, dealer: Seat) -> None:
-        payload = live.game.new_deal(live.players, dealer, self.randbelow)
+        options = live.table.settings.options
+        payload = live.game.new_deal(live.players, dealer, self.randbelow, options)
         number = live.deal_no + 1
         await self.storage.start_deal(live.table.id, number, payload, None)
         state = live.game.start(live.players, payload)

@@ -182,14 +182,14 @@ async def button(update: Update, context: BotContext) -> None:
             change = await service.answer_sub(pressed.table_id, player.id, pressed.arg == "y")
         elif pressed.act is Act.END:
             change = await service.vote_to_end(pressed.table_id, player.id, pressed.arg == "y")
-        elif pressed.act in (Act.CLAIM_MENU, Act.REFRESH):
+        elif pressed.act in (Act.CLAIM_MENU, Act.REFRESH, Act.MENU):
             snap = await service.snapshot(pressed.table_id)
             seat = snap.seat_of(player.id)
             if seat is None:
                 raise Refusal("not_seated")
             if snap.state is None or pressed.deal_no != snap.deal_no or snap.state.finished:
                 raise Refusal("stale")
-            menu = "claim" if pressed.act is Act.CLAIM_MENU else ""
+            menu = {Act.CLAIM_MENU: "claim", Act.MENU: pressed.arg}.get(pressed.act, "")
             context.presenter.show_hand(snap, seat, menu)
             await query.answer()
             return

@@ -230,10 +230,19 @@ class Bridge:
     def seats(self) -> Sequence[int]:
         return tuple(int(s) for s in Seat)
 
+    def table_size(self, options: Mapping[str, Any]) -> int:
+        return 4
+
     def active_seats(self, players: int, dealer: int) -> tuple[int, ...]:
         return (0, 1, 2, 3)
 
-    def new_deal(self, players: int, dealer: int, randbelow: RandBelow) -> Mapping[str, Any]:
+    def new_deal(
+        self,
+        players: int,
+        dealer: int,
+        randbelow: RandBelow,
+        options: Mapping[str, Any] | None = None,
+    ) -> Mapping[str, Any]:
         deal = Deal.shuffled(Seat(dealer), randbelow)
         return {"dealer": deal.dealer.name, "pbn": deal.to_pbn()}
 

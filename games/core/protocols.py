@@ -89,11 +89,23 @@ class Game(Protocol):
     def seats(self) -> Sequence[int]:
         """Every seat a table of this game may have (the optional ones included)."""
 
+    def table_size(self, options: Mapping[str, Any]) -> int:
+        """How many players a table with these options seats before its match starts
+        (Preferans: three, or four with the dealer sitting out)."""
+
     def active_seats(self, players: int, dealer: int) -> tuple[int, ...]:
         """The seats that play a deal (Preferans with four: the dealer sits out)."""
 
-    def new_deal(self, players: int, dealer: int, randbelow: RandBelow) -> Mapping[str, Any]:
-        """A freshly shuffled deal as a JSON-able payload (the first event of a deal)."""
+    def new_deal(
+        self,
+        players: int,
+        dealer: int,
+        randbelow: RandBelow,
+        options: Mapping[str, Any] | None = None,
+    ) -> Mapping[str, Any]:
+        """A freshly shuffled deal as a JSON-able payload (the first event of a deal), with what
+        of the table's ``options`` the deal's rules need (Preferans: the variant), so that the
+        log alone replays it."""
 
     def start(self, players: int, payload: Mapping[str, Any]) -> State[Any, Any]:
         """The state at the start of the deal that ``payload`` describes."""

@@ -117,10 +117,18 @@ class PulkaMatch:
         self.pulka.close()
 
     def settle(self) -> Sequence[Fraction | int]:
-        return self.pulka.balances()
+        """Whole whists (§7's exact balances, rounded so that nothing is lost): the ledger
+        keeps whole units."""
+        return self.pulka.whole()
 
     def summary(self) -> dict[str, Any]:
-        return {"balances": [str(b) for b in self.pulka.balances()]}
+        state = self.pulka.state()
+        return {
+            "pool": list(state["pool"]),
+            "gora": list(state["gora"]),
+            "balances": [str(b) for b in self.pulka.balances()],
+            "whole": self.pulka.whole(),
+        }
 
 
 class Preferans:
@@ -133,11 +141,25 @@ class Preferans:
     def seats(self) -> Sequence[int]:
         return (0, 1, 2, 3)  # three, and an optional fourth who sits out when dealing
 
+    def table_size(self, options: Mapping[str, Any]) -> int:
+        players = int(options.get("players", 3))
+        if players not in (3, 4):
+            raise NotationError(repr(players), Reason.BAD_GAME)
+        return players
+
     def active_seats(self, players: int, dealer: int) -> tuple[int, ...]:
         return active_seats(players, dealer)
 
-    def new_deal(self, players: int, dealer: int, randbelow: RandBelow) -> Mapping[str, Any]:
-        return Deal.shuffled(players, dealer, randbelow).to_payload()
+    def new_deal(
+        self,
+        players: int,
+        dealer: int,
+        randbelow: RandBelow,
+        options: Mapping[str, Any] | None = None,
+    ) -> Mapping[str, Any]:
+        payload = Deal.shuffled(players, dealer, randbelow).to_payload()
+        variant = Variant.parse(str((options or {}).get("variant", "sochi")))
+        return {**payload, "variant": variant.value}
 
     def start(self, players: int, payload: Mapping[str, Any]) -> DealState:
         deal = Deal.from_payload(payload)

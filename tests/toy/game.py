@@ -108,10 +108,19 @@ class Toy:
     def seats(self) -> Sequence[int]:
         return (0, 1)
 
+    def table_size(self, options: Mapping[str, Any]) -> int:
+        return 2
+
     def active_seats(self, players: int, dealer: int) -> tuple[int, ...]:
         return (0, 1)
 
-    def new_deal(self, players: int, dealer: int, randbelow: RandBelow) -> Mapping[str, Any]:
+    def new_deal(
+        self,
+        players: int,
+        dealer: int,
+        randbelow: RandBelow,
+        options: Mapping[str, Any] | None = None,
+    ) -> Mapping[str, Any]:
         cards = shuffled(range(8), randbelow)
         return {"hands": [cards[:4], cards[4:]], "dealer": dealer}
 

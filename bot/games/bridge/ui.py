@@ -121,6 +121,8 @@ class BridgeUI:
 
     def show_hand(self, presenter: Presenter, snap: Snapshot, seat: int, menu: str = "") -> None:
         state = deal_of(snap)
+        if menu not in ("", "claim"):
+            raise Refusal("stale")  # bridge has no other screens
         if menu == "claim" and (state is None or not state.can_claim(Seat(seat))):
             raise Refusal("stale")
         if state is not None:

@@ -1,0 +1,434 @@
+"""Preferans's UI plug-in: the seating, the group's table message, each player's private screen
+with buttons for exactly the legal actions, the results and the pulka sheet.
+
+Not yet registered as a built-in (``bot/games/__init__.py``): the pulka's entry in the group's
+ledger (whists at the table's price) and its scorekeeper come first. The tests register it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from telegram import Update
+from telegram.ext import BaseHandler
+
+from bot.callback_data import Act, Button, action_data
+from bot.games.preferans.views import (
+    bid_text,
+    bidding_line,
+    card_text,
+    contract_lines,
+    hand_lines,
+    hands_block,
+    result_line,
+    sheet_text,
+    trick_lines,
+)
+from bot.i18n import Translator
+from bot.service import DealFinished, EndVote, MatchFinished, Refusal, Snapshot
+from bot.views import Key, Rendered
+from bot.views.text import user_text
+from games.preferans.cards import Card
+from games.preferans.deal import (
+    AnswerClaim,
+    Call,
+    DealState,
+    Declare,
+    Discard,
+    Phase,
+    Play,
+    SeatView,
+    Show,
+    Whist,
+)
+from games.preferans.game import CODEC, PulkaMatch
+from storage.interface import Match, TableStatus
+
+if TYPE_CHECKING:
+    from bot.presenter import Presenter
+
+VARIANTS = ("sochi", "leningrad", "rostov")
+TARGETS = (10, 20, 30, 50)
+
+
+def _state(snap: Snapshot) -> DealState | None:
+    state = snap.state
+    if state is None:
+        return None
+    assert isinstance(state, DealState)
+    return state
+
+
+def _names(snap: Snapshot) -> dict[int, str]:
+    return {seat: holder.name for seat, holder in snap.seats.items()}
+
+
+def _options(options: Mapping[str, Any]) -> tuple[str, int, int]:
+    return (
+        str(options.get("variant", "sochi")),
+        int(options.get("target", 10)),
+        int(options.get("players", 3)),
+    )
+
+
+def _next(values: tuple[Any, ...], current: Any) -> Any:
+    return values[(values.index(current) + 1) % len(values)] if current in values else values[0]
+
+
+def _picked(menu: str, hand: frozenset[Card]) -> list[Card]:
+    """The cards of a half-chosen discard (``drop.SA``), those still in the hand only."""
+    if not menu.startswith("drop"):
+        return []
+    picked = []
+    for text in menu.split(".")[1:3]:
+        try:
+            card = Card.parse(text)
+        except Exception:  # a forged menu: start the choice again
+            return []
+        if card in hand and card not in picked:
+            picked.append(card)
+    return picked
+
+
+class PreferansUI:
+    game = "preferans"
+    commands: tuple[str, ...] = ("preferans", "pref")
+
+    def seat_name(self, seat: int, language: str) -> str:
+        return Translator(language)("pref.seat", number=seat + 1)
+
+    def seat_code(self, seat: int) -> str:
+        return str(seat)
+
+    def seat_from_word(self, word: str) -> int | None:
+        return int(word) if word in ("0", "1", "2", "3") else None
+
+    def hand_key(self, seat: int, deal_no: int) -> str:
+        return f"hand:{seat}:{deal_no}"
+
+    # --- the deal -------------------------------------------------------------------------
+
+    def show_deal(self, presenter: Presenter, snap: Snapshot) -> None:
+        state = _state(snap)
+        if state is not None:
+            self._deal(presenter, snap, snap.deal_no, state)
+
+    def _deal(self, presenter: Presenter, snap: Snapshot, deal_no: int, state: DealState) -> None:
+        t = presenter.group_translator(snap)
+        table = self.render_table(snap, deal_no, state.view(None), t)
+        presenter.outbox.want(
+            snap.table_id, f"table:{deal_no}", snap.chat.tg_chat_id, snap.topic_id, table
+        )
+        for seat in snap.seats:
+            self._hand(presenter, snap, seat, deal_no, state)
+
+    def _head(self, snap: Snapshot, deal_no: int, view: SeatView, t: Translator) -> list[str]:
+        names = _names(snap)
+        head = t(
+            "pref.head",
+            number=snap.table_id,
+            deal=deal_no,
+            dealer=user_text(names.get(view.dealer, "—")),
+        )
+        lines = [f"<b>{head}</b>"]
+        if view.players == 4:
+            lines.append(t("pref.sits_out", name=user_text(names.get(view.dealer, "—"))))
+        lines.append(bidding_line(view, names, t))
+        lines += contract_lines(view, names, t)
+        lines += trick_lines(view, names, t)
+        return lines
+
+    def render_table(self, snap: Snapshot, deal_no: int, view: SeatView, t: Translator) -> Rendered:
+        names = _names(snap)
+        lines = self._head(snap, deal_no, view, t)
+        block = hands_block(view, names, t)
+        if block:
+            lines.append(block)
+        if view.result is not None:
+            lines.append(t("pref.deal_over"))
+        elif view.actor is not None:
+            lines.append(t("pref.waiting", name=user_text(names.get(view.actor, "—"))))
+        return Rendered("\n".join(lines))
+
+    def show_hand(self, presenter: Presenter, snap: Snapshot, seat: int, menu: str = "") -> None:
+        state = _state(snap)
+        if state is None:
+            return
+        if menu and not (menu.startswith("drop") and state.phase is Phase.DISCARD):
+            raise Refusal("stale")
+        self._hand(presenter, snap, seat, snap.deal_no, state, menu)
+
+    def _hand(
+        self,
+        presenter: Presenter,
+        snap: Snapshot,
+        seat: int,
+        deal_no: int,
+        state: DealState,
+        menu: str = "",
+    ) -> None:
+        holder = snap.seats.get(seat)
+        if holder is None or holder.tg_user_id is None or seat in snap.paused:
+            return
+        t = presenter.private_translator(snap, holder)
+        content = self.render_private(snap, seat, deal_no, state.view(seat), t, menu)
+        presenter.outbox.want(
+            snap.table_id, self.hand_key(seat, deal_no), holder.tg_user_id, None, content
+        )
+
+    def render_private(
+        self, snap: Snapshot, seat: int, deal_no: int, view: SeatView, t: Translator, menu: str
+    ) -> Rendered:
+        names = _names(snap)
+        lines = self._head(snap, deal_no, view, t)
+        if seat not in view.active:
+            lines.append(t("pref.you_sit_out"))
+        block = hands_block(view, names, t)
+        if block:
+            lines.append(block)
+        if view.result is not None or snap.status is not TableStatus.PLAYING:
+            lines.append(t("pref.deal_over"))
+            return Rendered("\n".join(lines))
+        if snap.paused:
+            paused = ", ".join(user_text(names.get(s, "—")) for s in sorted(snap.paused))
+            lines.append(t("table.paused", names=paused))
+            return Rendered("\n".join(lines))
+        if not view.legal:
+            if view.actor is not None:
+                lines.append(t("pref.waiting", name=user_text(names.get(view.actor, "—"))))
+            return Rendered("\n".join(lines))
+        lines.append(f"<b>{t('pref.your_turn')}</b>")
+        if view.turn is not None and view.turn != seat and view.phase is Phase.PLAY:
+            lines.append(t("pref.for", name=user_text(names.get(view.turn, "—"))))
+        keys = self._keys(snap, deal_no, view, t, menu, lines)
+        return Rendered("\n".join(lines), keys)
+
+    def _keys(
+        self,
+        snap: Snapshot,
+        deal_no: int,
+        view: SeatView,
+        t: Translator,
+        menu: str,
+        lines: list[str],
+    ) -> tuple[tuple[Key, ...], ...]:
+        at = snap.actions
+
+        def act(label: str, action: Any) -> Key:
+            return Key(label, action_data(snap.table_id, deal_no, at, CODEC.encode(action)))
+
+        legal = view.legal
+        if view.claim is not None:
+            answers = [a for a in legal if isinstance(a, AnswerClaim)]
+            return (
+                tuple(act(t("button.accept" if a.accept else "button.reject"), a) for a in answers),
+            )
+        if view.phase is Phase.AUCTION:
+            calls = [a for a in legal if isinstance(a, Call)]
+            special = tuple(
+                act(bid_text(c.bid, t), c) for c in calls if c.bid is None or c.bid.is_misere
+            )
+            rows: dict[int, list[Key]] = {}
+            for c in calls:
+                if c.bid is not None and not c.bid.is_misere:
+                    rows.setdefault(c.bid.level, []).append(act(bid_text(c.bid, t), c))
+            return (special, *(tuple(r) for _, r in sorted(rows.items())))
+        if view.phase is Phase.DISCARD:
+            return self._discard_keys(snap, deal_no, view, t, menu, lines)
+        if view.phase is Phase.CONTRACT:
+            declares = [a for a in legal if isinstance(a, Declare)]
+            keys = [act(bid_text(d.contract, t), d) for d in declares]
+            return tuple(tuple(keys[i : i + 5]) for i in range(0, len(keys), 5))
+        if view.phase is Phase.WHIST:
+            words = [a for a in legal if isinstance(a, Whist)]
+            return (tuple(act(t(f"pref.word.{w.word}"), w) for w in words),)
+        if view.phase is Phase.SHOW:
+            shows = [a for a in legal if isinstance(a, Show)]
+            return (tuple(act(t("pref.open" if s.open else "pref.closed"), s) for s in shows),)
+        plays = [a for a in legal if isinstance(a, Play)]
+        keys = [act(card_text(p.card, t), p) for p in plays]
+        return tuple(tuple(keys[i : i + 6]) for i in range(0, len(keys), 6))
+
+    def _discard_keys(
+        self,
+        snap: Snapshot,
+        deal_no: int,
+        view: SeatView,
+        t: Translator,
+        menu: str,
+        lines: list[str],
+    ) -> tuple[tuple[Key, ...], ...]:
+        """Two presses choose the discard, a third confirms it (a press on a chosen card puts
+        it back): the choice is the screen's, nothing is written until the confirmation."""
+        assert view.viewer is not None
+        hand = view.hands.get(view.viewer, frozenset())
+        picked = _picked(menu, hand)
+        lines.append(t("pref.discard_ask", count=2 - len(picked)))
+
+        def pick(card: Card) -> Key:
+            chosen = [c for c in picked if c != card] if card in picked else [*picked, card]
+            arg = ".".join(["drop", *(str(c) for c in chosen[:2])])
+            mark = "✅" if card in picked else ""
+            return Key(
+                mark + card_text(card, t), Button(snap.table_id, deal_no, Act.MENU, arg).encode()
+            )
+
+        cards = [pick(c) for c in sorted(hand, reverse=True)]
+        rows = [tuple(cards[i : i + 6]) for i in range(0, len(cards), 6)]
+        if len(picked) == 2:
+            action = Discard(view.viewer, (picked[0], picked[1]))
+            confirm = Key(
+                t("pref.discard_confirm", cards=" ".join(card_text(c, t) for c in picked)),
+                action_data(snap.table_id, deal_no, snap.actions, CODEC.encode(action)),
+            )
+            rows.append((confirm,))
+        return tuple(rows)
+
+    # --- between deals --------------------------------------------------------------------------
+
+    def seating(self, snap: Snapshot, t: Translator, bot_username: str) -> Rendered:
+        variant, target, players = _options(snap.settings.options)
+        lines = [
+            f"<b>{t('pref.table', number=snap.table_id)}</b>",
+            t(
+                "pref.settings_line",
+                variant=t(f"pref.variant.{variant}"),
+                target=target,
+                players=players,
+            ),
+        ]
+        for seat in range(players):
+            holder = snap.seats.get(seat)
+            name = user_text(holder.name) if holder is not None else "—"
+            lines.append(f"{self.seat_name(seat, t.language)}: {name}")
+        free = [s for s in range(players) if s not in snap.seats]
+        lines.append(t("table.sit_hint") if free else t("table.full"))
+        row = tuple(
+            Key(
+                t("button.sit", seat=self.seat_name(s, t.language)),
+                Button(snap.table_id, 0, Act.SIT, self.seat_code(s)).encode(),
+            )
+            for s in free
+        )
+        keys: list[tuple[Key, ...]] = [row] if row else []
+        if snap.seats:
+            keys.append((Key(t("button.leave"), Button(snap.table_id, 0, Act.LEAVE).encode()),))
+        return Rendered("\n".join(lines), tuple(keys))
+
+    def notice(self, presenter: Presenter, snap: Snapshot, notice: Any, t: Translator) -> bool:
+        post = presenter.outbox.post
+        chat, thread = snap.chat.tg_chat_id, snap.topic_id
+        names = _names(snap)
+        if isinstance(notice, DealFinished):
+            final = notice.final
+            assert isinstance(final, DealState) and final.result is not None
+            self._deal(presenter, snap, notice.deal_no, final)
+            match = notice.match
+            assert isinstance(match, PulkaMatch)
+            sheet = match.pulka.state()
+            view = final.view(None)
+            lines = [
+                f"<b>{t('pref.deal_result', number=notice.deal_no)}</b>",
+                result_line(final.result, names, t),
+                "<pre>"
+                + sheet_text(
+                    list(sheet["pool"]),
+                    list(sheet["gora"]),
+                    [list(r) for r in sheet["whists"]],
+                    names,
+                    t,
+                )
+                + "</pre>",
+                t("pref.full_deal"),
+                "<pre>"
+                + "\n\n".join(
+                    user_text(names.get(s, "—")) + "\n" + "\n".join(hand_lines(h, t))
+                    for s, h in sorted(view.hands.items())
+                )
+                + "\n\n"
+                + t("pref.talon", cards=" ".join(card_text(c, t) for c in view.talon))
+                + "</pre>",
+            ]
+            post(chat, thread, Rendered("\n".join(lines)))
+        elif isinstance(notice, MatchFinished):
+            entries = " · ".join(
+                f"{user_text(notice.names.get(pid, '?'))} {points:+d}"
+                for pid, points in sorted(notice.entries.items(), key=lambda kv: -kv[1])
+            )
+            post(
+                chat,
+                thread,
+                Rendered(f"<b>{t('pref.over')}</b>\n{t('pref.whists', entries=entries)}"),
+            )
+        elif isinstance(notice, EndVote):
+            holder = snap.seats.get(notice.seat)
+            name = user_text(holder.name) if holder is not None else "—"
+            key = "end.refused" if not notice.agree else "end.proposed"
+            agreed = ", ".join(user_text(names[s]) for s in sorted(snap.end_votes) if s in names)
+            post(chat, thread, Rendered(t(key, name=name, names=agreed, count=len(snap.end_votes))))
+        else:
+            return False
+        return True
+
+    def scoresheet(self, snap: Snapshot, t: Translator) -> Rendered:
+        match = snap.match
+        if not isinstance(match, PulkaMatch):
+            return Rendered(t("score.none"))
+        sheet = match.pulka.state()
+        text = sheet_text(
+            list(sheet["pool"]),
+            list(sheet["gora"]),
+            [list(r) for r in sheet["whists"]],
+            _names(snap),
+            t,
+        )
+        return Rendered(f"{t('pref.table', number=snap.table_id)}\n<pre>{text}</pre>")
+
+    def history_line(self, match: Match, names: Mapping[int, str], t: Translator) -> str:
+        players = ", ".join(
+            user_text(names.get(pid, "?")) for _, pid in sorted(match.seats.items())
+        )
+        return t("pref.history", players=players)
+
+    def options_view(
+        self, options: Mapping[str, Any], t: Translator
+    ) -> tuple[list[str], list[tuple[str, str]]]:
+        variant, target, players = _options(options)
+        lines = [
+            t(
+                "pref.settings_line",
+                variant=t(f"pref.variant.{variant}"),
+                target=target,
+                players=players,
+            )
+        ]
+        other = _next(VARIANTS, variant)
+        keys = [
+            (t("pref.switch_variant", variant=t(f"pref.variant.{other}")), f"variant={other}"),
+            (
+                t("pref.switch_target", target=_next(TARGETS, target)),
+                f"target={_next(TARGETS, target)}",
+            ),
+            (t("pref.switch_players", players=7 - players), f"players={7 - players}"),
+        ]
+        return lines, keys
+
+    def option_changed(self, options: Mapping[str, Any], arg: str) -> dict[str, Any] | None:
+        key, _, value = arg.partition("=")
+        if key == "variant" and value in VARIANTS:
+            return {**options, "variant": value}
+        if key == "target" and value in {str(x) for x in TARGETS}:
+            return {**options, "target": int(value)}
+        if key == "players" and value in ("3", "4"):
+            return {**options, "players": int(value)}
+        return None
+
+    def button_action(self, act: str, arg: str) -> str | None:
+        return None
+
+    def handlers(self) -> list[BaseHandler[Update, Any, Any]]:
+        return []
+
+
+PREFERANS_UI = PreferansUI()

@@ -1,0 +1,155 @@
+"""Preferans as players read it: cards, bids, the bidding, the talon, the trick, the sheet.
+
+Pure: (view, names, translator) -> text. Every screen is built from one seat's ``SeatView``
+(None: the group), which holds no card that seat may not see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from html import escape
+
+from bot.i18n import Translator
+from bot.views.text import user_text
+from games.preferans.bids import Bid
+from games.preferans.cards import Card, Rank, Suit
+from games.preferans.deal import Kind, Phase, Result, SeatView, Trick
+
+SUIT_SYMBOL = {Suit.SPADES: "♠", Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥"}
+_RANK_KEYS = {Rank.ACE: "A", Rank.KING: "K", Rank.QUEEN: "Q", Rank.JACK: "J"}
+
+
+def rank_text(rank: Rank, t: Translator) -> str:
+    key = _RANK_KEYS.get(rank)
+    return str(int(rank)) if key is None else t(f"pref.rank.{key}")
+
+
+def card_text(card: Card, t: Translator) -> str:
+    return SUIT_SYMBOL[card.suit] + rank_text(card.rank, t)
+
+
+def bid_text(bid: Bid | None, t: Translator) -> str:
+    """``6♠``, ``7БК``, ``мизер``; None is a pass."""
+    if bid is None:
+        return t("pref.pass")
+    if bid.is_misere:
+        return t("pref.misere")
+    strain = bid.strain
+    assert strain is not None
+    suit = Suit.of(strain)
+    return f"{bid.level}{t('pref.nt') if suit is None else SUIT_SYMBOL[suit]}"
+
+
+def hand_lines(cards: Iterable[Card], t: Translator) -> list[str]:
+    """A line per suit, spades first as on the sheet's order, each high to low."""
+    held = sorted(cards, reverse=True)
+    lines = []
+    for suit in Suit:
+        ranks = [rank_text(c.rank, t) for c in held if c.suit is suit]
+        lines.append(f"{SUIT_SYMBOL[suit]} {' '.join(ranks) if ranks else '—'}")
+    return lines
+
+
+def _name(names: Mapping[int, str], seat: int) -> str:
+    return user_text(names.get(seat, "—"))
+
+
+def bidding_line(view: SeatView, names: Mapping[int, str], t: Translator) -> str:
+    calls = " · ".join(f"{_name(names, c.seat)} {bid_text(c.bid, t)}" for c in view.calls)
+    return t("pref.bidding", calls=calls or "—")
+
+
+def contract_lines(view: SeatView, names: Mapping[int, str], t: Translator) -> list[str]:
+    lines: list[str] = []
+    if view.kind is Kind.RASPASY:
+        lines.append(t("pref.raspasy"))
+    elif view.declarer is not None and view.kind is not None:
+        what = bid_text(view.contract, t) if view.contract is not None else t("pref.choosing")
+        if view.kind is Kind.MISERE:
+            what = t("pref.misere")
+        lines.append(t("pref.contract", name=_name(names, view.declarer), contract=what))
+    if view.whists:
+        words = " · ".join(
+            f"{_name(names, w.seat)} {t(f'pref.word.{w.word}')}" for w in view.whists
+        )
+        lines.append(words)
+    if view.shown is not None:
+        lines.append(t("pref.open") if view.shown else t("pref.closed"))
+    if view.talon:
+        lines.append(t("pref.talon", cards=" ".join(card_text(c, t) for c in view.talon)))
+    if view.discard:
+        lines.append(t("pref.discard", cards=" ".join(card_text(c, t) for c in view.discard)))
+    return lines
+
+
+def current_trick(view: SeatView) -> Trick | None:
+    """The trick under way, or the one just completed while the next has no card yet."""
+    if not view.tricks:
+        return None
+    last = view.tricks[-1]
+    if not last.plays and len(view.tricks) > 1:
+        return view.tricks[-2]
+    return last
+
+
+def trick_lines(view: SeatView, names: Mapping[int, str], t: Translator) -> list[str]:
+    if view.phase not in (Phase.PLAY, Phase.FINISHED) or view.kind is None:
+        return []
+    trick = current_trick(view)
+    lines = []
+    if trick is not None and (trick.plays or trick.talon_card is not None):
+        number = view.tricks.index(trick) + 1
+        cards = " · ".join(f"{_name(names, s)} {card_text(c, t)}" for s, c in trick.plays)
+        if trick.talon_card is not None:
+            cards = f"{t('pref.from_talon')} {card_text(trick.talon_card, t)} · " + cards
+        lines.append(t("pref.trick", number=number, cards=cards))
+    taken = " · ".join(f"{_name(names, s)} {n}" for s, n in sorted(view.taken.items()))
+    lines.append(t("pref.taken", taken=taken))
+    return lines
+
+
+def hands_block(view: SeatView, names: Mapping[int, str], t: Translator) -> str:
+    """Every hand this view may see, each under its holder's name (own hand first)."""
+    order = sorted(view.hands, key=lambda s: (s != view.viewer, s))
+    blocks = []
+    for seat in order:
+        head = t("pref.your_hand") if seat == view.viewer else user_text(names.get(seat, "—"))
+        blocks.append(head + "\n" + escape("\n".join(hand_lines(view.hands[seat], t))))
+    return "<pre>" + "\n\n".join(blocks) + "</pre>" if blocks else ""
+
+
+def result_line(result: Result, names: Mapping[int, str], t: Translator) -> str:
+    if result.kind is Kind.RASPASY:
+        tricks = result.tricks or {}
+        taken = " · ".join(f"{_name(names, s)} {n}" for s, n in sorted(tricks.items()))
+        return t("pref.result.raspasy", taken=taken)
+    assert result.declarer is not None
+    who = _name(names, result.declarer)
+    mine = (result.tricks or {}).get(result.declarer)
+    if result.kind is Kind.MISERE:
+        return t("pref.result.misere", name=who, tricks=mine if mine is not None else 0)
+    contract = bid_text(result.contract, t)
+    if mine is None:
+        return t("pref.result.unplayed", name=who, contract=contract)
+    return t("pref.result.game", name=who, contract=contract, tricks=mine)
+
+
+def sheet_text(
+    pool: list[int],
+    gora: list[int],
+    whists: list[list[int]],
+    names: Mapping[int, str],
+    t: Translator,
+) -> str:
+    """The pulka as a phone-width table: pool, gora, then whists written on each other."""
+    seats = range(len(pool))
+    width = max(8, *(len(names.get(s, "—")[:10]) for s in seats))
+    lines = [
+        " " * 7 + "".join(f"{names.get(s, '—')[:10]:>{width + 1}}" for s in seats),
+        f"{t('pref.sheet.pool'):<7}" + "".join(f"{pool[s]:>{width + 1}}" for s in seats),
+        f"{t('pref.sheet.gora'):<7}" + "".join(f"{gora[s]:>{width + 1}}" for s in seats),
+    ]
+    for writer in seats:
+        row = "".join(f"{'·' if writer == on else whists[writer][on]:>{width + 1}}" for on in seats)
+        lines.append(f"{t('pref.sheet.whists')}{writer + 1:<3}" + row)
+    return escape("\n".join(lines))

@@ -1,0 +1,98 @@
+"""Preferans screens: every version of the group's table message and of each player's private
+screen, over random legal deals (three and four players, every variant), shows only cards its
+reader may see (the rules' own statement of who sees what, in tests/games), and offers buttons
+for exactly the legal actions."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.callback_data import Act, Button
+from bot.games.preferans.ui import PREFERANS_UI
+from bot.i18n import Translator
+from bot.service import Holder, Snapshot
+from games.core.registry import find_game
+from games.preferans.cards import Card, Rank, Suit
+from games.preferans.deal import DealState, Phase
+from games.preferans.game import CODEC
+from storage.interface import Chat, TableSettings, TableStatus
+from tests.games.test_preferans_deal import allowed, random_deal
+
+SYMBOLS = {"♠": Suit.SPADES, "♣": Suit.CLUBS, "♦": Suit.DIAMONDS, "♥": Suit.HEARTS}
+RANKS = {"Т": Rank.ACE, "К": Rank.KING, "Д": Rank.QUEEN, "В": Rank.JACK}
+RANKS |= {"A": Rank.ACE, "K": Rank.KING, "Q": Rank.QUEEN, "J": Rank.JACK}
+RANKS |= {str(int(r)): r for r in (Rank.TEN, Rank.NINE, Rank.EIGHT, Rank.SEVEN)}
+SINGLE = re.compile(r"([♠♣♦♥])(10|[7-9]|[ТКДВAKQJ])")
+LINE = re.compile(r"^([♠♣♦♥]) ([0-9ТКДВAKQJ ]+)$", re.MULTILINE)
+
+
+def shown(text: str) -> set[Card]:
+    text = re.sub(r"</?pre>", "\n", text)
+    found = {Card(SYMBOLS[s], RANKS[r]) for s, r in SINGLE.findall(text)}
+    for symbol, ranks in LINE.findall(text):
+        found |= {Card(SYMBOLS[symbol], RANKS[r]) for r in ranks.split()}
+    return found
+
+
+def snapshot(state: DealState) -> Snapshot:
+    seats = {s: Holder(100 + s, f"P{s}", 1000 + s, "ru") for s in range(state.deal.players)}
+    return Snapshot(
+        1,
+        Chat(1, -100, "Club", "ru"),
+        None,
+        TableSettings(options={"players": state.deal.players}),
+        TableStatus.PLAYING,
+        seats,
+        3,
+        state,
+        None,
+        frozenset(),
+        actions=7,
+        game=find_game("preferans"),
+        players=state.deal.players,
+    )
+
+
+@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_every_screen_shows_only_what_its_reader_may_see(seed: int, language: str) -> None:
+    t = Translator(language)
+    _final, states = random_deal(seed)
+    for state in states:
+        snap = snapshot(state)
+        table = PREFERANS_UI.render_table(snap, 3, state.view(None), t)
+        assert shown(table.text) <= allowed(state, None), (state.phase, table.text)
+        assert not table.keys
+        for seat in range(state.deal.players):
+            view = state.view(seat)
+            menus = [""]
+            if state.phase is Phase.DISCARD and seat == state.declarer:
+                held = sorted(state.hands[seat])
+                menus += [f"drop.{held[0]}", f"drop.{held[0]}.{held[5]}", "drop.SA.SA", "drop.XX"]
+            for menu in menus:
+                screen = PREFERANS_UI.render_private(snap, seat, 3, view, t, menu)
+                assert shown(screen.text) <= allowed(state, seat), (seat, state.phase, screen.text)
+                actions = set()
+                for row in screen.keys:
+                    for key in row:
+                        pressed = Button.decode(key.data)
+                        assert pressed.table_id == 1 and pressed.deal_no == 3
+                        if pressed.act is Act.ACTION:
+                            assert pressed.at == 7
+                            actions.add(CODEC.decode(seat, pressed.arg))
+                        else:
+                            assert pressed.act is Act.MENU and state.phase is Phase.DISCARD
+                        # a button shows a card only if its reader may see it
+                        assert shown(key.label) <= allowed(state, seat)
+                legal = set(state.legal_actions(seat))
+                if state.phase is Phase.DISCARD and seat == state.declarer:
+                    assert actions <= legal and len(actions) == (
+                        1
+                        if menu.count(".") == 2 and "SA.SA" not in menu and "XX" not in menu
+                        else 0
+                    )
+                else:
+                    offered_legal = {a for a in legal if type(a).__name__ != "MakeClaim"}
+                    assert actions == offered_legal, (state.phase, seat)
