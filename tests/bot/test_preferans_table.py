@@ -1,0 +1,135 @@
+"""Preferans through the real bot: three players seat themselves, deals are bid, the talon taken,
+the discard chosen and confirmed, whisted and played by pressing only offered buttons, a restart
+in the middle changes nothing, and the pulka the bot keeps equals an independent replay of the
+deals' logs through games.preferans."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bot.games import register_ui, uis
+from bot.games.preferans.ui import PREFERANS_UI
+from bot.service import TableService
+from games.core.registry import find_game
+from games.preferans.deal import DealState
+from games.preferans.game import PulkaMatch, write
+from games.preferans.pulka import Pulka
+from storage.events import replay
+from storage.sqlite import SqliteStorage
+from tests.bot.harness import GROUP, Harness
+from tests.fakeapi import FakeBotApi, Sent, User
+
+PLAYERS = [User(401, "Аня", "ru", "anya"), User(402, "Bob", "en", "bob"), User(403, "Вика", "ru")]
+
+
+def _register() -> None:
+    if "preferans" not in {ui.game for ui in uis()}:
+        register_ui(PREFERANS_UI)
+
+
+def _offer(h: Harness) -> tuple[User, Sent, list[str]] | None:
+    """A player whose newest screen offers buttons (actions, or the discard's choice)."""
+    for user in PLAYERS:
+        for sent in reversed(h.api.chat_messages(user.id)):
+            data = [
+                b["callback_data"]
+                for b in sent.buttons()
+                if ":a:" in b["callback_data"] or ":mn:" in b["callback_data"]
+            ]
+            if data:
+                return user, sent, data
+    return None
+
+
+def _choose(rng: random.Random, data: list[str]) -> str:
+    actions = [d for d in data if ":a:" in d]
+    drop = [d for d in actions if ":a:drop." in d]
+    if drop:
+        return drop[0]
+    if not actions:
+        return rng.choice(data)  # pick a card for the discard
+    bids = [d for d in actions if ":a:bid." in d]
+    if bids:
+        passes = [d for d in bids if d.endswith("bid.P")]
+        others = [d for d in bids if d not in passes]
+        if others and rng.random() < 0.35:
+            return rng.choice(others[:3])
+        return passes[0] if passes else rng.choice(bids)
+    return rng.choice(actions)
+
+
+def _deals_done(h: Harness) -> int:
+    return sum(
+        1
+        for m in h.api.chat_messages(GROUP)
+        if "Сдача " in m.text and "<pre>" in m.text and ("Пуля" in m.text)
+    )
+
+
+async def test_three_players_play_preferans_deals_through_the_bot(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    _register()
+    h = Harness(api, str(tmp_path / "bot.sqlite3"), shuffle_seed=11)
+    await h.start()
+    rng = random.Random(5)
+    try:
+        for user in PLAYERS:
+            await h.say(user, user.id, "/start")
+        await h.say(PLAYERS[0], GROUP, "/preferans")
+        for seat, user in enumerate(PLAYERS):
+            seating = next(
+                m for m in reversed(h.api.chat_messages(GROUP)) if "Преферанс, стол" in m.text
+            )
+            sit = next(
+                b["callback_data"]
+                for b in seating.buttons()
+                if b["callback_data"].endswith(f":sit:{seat}")
+            )
+            assert not (await h.press(user, seating, sit)).get("text")
+        presses, restarted = 0, False
+        while _deals_done(h) < 4:
+            found = _offer(h)
+            assert found is not None, "nobody has a button to press"
+            user, sent, data = found
+            choice = _choose(rng, data)
+            if presses % 7 == 0:  # another player's press of it is refused, changing nothing
+                other = PLAYERS[(PLAYERS.index(user) + 1) % 3]
+                assert (await h.press(other, sent, choice)).get("text")
+            answer = await h.press(user, sent, choice)
+            assert not answer.get("text"), (answer, choice)
+            if ":a:" in choice:  # a double tap is refused
+                assert (await h.press(user, sent, choice)).get("text")
+            presses += 1
+            if not restarted and ":mn:" in choice:  # a restart half-way through a discard
+                restarted = True
+                await h.crash()
+                await h.start()
+                await h.settle()
+            assert presses < 2000
+        await h.settle()
+        assert restarted
+        assert h.app is not None
+        service: TableService = h.app.bot_data["service"]
+        snap = await service.snapshot(1)
+        match = snap.match
+        assert isinstance(match, PulkaMatch)
+        kept = match.pulka.state()
+    finally:
+        if h.app is not None:
+            await h.stop()
+    store = await SqliteStorage.open(h.database)
+    try:
+        table = await store.get_table(1)
+        assert table.game == "preferans" and table.match_id is not None
+        independent = Pulka(players=3, target=10, variant="sochi")
+        for deal in await store.deals(table.match_id):
+            if deal.result is None:
+                continue
+            state = replay(find_game("preferans"), 3, await store.events(1, deal.deal_no))
+            assert isinstance(state, DealState) and state.result is not None
+            write(independent, state.result, state.deal.dealer)
+        assert independent.state() == kept
+    finally:
+        await store.close()
