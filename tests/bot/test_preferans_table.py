@@ -28,9 +28,9 @@ def _register() -> None:
         register_ui(PREFERANS_UI)
 
 
-def _offer(h: Harness) -> tuple[User, Sent, list[str]] | None:
+def _offer(h: Harness, players: list[User] = PLAYERS) -> tuple[User, Sent, list[str]] | None:
     """A player whose newest screen offers buttons (actions, or the discard's choice)."""
-    for user in PLAYERS:
+    for user in players:
         for sent in reversed(h.api.chat_messages(user.id)):
             data = [
                 b["callback_data"]
@@ -133,3 +133,74 @@ async def test_three_players_play_preferans_deals_through_the_bot(
         assert independent.state() == kept
     finally:
         await store.close()
+
+
+FOUR = [*PLAYERS, User(404, "Дима", "ru", "dima")]
+
+
+async def test_four_players_the_dealer_sits_out_and_restarts_in_every_phase_change_nothing(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """With four, each deal's dealer sits it out (no hand, no buttons); a restart in each phase
+    (auction, discard, contract, whisting, play) finishes the deal as if nothing happened."""
+    _register()
+    h = Harness(api, str(tmp_path / "bot.sqlite3"), shuffle_seed=3)
+    await h.start()
+    rng = random.Random(9)
+    phases_restarted: set[str] = set()
+    try:
+        for user in FOUR:
+            await h.say(user, user.id, "/start")
+        await h.say(FOUR[0], GROUP, "/pref")
+        h.api.admins.add(FOUR[0].id)  # a group admin sets the table for four
+        await h.say(FOUR[0], GROUP, "/settings")
+        settings = next(
+            m for m in reversed(h.api.chat_messages(GROUP)) if "players=4" in str(m.buttons())
+        )
+        switch = next(
+            b["callback_data"]
+            for b in settings.buttons()
+            if b["callback_data"].endswith("players=4")
+        )
+        assert (await h.press(FOUR[0], settings, switch)).get("text") in ("Сохранено.", "Saved.")
+        for seat, user in enumerate(FOUR):
+            seating = next(
+                m for m in reversed(h.api.chat_messages(GROUP)) if "Преферанс, стол" in m.text
+            )
+            assert "игроков: 4" in seating.text
+            sit = next(
+                b["callback_data"]
+                for b in seating.buttons()
+                if b["callback_data"].endswith(f":sit:{seat}")
+            )
+            assert not (await h.press(user, seating, sit)).get("text")
+        assert h.app is not None
+        presses = 0
+        while _deals_done(h) < 3 or len(phases_restarted) < 3:
+            service: TableService = h.app.bot_data["service"]
+            snap = await service.snapshot(1)
+            state = snap.state
+            assert isinstance(state, DealState) and snap.players == 4
+            dealer_user = FOUR[state.deal.dealer]
+            # the dealer sits out: no hand of theirs, no button for them in this deal
+            assert state.deal.dealer not in state.deal.hands
+            phase = state.phase.value
+            if phase not in phases_restarted and rng.random() < 0.5:
+                phases_restarted.add(phase)
+                await h.crash()
+                await h.start()
+                await h.settle()
+                service = h.app.bot_data["service"]
+                again = (await service.snapshot(1)).state
+                assert again == state  # the replay is the state it was
+            found = _offer(h, FOUR)
+            assert found is not None
+            user, sent, data = found
+            assert user is not dealer_user
+            answer = await h.press(user, sent, _choose(rng, data))
+            assert not answer.get("text"), answer
+            presses += 1
+            assert presses < 3000
+    finally:
+        if h.app is not None:
+            await h.stop()

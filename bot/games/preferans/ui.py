@@ -303,7 +303,7 @@ class PreferansUI:
             name = user_text(holder.name) if holder is not None else "—"
             lines.append(f"{self.seat_name(seat, t.language)}: {name}")
         free = [s for s in range(players) if s not in snap.seats]
-        lines.append(t("table.sit_hint") if free else t("table.full"))
+        lines.append(t("pref.sit_hint", players=players) if free else t("table.full"))
         row = tuple(
             Key(
                 t("button.sit", seat=self.seat_name(s, t.language)),
