@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import logging
 import time
 import warnings
@@ -55,6 +57,7 @@ class _Kept:
     message_id: int | None = None
     # Storage was asked for its id already, or must not be: ``forget`` means post anew.
     looked_up: bool = False
+    stored_digest: str = ""  # what storage says the message showed (after a restart)
 
 
 @dataclass
@@ -296,10 +299,16 @@ class Outbox:
 
     async def _send_kept(self, lane: _Lane, keep: KeepId, kept: _Kept, content: Rendered) -> bool:
         message_id = await self._known_id(keep, kept)
+        digest = _digest(content)
+        if message_id is not None and kept.sent is None and kept.stored_digest == digest:
+            kept.sent = content  # after a restart: the message shows this already
+            self.stats.skipped += 1
+            return False
         if message_id is not None:
             try:
                 await self._attempt(lane, "editMessageText", _edit_params(message_id, content))
                 kept.sent = content
+                await self.storage.set_message(keep[0], keep[1], kept.chat_id, message_id, digest)
                 return True
             except BadRequest as exc:
                 text = str(exc).lower()
@@ -312,7 +321,7 @@ class Outbox:
         message_id = await self._call_post(lane, content, kept.thread_id)
         if message_id is not None:
             kept.message_id, kept.sent = message_id, content
-            await self.storage.set_message(keep[0], keep[1], kept.chat_id, message_id)
+            await self.storage.set_message(keep[0], keep[1], kept.chat_id, message_id, digest)
         return True
 
     async def _call_post(self, lane: _Lane, content: Rendered, thread_id: int | None) -> int | None:
@@ -375,7 +384,7 @@ class Outbox:
             kept.looked_up = True
             stored = await self.storage.message(keep[0], keep[1])
             if stored is not None and stored[0] == kept.chat_id and kept.message_id is None:
-                kept.message_id = stored[1]
+                kept.message_id, kept.stored_digest = stored[1], stored[2]
         return kept.message_id
 
     def _count(self, chat_id: int) -> None:
@@ -383,6 +392,13 @@ class Outbox:
             self.stats.private_calls += 1
         else:
             self.stats.group_calls += 1
+
+
+def _digest(content: Rendered) -> str:
+    """A short fingerprint of a message's text and keyboard, kept with its id."""
+    keys = [[(k.label, k.data, k.url) for k in row] for row in content.keys]
+    blob = json.dumps([content.text, keys], ensure_ascii=False).encode()
+    return hashlib.sha256(blob).hexdigest()[:24]
 
 
 def _edit_params(message_id: int, content: Rendered) -> dict[str, object]:

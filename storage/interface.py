@@ -287,16 +287,20 @@ class Storage(abc.ABC):
     # --- kept messages ---------------------------------------------------------------------
 
     @abc.abstractmethod
-    async def set_message(self, table_id: int, key: str, tg_chat_id: int, message_id: int) -> None:
-        """Remember a message the bot keeps editing (the table message, a player's hand)."""
+    async def set_message(
+        self, table_id: int, key: str, tg_chat_id: int, message_id: int, digest: str = ""
+    ) -> None:
+        """Remember a message the bot keeps editing (the table message, a player's hand), and a
+        digest of the content it shows now."""
 
     @abc.abstractmethod
     async def messages(self, table_id: int) -> dict[str, tuple[int, int]]:
         """key -> (Telegram chat id, message id)."""
 
     @abc.abstractmethod
-    async def message(self, table_id: int, key: str) -> tuple[int, int] | None:
-        """One kept message's (Telegram chat id, message id), if it was ever sent."""
+    async def message(self, table_id: int, key: str) -> tuple[int, int, str] | None:
+        """One kept message's (Telegram chat id, message id, digest of its content), if it was
+        ever sent."""
 
     # --- deals and their events --------------------------------------------------------------
 

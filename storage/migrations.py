@@ -223,6 +223,11 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TRIGGER ledger_append_only_d BEFORE DELETE ON ledger
         BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
     """,
+    # 6: a digest of what each kept message last showed, so that after a restart the bot does
+    # not spend a call re-editing a message to the content it already has.
+    """
+    ALTER TABLE kept_messages ADD COLUMN digest TEXT NOT NULL DEFAULT '';
+    """,
 )
 
 LATEST = len(MIGRATIONS)

@@ -212,12 +212,15 @@ class TableRepository(GroupCommitWriter):
 
     # --- kept messages ---------------------------------------------------------------------------
 
-    async def set_message(self, table_id: int, key: str, tg_chat_id: int, message_id: int) -> None:
+    async def set_message(
+        self, table_id: int, key: str, tg_chat_id: int, message_id: int, digest: str = ""
+    ) -> None:
         await self._batched(
-            "INSERT INTO kept_messages (table_id, key, tg_chat_id, message_id) "
-            "VALUES (?, ?, ?, ?) ON CONFLICT (table_id, key) DO UPDATE SET "
-            "tg_chat_id = excluded.tg_chat_id, message_id = excluded.message_id",
-            (table_id, key, tg_chat_id, message_id),
+            "INSERT INTO kept_messages (table_id, key, tg_chat_id, message_id, digest) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, key) DO UPDATE SET "
+            "tg_chat_id = excluded.tg_chat_id, message_id = excluded.message_id, "
+            "digest = excluded.digest",
+            (table_id, key, tg_chat_id, message_id, digest),
         )
 
     async def messages(self, table_id: int) -> dict[str, tuple[int, int]]:
@@ -226,12 +229,13 @@ class TableRepository(GroupCommitWriter):
         )
         return {r["key"]: (r["tg_chat_id"], r["message_id"]) for r in rows}
 
-    async def message(self, table_id: int, key: str) -> tuple[int, int] | None:
+    async def message(self, table_id: int, key: str) -> tuple[int, int, str] | None:
         row = await self._one(
-            "SELECT tg_chat_id, message_id FROM kept_messages WHERE table_id = ? AND key = ?",
+            "SELECT tg_chat_id, message_id, digest FROM kept_messages "
+            "WHERE table_id = ? AND key = ?",
             (table_id, key),
         )
-        return None if row is None else (row["tg_chat_id"], row["message_id"])
+        return None if row is None else (row["tg_chat_id"], row["message_id"], row["digest"])
 
 
 def _settings_row(settings: TableSettings) -> tuple[str, str, int]:

@@ -87,3 +87,22 @@ async def test_a_database_that_is_not_ours_stops_the_bot_with_a_clear_message(
     assert "is not a bridge bot database" in err.decode()
     assert api.token not in err.decode()  # the token is never logged
     assert notes.read_text().startswith("not a database")
+
+
+async def test_a_restart_spends_no_call_on_a_message_that_did_not_change(h: Harness) -> None:
+    """Each kept message's last content is remembered (a digest beside its id), so a restart
+    re-renders every table and sends nothing whose content is the same as before."""
+    await seat_four(h)
+    driver = Driver(h, PLAYERS, random.Random(4))
+    for _ in range(9):
+        assert await driver.step()
+    await h.settle()
+    await h.stop()
+    before = len(h.api.calls)
+    await h.start()
+    await h.settle()
+    after = [c.method for c in h.api.calls[before:]]
+    assert "editMessageText" not in after and "sendMessage" not in after, after
+    assert not [r for r in h.api.refused if "not modified" in str(r).lower()]
+    # and play goes on from there
+    assert await driver.step()

@@ -77,7 +77,7 @@ async def test_a_claim_rejected_then_accepted(h: Harness) -> None:
     result = next(
         m.text for m in reversed(h.api.chat_messages(GROUP)) if "1NT" in m.text or "1БК" in m.text
     )
-    assert "по заявке" in result or "by claim" in result
+    assert "по претензии" in result or "by claim" in result
     assert "13" in result  # declarer's side takes all thirteen
     # Kibitzers get the whole deal once it is over (here most cards were never played).
     assert len(cards_in(result.split("Расклад")[1])) == 52

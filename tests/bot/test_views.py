@@ -12,6 +12,7 @@ from bot.games.bridge.table import (
     bidding_box,
     card_buttons,
     render_private,
+    render_seating,
     render_table,
 )
 from bot.handlers.common import refusal_message, refusal_text
@@ -168,3 +169,32 @@ def test_every_rule_refusal_has_its_words_in_both_languages() -> None:
     for language in LANGUAGES:
         missing = [r.value for r in Reason if f"reason.{r.value}" not in keys(language)]
         assert not missing, (language, missing)
+
+
+def test_russian_players_read_their_own_terms() -> None:
+    """Контра and Реконтра on the buttons, full seat names to sit, "все в зоне"; a claim is a
+    претензия."""
+    t = Translator("ru")
+    state = DealState.new(SUITED).apply(MakeCall(Seat.N, Call.parse("1C")))
+    east = render_private(snapshot(state), 1, state.view(Seat.E), (True, True), t)
+    labels = [k.label for row in east.keys for k in row]
+    assert "Контра" in labels and "X" not in labels
+    assert "все в зоне" in east.text
+    doubled = state.apply(MakeCall(Seat.E, Call.parse("X")))
+    south = render_private(snapshot(doubled), 1, doubled.view(Seat.S), (False, False), t)
+    assert "Реконтра" in [k.label for row in south.keys for k in row]
+    assert "никто не в зоне" in south.text
+    empty = snapshot(state)
+    seating = render_seating(
+        Snapshot(
+            1, empty.chat, None, TableSettings(), TableStatus.OPEN, {}, 0, None, None, frozenset()
+        ),
+        t,
+    )
+    assert [k.label for k in seating.keys[0]] == [
+        "Сесть Север",
+        "Сесть Восток",
+        "Сесть Юг",
+        "Сесть Запад",
+    ]
+    assert t("button.claim").startswith("🏳 Претензия") and "претензи" in t("claim.rejected")

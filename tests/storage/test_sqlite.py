@@ -46,11 +46,17 @@ async def test_migrates_from_every_earlier_version_keeping_data(db_path: str, st
             "INSERT INTO players (id, tg_user_id, name, language, created_at) "
             "VALUES (7, 7, 'Ann', 'en', '')"
         )
-        con.execute(
-            "INSERT INTO tables (id, chat_id, status, stake, currency, created_at) "
-            "VALUES (3, 1, 'open', 50, 'RUB', '')"
-        )
-        if start == 4:  # from version 4 on, the code gives every table its token
+        if start < 5:
+            con.execute(
+                "INSERT INTO tables (id, chat_id, status, stake, currency, created_at) "
+                "VALUES (3, 1, 'open', 50, 'RUB', '')"
+            )
+        else:  # version 5: the game and its options; the money is the group's
+            con.execute(
+                "INSERT INTO tables (id, chat_id, status, created_at, game, options) "
+                """VALUES (3, 1, 'open', '', 'bridge', '{"rules": "modern"}')"""
+            )
+        if start >= 4:  # from version 4 on, the code gives every table its token
             con.execute("UPDATE tables SET token = '00112233aabbccdd' WHERE id = 3")
         con.commit()
         con.close()

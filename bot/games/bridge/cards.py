@@ -38,11 +38,15 @@ def strain_text(strain: Strain, language: str) -> str:
     return Translator(language)("bridge.nt") if suit is None else SUIT_SYMBOL[suit]
 
 
-def call_text(call: Call, language: str) -> str:
+def call_text(call: Call, language: str, long: bool = False) -> str:
+    """A call as the auction grid shows it (``X``, ``XX``), or ``long`` as a button says it
+    (Контра, Реконтра)."""
     if call.bid is not None:
         return f"{call.bid.level}{strain_text(call.bid.strain, language)}"
     if call.kind is CallKind.PASS:
         return Translator(language)("bridge.pass")
+    if long:
+        return Translator(language)(f"bridge.call.{call.kind.value}")
     return str(call.kind.value)
 
 

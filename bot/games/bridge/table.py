@@ -188,7 +188,7 @@ def render_seating(snap: Snapshot, t: Translator) -> Rendered:
     lines.append(t("table.sit_hint") if free else t("table.full"))
     row = tuple(
         Key(
-            t("button.sit", seat=seat_text(seat, lang)),
+            t("button.sit", seat=t(f"bridge.seat_name.{seat.name}")),
             Button(snap.table_id, 0, Act.SIT, seat.name).encode(),
         )
         for seat in free
@@ -356,7 +356,10 @@ def bidding_box(
     """Pass / X / XX on top, then the legal bids, one row per level (five strains)."""
 
     def key(call: Call) -> Key:
-        return Key(call_text(call, language), action_data(table_id, deal_no, at, CODEC.call(call)))
+        return Key(
+            call_text(call, language, long=True),
+            action_data(table_id, deal_no, at, CODEC.call(call)),
+        )
 
     specials = tuple(key(c) for c in calls if not c.is_bid)
     rows: list[tuple[Key, ...]] = [specials]
