@@ -127,6 +127,14 @@ class Outbox:
 
     # --- what callers want --------------------------------------------------------------------
 
+    def update(
+        self, table_id: int, key: str, chat_id: int, thread_id: int | None, content: Rendered
+    ) -> None:
+        """Like ``want``, for a kept message this process has shown: never posts one anew (a
+        message that was never sent has nothing to correct)."""
+        if (table_id, key) in self._keeps:
+            self.want(table_id, key, chat_id, thread_id, content)
+
     def want(
         self, table_id: int, key: str, chat_id: int, thread_id: int | None, content: Rendered
     ) -> None:

@@ -55,6 +55,12 @@ class Presenter:
             elif isinstance(notice, SubDone):
                 self._substituted(snap, notice, t)
         if snap.status is TableStatus.PLAYING and snap.state is not None:
+            if snap.dealer_drawn:
+                # The match just started: the seating message it was seated from (perhaps by
+                # deep links, from private chats) says so and offers no seat any more.
+                key = f"seating:{snap.deal_no - 1}"
+                seating = ui.seating(snap, t, self.bot_username)
+                self.outbox.update(snap.table_id, key, chat, thread, seating)
             ui.show_deal(self, snap)
         elif not match_over:
             key = f"seating:{snap.deal_no}"

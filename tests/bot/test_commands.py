@@ -125,3 +125,12 @@ async def test_the_group_is_answered_in_the_tables_language_whoever_writes(h: Ha
     await h.say(bob, bob.id, "/help")
     assert "bridge" in h.api.chat_messages(bob.id)[-1].text.lower()
     assert not any("\u0400" <= ch <= "\u04ff" for ch in h.api.chat_messages(bob.id)[-1].text[:40])
+
+
+async def test_the_seating_message_closes_when_the_fourth_sits_by_deep_link(h: Harness) -> None:
+    """The four sit through deep links from their private chats: the group's seating message
+    then names all four and offers no Sit button any more."""
+    await seat_four(h)
+    [seating] = [m for m in h.api.chat_messages(GROUP) if "Нажмите место" in m.history[0][1]]
+    assert not seating.buttons()
+    assert all(user.first_name in seating.text for user in PLAYERS)

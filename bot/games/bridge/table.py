@@ -184,6 +184,9 @@ def render_seating(snap: Snapshot, t: Translator) -> Rendered:
     lines = [t("table.title", number=snap.table_id), _settings_line(snap, t)]
     for seat in Seat:
         lines.append(f"{seat_text(seat, lang)}: {_name(snap, seat)}")
+    if snap.status is TableStatus.PLAYING:  # the seats were taken: a rubber is on
+        lines.append(t("table.started"))
+        return Rendered("\n".join(lines))
     free = [seat for seat in Seat if seat not in snap.seats]
     lines.append(t("table.sit_hint") if free else t("table.full"))
     row = tuple(

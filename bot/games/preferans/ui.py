@@ -302,6 +302,9 @@ class PreferansUI:
             holder = snap.seats.get(seat)
             name = user_text(holder.name) if holder is not None else "—"
             lines.append(f"{self.seat_name(seat, t.language)}: {name}")
+        if snap.status is TableStatus.PLAYING:  # the seats were taken: the pulka is on
+            lines.append(t("table.started"))
+            return Rendered("\n".join(lines))
         free = [s for s in range(players) if s not in snap.seats]
         lines.append(t("pref.sit_hint", players=players) if free else t("table.full"))
         row = tuple(
