@@ -198,3 +198,14 @@ def test_russian_players_read_their_own_terms() -> None:
         "Сесть Запад",
     ]
     assert t("button.claim").startswith("🏳 Претензия") and "претензи" in t("claim.rejected")
+
+
+def test_no_undo_button_before_the_player_has_done_anything() -> None:
+    t = Translator("en")
+    state = DealState.new(SUITED)  # N deals: N calls first
+    for seat in (Seat.E, Seat.S, Seat.W):
+        waiting = render_private(snapshot(state), 1, state.view(seat), (False, False), t)
+        assert ":un" not in str(waiting.keys), seat
+    after = state.apply(MakeCall(Seat.N, Call.parse("1C")))
+    north = render_private(snapshot(after), 1, after.view(Seat.N), (False, False), t)
+    assert any(Button.decode(k.data).act is Act.UNDO for row in north.keys for k in row)

@@ -349,6 +349,8 @@ def _quiet(snap: Snapshot, view: SeatView, lines: list[str], t: Translator) -> R
     if contract:
         lines.append(contract)
     lines.append(t("private.not_your_turn"))
+    if len(view.calls) <= (seat - view.dealer) % 4:
+        return Rendered("\n".join(lines))  # nothing done yet: nothing to take back
     undo = Key(t("button.undo"), Button(snap.table_id, snap.deal_no, Act.UNDO).encode())
     return Rendered("\n".join(lines), ((undo,),))
 
