@@ -10,7 +10,7 @@ Kept messages: ``table:<deal>`` in the group (one per deal, edited as it goes),
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from bot.games import ui_for
@@ -70,6 +70,17 @@ class Presenter:
     def show_hand(self, snap: Snapshot, seat: int, menu: str = "") -> None:
         """One player's private screen, drawn anew (``menu``: a sub-menu they opened)."""
         ui_for(snap.game.name).show_hand(self, snap, seat, menu)
+
+    def private(
+        self, snap: Snapshot, seat: int, key: str, render: Callable[[Translator], Rendered]
+    ) -> None:
+        """A seat's private screen, in its holder's language, for a holder the bot may write
+        to (not a guest, not one who blocked it: play waits for them)."""
+        holder = snap.seats.get(seat)
+        if holder is None or holder.tg_user_id is None or seat in snap.paused:
+            return
+        content = render(self.private_translator(snap, holder))
+        self.outbox.want(snap.table_id, key, holder.tg_user_id, None, content)
 
     def draw(self, work: Coroutine[Any, Any, None]) -> None:
         """A picture drawn off the event loop and then posted (a match's sheet)."""

@@ -138,13 +138,12 @@ class BridgeUI:
         vul: tuple[bool, bool],
         menu: str = "",
     ) -> None:
-        holder = snap.seats.get(seat)
-        if holder is None or holder.tg_user_id is None or seat in snap.paused:
-            return
-        t = presenter.private_translator(snap, holder)
-        content = render_private(snap, deal_no, state.view(seat), vul, t, menu == "claim")
-        presenter.outbox.want(
-            snap.table_id, self.hand_key(seat, deal_no), holder.tg_user_id, None, content
+        view = state.view(seat)
+        presenter.private(
+            snap,
+            seat,
+            self.hand_key(seat, deal_no),
+            lambda t: render_private(snap, deal_no, view, vul, t, menu == "claim"),
         )
 
     def seating(self, snap: Snapshot, t: Translator, bot_username: str) -> Rendered:

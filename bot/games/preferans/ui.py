@@ -168,13 +168,12 @@ class PreferansUI:
         state: DealState,
         menu: str = "",
     ) -> None:
-        holder = snap.seats.get(seat)
-        if holder is None or holder.tg_user_id is None or seat in snap.paused:
-            return
-        t = presenter.private_translator(snap, holder)
-        content = self.render_private(snap, seat, deal_no, state.view(seat), t, menu)
-        presenter.outbox.want(
-            snap.table_id, self.hand_key(seat, deal_no), holder.tg_user_id, None, content
+        view = state.view(seat)
+        presenter.private(
+            snap,
+            seat,
+            self.hand_key(seat, deal_no),
+            lambda t: self.render_private(snap, seat, deal_no, view, t, menu),
         )
 
     def render_private(
