@@ -90,6 +90,8 @@ def build_application(config: Config, request: BaseRequest | None = None) -> Bri
 
 
 async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    # The Bot API answered: PTB's start-up retries are over, its logger back to the set level.
+    logging.getLogger("telegram.ext").setLevel(logging.NOTSET)
     config: Config = application.bot_data["config"]
     storage = await SqliteStorage.open(config.database)
     if config.shuffle_seed is None:

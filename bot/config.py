@@ -11,6 +11,9 @@ class ConfigError(Exception):
     pass
 
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     token: str = field(repr=False)
@@ -35,12 +38,17 @@ class Config:
         token = source.get("BOT_TOKEN", "").strip()
         if not token:
             raise ConfigError("BOT_TOKEN is not set: put your bot's token in the environment")
+        level = source.get("LOG_LEVEL", "INFO").strip().upper()
+        if level not in LOG_LEVELS:
+            raise ConfigError(
+                f"LOG_LEVEL={level[:20]!r} is not a log level: use one of {', '.join(LOG_LEVELS)}"
+            )
         try:
             return cls(
                 token=token,
                 database=source.get("BRIDGE_DB", "bridge.sqlite3"),
                 language=source.get("BRIDGE_LANGUAGE", "ru"),
-                log_level=source.get("LOG_LEVEL", "INFO").upper(),
+                log_level=level,
                 base_url=source.get("BOT_API_BASE_URL") or None,
                 base_file_url=source.get("BOT_API_BASE_FILE_URL") or None,
                 group_interval=float(source.get("GROUP_EDIT_INTERVAL", "4.0")),

@@ -183,13 +183,15 @@ class FakeBotApi:
 
     # --- server -------------------------------------------------------------------------------
 
-    async def start(self) -> None:
+    async def start(self, port: int = 0) -> None:
+        """Listen on ``port`` (0: any free one; a test may start it late on a port the bot
+        was told of, as a network that comes back)."""
         app = web.Application()
         app.router.add_post("/bot{token}/{method}", self._handle)
         app.router.add_get("/bot{token}/{method}", self._handle)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
         server = site._server
         assert server is not None

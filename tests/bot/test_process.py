@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import sys
 from pathlib import Path
 
@@ -52,15 +53,85 @@ async def run_bot(
     return process.returncode, output
 
 
+REJECTED = "bridge bot: Telegram rejected BOT_TOKEN; check it with @BotFather"
+
+
 async def test_a_rejected_token_is_never_printed(api: FakeBotApi, tmp_path: Path) -> None:
-    """PTB quotes a rejected token in its exception and logs it with the traceback."""
+    """PTB quotes a rejected token in its exception and logs it with a 50-line traceback: the
+    operator gets one line, and the token nowhere, at any level."""
     api.reject_token = True
     for level in ("DEBUG", "INFO"):
         code, output = await run_bot(api, tmp_path, 60, level)
         assert code == 2, output
-        assert output.rstrip().endswith("check it with @BotFather")
-        assert "rejected" in output and "<token>" in output  # the quote was there, masked
-        assert "SECRET" not in output
+        assert output.rstrip().endswith(REJECTED)
+        assert "SECRET" not in output and "Traceback" not in output
+        if level == "INFO":
+            assert output.strip().splitlines() == [REJECTED]
+
+
+async def test_a_bad_log_level_is_one_line(api: FakeBotApi, tmp_path: Path) -> None:
+    code, output = await run_bot(api, tmp_path, 30, "LOUD")
+    assert code == 2
+    assert output.strip().splitlines() == [
+        "bridge bot: LOG_LEVEL='LOUD' is not a log level: use one of DEBUG, INFO, WARNING, "
+        "ERROR, CRITICAL"
+    ]
+    assert not api.calls  # nothing was asked of the network
+
+
+async def test_a_database_folder_that_does_not_exist_is_reported_before_the_network(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """Local settings first: a bad BRIDGE_DB is the line printed, even with a bad token too."""
+    api.reject_token = True
+    missing = tmp_path / "no-such-folder" / "bot.sqlite3"
+    code, output = await run_bot(api, tmp_path, 30, "INFO", {"BRIDGE_DB": str(missing)})
+    assert code == 1
+    [line] = output.strip().splitlines()
+    assert line.startswith("bridge bot: BRIDGE_DB:") and "does not exist" in line, line
+    assert not api.calls
+
+
+async def test_a_bot_api_out_of_reach_at_start_is_waited_for(tmp_path: Path) -> None:
+    """A boot-time blip does not leave the bot down: it says so, retries with backoff, and
+    starts as soon as the Bot API answers."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    api = FakeBotApi()
+    env = {
+        **os.environ,
+        "BOT_TOKEN": TOKEN,
+        "BOT_API_BASE_URL": f"http://127.0.0.1:{port}/bot",
+        "BRIDGE_DB": str(tmp_path / "bot.sqlite3"),
+        "LOG_LEVEL": "INFO",
+        "POLL_TIMEOUT": "1",
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=ROOT, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    assert process.stdout is not None
+    lines: list[str] = []
+
+    async def until(text: str) -> None:
+        while not any(text in line for line in lines):
+            line = await asyncio.wait_for(process.stdout.readline(), 60)  # type: ignore[union-attr]
+            assert line, lines
+            lines.append(line.decode())
+
+    try:
+        await until("cannot reach the Bot API; trying again")
+        await until("cannot reach the Bot API; trying again")  # and again, still up
+        await api.start(port)
+        await until("ready")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        rest, _ = await asyncio.wait_for(process.communicate(), 30)
+        await api.stop()
+    output = "".join(lines) + rest.decode()
+    assert process.returncode == 0, output
+    assert "Traceback" not in output and "SECRET" not in output
 
 
 async def test_debug_logs_never_hold_the_token(api: FakeBotApi, tmp_path: Path) -> None:
