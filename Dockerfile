@@ -4,15 +4,23 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 \
     BRIDGE_DB=/data/bridge.sqlite3
 
-RUN useradd --create-home --uid 10001 bridge && mkdir /data && chown bridge:bridge /data
+RUN useradd --create-home --uid 10001 bridge && mkdir /data && chown 10001:10001 /data
 WORKDIR /app
+
+# The dependencies in a layer of their own: a change of code rebuilds only what follows.
 COPY pyproject.toml README.md ./
+RUN mkdir -p bot games storage && touch bot/__init__.py games/__init__.py storage/__init__.py \
+    && pip install . && pip uninstall --yes bridge-table-bot && rm -rf bot games storage
+
 COPY games ./games
 COPY storage ./storage
 COPY bot ./bot
-RUN pip install .
+RUN pip install --no-deps .
 
-USER bridge
+USER 10001:10001
 VOLUME ["/data"]
+# Alive while the process runs and its database can be read (checked every minute).
+HEALTHCHECK --interval=60s --timeout=10s --start-period=30s --retries=3 \
+    CMD ["python", "-c", "import os, sqlite3, sys; p = os.environ['BRIDGE_DB']; sys.exit(0 if os.path.exists(p) and sqlite3.connect(f'file:{p}?mode=ro', uri=True).execute('PRAGMA user_version').fetchone() else 1)"]
 # BOT_TOKEN and the other settings come from the environment (docker run --env-file .env).
 CMD ["python", "-m", "bot"]
