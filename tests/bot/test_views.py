@@ -7,6 +7,7 @@ import io
 import re
 
 from bot.callback_data import MAX_BYTES, Act, BadCallbackData, Button
+from bot.games.bridge.cards import card_text
 from bot.games.bridge.table import (
     auction_grid,
     bidding_box,
@@ -20,7 +21,7 @@ from bot.i18n import LANGUAGES, Translator, keys
 from bot.service import Holder, Refusal, Snapshot
 from bot.views.money import ledger_csv
 from games.bridge.calls import Call
-from games.bridge.cards import FULL_DECK, Card, Deal, Seat
+from games.bridge.cards import FULL_DECK, Card, Deal, Seat, sort_hand
 from games.bridge.deal import DealState, MakeCall, PlayCard
 from games.errors import Reason
 from storage.interface import Chat, ChatSettings, LedgerRow, TableSettings, TableStatus
@@ -209,3 +210,23 @@ def test_no_undo_button_before_the_player_has_done_anything() -> None:
     after = state.apply(MakeCall(Seat.N, Call.parse("1C")))
     north = render_private(snapshot(after), 1, after.view(Seat.N), (False, False), t)
     assert any(Button.decode(k.data).act is Act.UNDO for row in north.keys for k in row)
+
+
+def test_a_finished_deal_shows_how_it_went_and_the_hand_held() -> None:
+    """Not four empty suits: the result, and the thirteen cards the player was dealt."""
+    t = Translator("en")
+    state = DealState.new(SUITED)
+    for seat, call in ((Seat.N, "1S"), (Seat.E, "P"), (Seat.S, "P"), (Seat.W, "P")):
+        state = state.apply(MakeCall(seat, Call.parse(call)))
+    while state.result is None:
+        actor = state.actor
+        assert actor is not None
+        card = min(state.legal_cards(actor), key=lambda c: (c.suit, c.rank))
+        state = state.apply(PlayCard(actor, card))
+    for seat in Seat:
+        text = render_private(snapshot(state), 1, state.view(seat), (False, False), t).text
+        assert "1♠ +6" in text, text
+        block = text.split("<pre>")[1].split("</pre>")[0]
+        shown = [w for line in block.splitlines() for w in line.split()[1:] if w != "—"]
+        assert len(shown) == 13
+        assert shown == [card_text(c, "en")[1:] for c in sort_hand(SUITED.hand(seat))]

@@ -15,6 +15,7 @@ from bot.games.bridge.cards import (
     card_text,
     contract_text,
     hand_lines,
+    result_text,
     seat_text,
 )
 from bot.games.bridge.state import bridge_options
@@ -232,6 +233,8 @@ def render_private(
     if snap.status is not TableStatus.PLAYING and view.result is None:
         lines.append(t("private.stopped"))  # the rubber was stopped with this deal unfinished
         return Rendered("\n".join(lines))
+    if view.result is not None:
+        return _over(snap, view, lines, t)
     if _waiting(snap, view):
         return _quiet(snap, view, lines, t)
     at = snap.actions  # the position every call, card and claim button is made for
@@ -328,6 +331,31 @@ def _waiting(snap: Snapshot, view: SeatView) -> bool:
         and not view.legal_cards
         and view.turn is not None
     )
+
+
+def dealt(view: SeatView, seat: Seat) -> frozenset[Card]:
+    """The hand ``seat`` was dealt: what it holds now and what it played (each trick's cards
+    go clockwise from its leader)."""
+    played = {
+        card
+        for trick in view.tricks
+        for i, card in enumerate(trick.cards)
+        if Seat((trick.leader + i) % 4) == seat
+    }
+    return view.hands.get(seat, frozenset()) | played
+
+
+def _over(snap: Snapshot, view: SeatView, lines: list[str], t: Translator) -> Rendered:
+    """The deal is over: how it went, and the hand the player held, in place of the empty
+    suits of a played-out hand."""
+    seat = view.viewer
+    assert seat is not None and view.result is not None
+    lang = t.language
+    outcome = result_text(view.result, lang) if view.result.contract is not None else ""
+    lines.append(f"<b>{t('table.deal_over')}</b> {escape(outcome)}".rstrip())
+    lines.append(t("private.hand_was"))
+    lines.append(f"<pre>{escape(_hand_block(dealt(view, seat), lang))}</pre>")
+    return Rendered("\n".join(lines))
 
 
 def _quiet(snap: Snapshot, view: SeatView, lines: list[str], t: Translator) -> Rendered:
