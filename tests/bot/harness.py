@@ -17,7 +17,8 @@ from tests.fakeapi import FakeBotApi, InProcessRequest, Sent, User
 
 GROUP = -100
 CARD_TOKEN = re.compile(r"([♠♥♦♣])(10|[2-9]|[ТКДВAKQJ])")
-SUIT_LINE = re.compile(r"^([♠♥♦♣]) ([0-9ТКДВAKQJ ]+)$", re.MULTILINE)
+# A suit's cards after its symbol: "♠ Т К 10" (a hand line; the deal's compass puts two on a row)
+SUIT_LINE = re.compile(r"([♠♥♦♣]) ((?:(?:10|[2-9]|[ТКДВAKQJ])(?: (?=[0-9ТКДВAKQJ])|(?=\s|$)))+)")
 SYMBOLS = {"♠": Suit.SPADES, "♥": Suit.HEARTS, "♦": Suit.DIAMONDS, "♣": Suit.CLUBS}
 RANKS = {
     "Т": Rank.ACE,

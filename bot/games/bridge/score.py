@@ -88,13 +88,20 @@ def render_deal_result(snap: Snapshot, notice: DealFinished, t: Translator) -> R
 
 
 def full_deal(deal: Deal, snap: Snapshot, language: str) -> str:
-    """All four hands, for the kibitzers and the post-mortem, once the deal is over."""
-    lines = []
-    for seat in Seat:
+    """All four hands as a compass, once the deal is over: N on top, W and E side by side, S
+    below (names cut short so that it fits a phone)."""
+
+    def block(seat: Seat) -> list[str]:
         holder = snap.seats.get(seat)
-        name = plain_text(holder.name) if holder is not None else "—"
-        lines.append(f"{seat_text(seat, language)} {name}")
-        lines.extend(hand_lines(deal.hand(seat), language))
+        name = plain_text(holder.name)[:12] if holder is not None else "—"
+        return [f"{seat_text(seat, language)} {name}", *hand_lines(deal.hand(seat), language)]
+
+    west, east = block(Seat.W), block(Seat.E)
+    width = max(len(line) for line in west) + 2
+    indent = " " * min(width, 12)
+    lines = [indent + line for line in block(Seat.N)]
+    lines += [f"{w:<{width}}{e}" for w, e in zip(west, east, strict=True)]
+    lines += [indent + line for line in block(Seat.S)]
     return "\n".join(lines)
 
 
