@@ -92,6 +92,11 @@ class Snapshot:
     token: str = ""  # the table's deep-link token
     game: Game = dataclasses.field(default_factory=lambda: find_game("bridge"))
     players: int = 0  # seats in play: the match's, or the game's most while seating
+    first_deal: int = 1  # the number of the match's first deal
+
+    def deal_in_match(self, deal_no: int) -> int:
+        """A deal as players count it: from 1 in each match (the log counts per table)."""
+        return deal_no - self.first_deal + 1 if deal_no >= self.first_deal else deal_no
 
     def check_sit(self, player_id: int, seat: Seat) -> None:
         """Refusal if the player may not take ``seat`` now (the same checks ``sit`` makes)."""
@@ -376,6 +381,7 @@ class TableService:
             token=live.table.token,
             game=live.game,
             players=live.seat_count,
+            first_deal=min(live.match_deals, default=1),
         )
 
     async def snapshot(self, table_id: int) -> Snapshot:

@@ -28,6 +28,9 @@ class Driver:
     deals: dict[int, DealLog] = field(default_factory=dict)
     presses: int = 0
     _hand_cache: dict[int, dict[Seat, set[Card]]] = field(default_factory=dict)
+    # message id -> the deal its buttons named: messages show the deal's number within its
+    # rubber, buttons the table's own count, which goes on from rubber to rubber.
+    deal_of_message: dict[int, int] = field(default_factory=dict)
 
     def seat_of(self, user: User) -> Seat:
         return Seat(self.players.index(user))
@@ -113,6 +116,7 @@ class Driver:
     async def step_with(self, user: User, message: Sent, data: str) -> None:
         """Press ``data`` (a legal call or card of ``user``'s), remembering what was played."""
         deal_no = int(data.split(":")[2].split(".")[0])
+        self.deal_of_message[message.message_id] = deal_no
         index = len(self.h.api.calls)
         if action_of(data)[0] == "card":
             log = self.deals[deal_no]
@@ -156,7 +160,7 @@ class Driver:
         for user in self.players:
             for sent in self.h.api.chat_messages(user.id):
                 _, first = sent.history[0]
-                number = deal_number(first)
+                number = self.deal_of_message.get(sent.message_id, deal_number(first))
                 block = re.search(r"<pre>(.*?)</pre>", first, re.S)
                 if number is None or block is None:
                     continue

@@ -114,20 +114,22 @@ async def test_a_bot_api_out_of_reach_at_start_is_waited_for(tmp_path: Path) -> 
     assert process.stdout is not None
     lines: list[str] = []
 
-    async def until(text: str) -> None:
-        while not any(text in line for line in lines):
-            line = await asyncio.wait_for(process.stdout.readline(), 60)  # type: ignore[union-attr]
+    async def until(text: str, times: int = 1) -> None:
+        while sum(text in line for line in lines) < times:
+            line = await process.stdout.readline()  # type: ignore[union-attr]
             assert line, lines
             lines.append(line.decode())
 
     try:
-        await until("cannot reach the Bot API; trying again")
-        await until("cannot reach the Bot API; trying again")  # and again, still up
+        # Two failed attempts (the bot stays up, waiting longer each time), then the Bot API
+        # comes back and the bot starts.
+        await asyncio.wait_for(until("cannot reach the Bot API; trying again", 2), 120)
         await api.start(port)
-        await until("ready")
+        await asyncio.wait_for(until("ready"), 120)
     finally:
         process.send_signal(signal.SIGTERM)
-        rest, _ = await asyncio.wait_for(process.communicate(), 30)
+        rest = await asyncio.wait_for(process.stdout.read(), 60)
+        await asyncio.wait_for(process.wait(), 30)
         await api.stop()
     output = "".join(lines) + rest.decode()
     assert process.returncode == 0, output

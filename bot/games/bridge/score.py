@@ -62,7 +62,7 @@ def render_deal_result(snap: Snapshot, notice: DealFinished, t: Translator) -> R
     result = final.result
     assert result is not None
     if result.contract is None or result.declarer is None:
-        head = t("result.passed_out", number=notice.deal_no)
+        head = t("result.passed_out", number=snap.deal_in_match(notice.deal_no))
     else:
         holder = snap.seats.get(result.declarer)
         name = user_text(holder.name) if holder else "—"
@@ -75,7 +75,7 @@ def render_deal_result(snap: Snapshot, notice: DealFinished, t: Translator) -> R
             outcome += f" ({t('result.claimed')})"
         head = t(
             "result.head",
-            number=notice.deal_no,
+            number=snap.deal_in_match(notice.deal_no),
             result=result_text(result, lang),
             seat=seat_text(result.declarer, lang),
             name=name,

@@ -135,7 +135,7 @@ def render_table(
     lines.append(
         t(
             "table.deal",
-            number=deal_no,
+            number=snap.deal_in_match(deal_no),
             dealer=seat_text(view.dealer, lang),
             vul=_vulnerability(vul, t),
         )
@@ -221,7 +221,7 @@ def render_private(
             "private.title",
             number=snap.table_id,
             chat=user_text(snap.chat.title or "—"),
-            deal=deal_no,
+            deal=snap.deal_in_match(deal_no),
         ),
         t(
             "private.you",

@@ -128,7 +128,7 @@ class PreferansUI:
         head = t(
             "pref.head",
             number=snap.table_id,
-            deal=deal_no,
+            deal=snap.deal_in_match(deal_no),
             dealer=user_text(names.get(view.dealer, "—")),
         )
         lines = [f"<b>{head}</b>"]
@@ -331,7 +331,7 @@ class PreferansUI:
             sheet = match.pulka.state()
             view = final.view(None)
             lines = [
-                f"<b>{t('pref.deal_result', number=notice.deal_no)}</b>",
+                f"<b>{t('pref.deal_result', number=snap.deal_in_match(notice.deal_no))}</b>",
                 result_line(final.result, names, t),
                 "<pre>"
                 + sheet_text(
