@@ -27,6 +27,7 @@ from bot.i18n import Translator, translator
 from bot.ledger import InvalidTransfer
 from bot.service import Refusal
 from bot.views import Rendered
+from bot.views.amounts import amount
 from bot.views.money import ledger_csv, render_history, render_ledger, render_settle
 from bot.views.pictures import balance_chart
 from bot.views.text import user_text
@@ -176,7 +177,7 @@ async def money_button(update: Update, context: BotContext) -> None:
                 "settle.recorded",
                 payer=user_text(names[payer]),
                 payee=user_text(names[payee]),
-                points=points,
+                amount=amount(points, chat.settings, _group_t(chat)),
             )
         ),
     )

@@ -59,7 +59,8 @@ async def start(update: Update, context: BotContext) -> None:
     balances = []
     for table_id, group in await context.service.tables_of(player.id):
         listed.append((table_id, group.title))
-        balances.append((group.title, await context.ledger.balance_of(group.id, player.id)))
+        points = await context.ledger.balance_of(group.id, player.id)
+        balances.append((group.title, points, group.settings))
     context.outbox.post(chat.id, None, render_welcome(t, user.full_name, listed, balances))
 
 

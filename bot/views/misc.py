@@ -9,7 +9,7 @@ from bot.callback_data import Act, Button
 from bot.games import GameUI
 from bot.i18n import Translator
 from bot.views import Key, Rendered
-from bot.views.amounts import money
+from bot.views.amounts import amount
 from bot.views.text import user_text
 from storage.interface import ChatSettings, PaymentPolicy, Rounding, TableSettings
 
@@ -21,7 +21,10 @@ def render_help(t: Translator) -> Rendered:
 
 
 def render_welcome(
-    t: Translator, name: str, tables: Sequence[tuple[int, str]], balances: Sequence[tuple[str, int]]
+    t: Translator,
+    name: str,
+    tables: Sequence[tuple[int, str]],
+    balances: Sequence[tuple[str, int, ChatSettings]],
 ) -> Rendered:
     """/start in private: who we are, the player's open tables and balance in each group."""
     lines = [t("welcome.hello", name=user_text(name)), t("welcome.about")]
@@ -32,7 +35,10 @@ def render_welcome(
         lines.append(t("welcome.no_tables"))
     if balances:
         lines.append(t("welcome.balances"))
-        lines.extend(f"  {user_text(title or '—')}: {points:+d}" for title, points in balances)
+        lines.extend(
+            f"  {user_text(title or '—')}: {amount(points, group, t, sign=True)}"
+            for title, points, group in balances
+        )
     return Rendered("\n".join(lines))
 
 
@@ -56,7 +62,7 @@ def render_settings(
         else t("settings.timer_off"),
         "",
         f"<b>{t('settings.group')}</b>",
-        stake + " " + money(100, group.stake, group.currency),
+        stake,
         t("settings.rounding", rounding=t(f"rounding.{group.rounding.value}")),
         t("settings.payments", who=t(f"payments.{group.payments.value}")),
         t("settings.stake_hint"),

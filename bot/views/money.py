@@ -13,15 +13,10 @@ from bot.callback_data import Act, Button
 from bot.games import ui_for
 from bot.i18n import Translator
 from bot.views import Key, Rendered
-from bot.views.amounts import money, signed
+from bot.views.amounts import amount, signed
 from bot.views.text import plain_text, user_text
 from games.core.settlement import Transfer
 from storage.interface import ChatSettings, LedgerRow, Match
-
-
-def _cash(points: int, group: ChatSettings) -> str:
-    text = money(points, group.stake, group.currency)
-    return f" ({text})" if text else ""
 
 
 def render_ledger(
@@ -43,8 +38,7 @@ def render_ledger(
             t(
                 "ledger.row",
                 name=user_text(names.get(pid, "?")),
-                points=signed(points),
-                cash=_cash(points, group),
+                amount=amount(points, group, t, sign=True),
                 rubbers=counts.get(pid, 0),
             )
         )
@@ -79,13 +73,15 @@ def render_settle(
                 "settle.row",
                 payer=user_text(payer),
                 payee=user_text(payee),
-                points=transfer.amount,
-                cash=_cash(transfer.amount, group),
+                amount=amount(transfer.amount, group, t),
             )
         )
         arg = f"{transfer.payer}-{transfer.payee}-{transfer.amount}"
         label = t(
-            "button.paid", payer=plain_text(payer), payee=plain_text(payee), points=transfer.amount
+            "button.paid",
+            payer=plain_text(payer),
+            payee=plain_text(payee),
+            amount=amount(transfer.amount, group, t),
         )
         keys.append((Key(label[:60], Button(chat_id, version, Act.PAY, arg).encode()),))
     lines.append(t(f"settle.who.{group.payments.value}"))
@@ -115,7 +111,7 @@ def render_history(
         lines.append(
             "  "
             + " · ".join(
-                f"{user_text(names.get(pid, '?'))} {signed(points)}{_cash(points, group)}"
+                f"{user_text(names.get(pid, '?'))} {amount(points, group, t, sign=True)}"
                 for pid, points in sorted(row.items(), key=lambda kv: -kv[1])
             )
         )

@@ -230,3 +230,17 @@ def test_a_finished_deal_shows_how_it_went_and_the_hand_held() -> None:
         shown = [w for line in block.splitlines() for w in line.split()[1:] if w != "—"]
         assert len(shown) == 13
         assert shown == [card_text(c, "en")[1:] for c in sort_hand(SUITED.hand(seat))]
+
+
+def test_money_reads_as_money_first() -> None:
+    """Currency first, points after; thin spaces in thousands; a real minus sign."""
+    from bot.views.amounts import THIN, amount, number
+
+    ru = Translator("ru")
+    group = ChatSettings(stake=10, currency="₽")
+    assert number(1234567) == f"1{THIN}234{THIN}567" and number(-1200) == f"−1{THIN}200"
+    assert amount(1200, group, ru) == f"120 ₽ (1{THIN}200 очк.)"
+    assert amount(-1250, group, ru, sign=True) == f"−125 ₽ (−1{THIN}250 очк.)"
+    assert amount(5, ChatSettings(stake=1, currency="RUB"), ru, sign=True) == "+0.05 RUB (+5 очк.)"
+    assert amount(1200, ChatSettings(), ru) == f"1{THIN}200"  # no stake: points alone
+    assert "-" not in amount(-30, group, ru, sign=True)

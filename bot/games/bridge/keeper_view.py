@@ -124,7 +124,7 @@ def render_keeper(sheet: Sheet, arg: str, t: Translator, note: str = "") -> Rend
         lines.append(result_line(finished.winner, finished.points, t))
         lines.append(t("rubber.accounts"))
         group = sheet.chat.settings
-        lines.extend(account_lines(finished.balances, sheet.names, group.stake, group.currency))
+        lines.extend(account_lines(finished.balances, sheet.names, group, t))
         return Rendered("\n".join(lines), ((_key(sheet, "🖼", act=Act.KEEP_PICTURE),),))
     prompt, keys = wizard(sheet, arg, t)
     lines.append(t("keeper.deal", number=len(sheet.rubber.records) + 1) + " " + prompt)

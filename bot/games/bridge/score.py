@@ -145,11 +145,7 @@ def render_rubber_result(snap: Snapshot, notice: MatchFinished, t: Translator) -
     ]
     lines.append(t("rubber.entries", entries=" · ".join(entry_parts)))
     lines.append(t("rubber.accounts"))
-    lines.extend(
-        account_lines(
-            notice.balances, notice.names, snap.chat.settings.stake, snap.chat.settings.currency
-        )
-    )
+    lines.extend(account_lines(notice.balances, notice.names, snap.chat.settings, t))
     keys = (
         (
             Key(t("button.next_rubber"), Button(snap.table_id, 0, Act.NEXT_RUBBER).encode()),
