@@ -17,9 +17,10 @@ import logging
 import time
 import warnings
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Any
 
 from telegram import Bot, InputFile
 from telegram.constants import ParseMode
@@ -75,7 +76,7 @@ class _Post:
 class _File:
     method: str  # "sendPhoto" or "sendDocument"
     field: str  # "photo" or "document"
-    file: InputFile
+    file: InputFile | asyncio.Task[InputFile]  # a picture still being drawn keeps its place
     caption: str
     thread_id: int | None
 
@@ -175,12 +176,16 @@ class Outbox:
         thread_id: int | None,
         method: str,
         field: str,
-        file: InputFile,
+        file: InputFile | Coroutine[Any, Any, InputFile],
         caption: str = "",
     ) -> None:
-        """A picture or a document, sent in order after what is queued for the chat."""
+        """A picture or a document, sent in order after what is queued for the chat. A file
+        still to be made (a picture drawn off the event loop) is started now and keeps its
+        place: the chat's later messages wait for it, so a result and its sheet arrive
+        together."""
         lane = self._lane(chat_id)
-        lane.queue.append(_File(method, field, file, caption, thread_id))
+        made = file if isinstance(file, InputFile) else asyncio.ensure_future(file)
+        lane.queue.append(_File(method, field, made, caption, thread_id))
         self._kick(lane)
 
     async def drain(self, timeout: float = 30.0) -> None:
@@ -283,7 +288,12 @@ class Outbox:
             await self._call_post(lane, op.content, op.thread_id)
             return True
         if isinstance(op, _File):
-            params: dict[str, object] = {op.field: op.file, "caption": op.caption}
+            try:
+                file = op.file if isinstance(op.file, InputFile) else await op.file
+            except Exception:
+                log.exception("outbox: a file to send could not be made")
+                return False
+            params: dict[str, object] = {op.field: file, "caption": op.caption}
             if op.thread_id is not None:
                 params["message_thread_id"] = op.thread_id
             await self._attempt(lane, op.method, params)

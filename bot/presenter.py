@@ -9,9 +9,7 @@ Kept messages: ``table:<deal>`` in the group (one per deal, edited as it goes),
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Coroutine
-from typing import Any
+from collections.abc import Callable
 
 from bot.games import ui_for
 from bot.i18n import Translator, translator
@@ -27,7 +25,6 @@ class Presenter:
     def __init__(self, outbox: Outbox, bot_username: str) -> None:
         self.outbox = outbox
         self.bot_username = bot_username
-        self._drawing: set[asyncio.Task[None]] = set()
         self.timers: TurnTimers | None = None  # set once the job queue exists
 
     def group_translator(self, snap: Snapshot) -> Translator:
@@ -81,12 +78,6 @@ class Presenter:
             return
         content = render(self.private_translator(snap, holder))
         self.outbox.want(snap.table_id, key, holder.tg_user_id, None, content)
-
-    def draw(self, work: Coroutine[Any, Any, None]) -> None:
-        """A picture drawn off the event loop and then posted (a match's sheet)."""
-        task = asyncio.create_task(work)
-        self._drawing.add(task)
-        task.add_done_callback(self._drawing.discard)
 
     def _substituted(self, snap: Snapshot, notice: SubDone, t: Translator) -> None:
         """The newcomer gets the seat's hand privately (a message of their own); the one who

@@ -137,3 +137,16 @@ async def test_the_seating_message_closes_when_the_fourth_sits_by_deep_link(h: H
     [seating] = [m for m in h.api.chat_messages(GROUP) if "Нажмите место" in m.history[0][1]]
     assert not seating.buttons()
     assert all(user.first_name in seating.text for user in PLAYERS)
+
+
+async def test_the_sheet_picture_comes_with_the_result_before_later_replies(h: Harness) -> None:
+    await seat_four(h)
+    driver = Driver(h, PLAYERS, random.Random(6))
+    await driver.play_until(driver.rubber_over)
+    await h.say(PLAYERS[0], GROUP, "/ledger")  # at once, while the picture is drawn
+    await h.settle()
+    group = h.api.chat_messages(GROUP)
+    over = next(m for m in group if "Роббер окончен" in m.text)
+    [photo] = [m for m in group if m.kind == "photo"]
+    ledger = next(m for m in group if "Баланс" in m.text and m.message_id > over.message_id + 1)
+    assert photo.message_id == over.message_id + 1 < ledger.message_id

@@ -145,7 +145,7 @@ async def _finished(context: BotContext, sheet: Sheet) -> None:
 async def _send_picture(context: BotContext, sheet: Sheet) -> None:
     t = _t(sheet)
     caption = " · ".join(f"{seat_text(s, t.language)} {p.name}" for s, p in sheet.players.items())
-    await post_scoresheet(
+    post_scoresheet(
         context.outbox,
         sheet.chat.tg_chat_id,
         sheet.table.topic_id,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -58,7 +59,7 @@ ACTS = {"c": "call.{}", "p": "card.{}", "cl": "claim.{}"}
 ANSWERS = {"y": "answer.yes", "n": "answer.no"}
 
 
-async def post_scoresheet(
+def post_scoresheet(
     outbox: Outbox,
     chat_id: int,
     thread_id: int | None,
@@ -68,17 +69,21 @@ async def post_scoresheet(
     caption: str,
     t: Translator,
 ) -> None:
-    """Draw a rubber's sheet off the event loop, then post it as a photo (online and kept)."""
+    """Post a rubber's sheet as a photo (online and kept), drawn off the event loop: it keeps
+    its place in the chat's queue, right after what was queued before it."""
     sides = [
         f"{side_text(side, t)}: " + " & ".join(names[s] for s in side.seats if s in names)
         for side in Side
     ]
-    png = await asyncio.to_thread(
-        scoresheet_picture, rubber, title, sides[0], sides[1], t("keeper.picture_total")
-    )
-    outbox.post_file(
-        chat_id, thread_id, "sendPhoto", "photo", InputFile(png, filename="scoresheet.png"), caption
-    )
+    total = t("keeper.picture_total")
+
+    async def draw() -> InputFile:
+        png = await asyncio.to_thread(
+            scoresheet_picture, copy.deepcopy(rubber), title, sides[0], sides[1], total
+        )
+        return InputFile(png, filename="scoresheet.png")
+
+    outbox.post_file(chat_id, thread_id, "sendPhoto", "photo", draw(), caption)
 
 
 class BridgeUI:
@@ -180,17 +185,15 @@ class BridgeUI:
                 self._deal(presenter, snap, snap.deal_no, state, vulnerability(snap))  # withdrawn
             post(chat, thread, render_rubber_result(snap, notice, t))
             names = {Seat(seat): holder.name for seat, holder in snap.seats.items()}
-            presenter.draw(
-                post_scoresheet(
-                    presenter.outbox,
-                    chat,
-                    thread,
-                    bridge_rubber(notice.match),
-                    names,
-                    t("table.title_plain", number=snap.table_id),
-                    t("rubber.over"),
-                    t,
-                )
+            post_scoresheet(
+                presenter.outbox,
+                chat,
+                thread,
+                bridge_rubber(notice.match),
+                names,
+                t("table.title_plain", number=snap.table_id),
+                t("rubber.over"),
+                t,
             )
         else:
             return False
