@@ -91,7 +91,11 @@ async def test_after_a_rubber_the_same_four_play_on_with_new_partners(h: Harness
     await seat_four(h)
     driver = Driver(h, PLAYERS, random.Random(5))
     await driver.play_until(driver.rubber_over)
-    over = next(m for m in reversed(h.api.chat_messages(GROUP)) if "Роббер окончен" in m.text)
+    over = next(
+        m
+        for m in reversed(h.api.chat_messages(GROUP))
+        if "Роббер окончен" in m.text and m.kind != "photo"
+    )
     assert "Баланс" in over.text
     mid_rubber = await h.press(STRANGER, over, _button(over, ":np"))
     assert mid_rubber["text"] == "You are not seated at this table."
