@@ -179,6 +179,7 @@ class FakeBotApi:
         # Calls of these methods wait until the test opens the gate (``hold``/``release``).
         self._gates: dict[str, tuple[asyncio.Event, asyncio.Event]] = {}
         self.port = 0
+        self.unreachable = False  # every call answered 502 Bad Gateway (a network outage)
         self.token = "123456:TEST-token-for-the-fake-api"
 
     # --- server -------------------------------------------------------------------------------
@@ -208,6 +209,9 @@ class FakeBotApi:
         return f"http://127.0.0.1:{self.port}/bot"
 
     async def _handle(self, request: web.Request) -> web.Response:
+        if self.unreachable:  # as a proxy answers when Telegram is out of reach
+            body = {"ok": False, "error_code": 502, "description": "Bad Gateway"}
+            return web.json_response(body, status=502)
         method = request.match_info["method"]
         params: dict[str, Any] = {}
         if request.can_read_body:

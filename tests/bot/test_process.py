@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import sys
 from pathlib import Path
 
@@ -92,17 +91,16 @@ async def test_a_database_folder_that_does_not_exist_is_reported_before_the_netw
     assert not api.calls
 
 
-async def test_a_bot_api_out_of_reach_at_start_is_waited_for(tmp_path: Path) -> None:
+async def test_a_bot_api_out_of_reach_at_start_is_waited_for(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
     """A boot-time blip does not leave the bot down: it says so, retries with backoff, and
     starts as soon as the Bot API answers."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    api = FakeBotApi()
+    api.unreachable = True
     env = {
         **os.environ,
         "BOT_TOKEN": TOKEN,
-        "BOT_API_BASE_URL": f"http://127.0.0.1:{port}/bot",
+        "BOT_API_BASE_URL": api.base_url,
         "BRIDGE_DB": str(tmp_path / "bot.sqlite3"),
         "LOG_LEVEL": "INFO",
         "POLL_TIMEOUT": "1",
@@ -124,13 +122,22 @@ async def test_a_bot_api_out_of_reach_at_start_is_waited_for(tmp_path: Path) -> 
         # Two failed attempts (the bot stays up, waiting longer each time), then the Bot API
         # comes back and the bot starts.
         await asyncio.wait_for(until("cannot reach the Bot API; trying again", 2), 120)
-        await api.start(port)
+        api.unreachable = False
         await asyncio.wait_for(until("ready"), 120)
+        # Running: it answers. (A SIGTERM in the instant between "ready" and the first poll
+        # is a known hang, reported in the trials issue; this test is about the retries.)
+        await api.send_text(PLAYERS[0], PLAYERS[0].id, "/help")
+        while not any(call.method == "sendMessage" for call in api.calls):
+            await asyncio.sleep(0.05)
     finally:
         process.send_signal(signal.SIGTERM)
-        rest = await asyncio.wait_for(process.stdout.read(), 60)
+        try:
+            rest = await asyncio.wait_for(process.stdout.read(), 60)
+        except TimeoutError:
+            process.kill()
+            rest = await process.stdout.read()
+            raise AssertionError("".join(lines) + rest.decode()) from None
         await asyncio.wait_for(process.wait(), 30)
-        await api.stop()
     output = "".join(lines) + rest.decode()
     assert process.returncode == 0, output
     assert "Traceback" not in output and "SECRET" not in output

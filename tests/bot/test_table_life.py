@@ -256,8 +256,8 @@ async def test_an_undo_refused_then_allowed_by_the_opponents(h: Harness) -> None
     assert user == first  # their turn again, with 1♥ on offer once more
     data_of(message, ":a:call.1H")
     await h.press(first, message, data_of(message, ":a:call.1S"))
-    table = h.table_message().text
-    assert "1♠" in table and "1♥" not in table
+    _, to_call = actor(h)  # the auction as the next player sees it: 1♥ was taken back
+    assert "1♠" in to_call.text and "1♥" not in to_call.text
 
     # A request overtaken by the next call is moot: allowing it changes nothing.
     request = await ask()

@@ -96,7 +96,8 @@ def test_group_view_shows_dummy_only_after_the_lead_and_names_trick_winners() ->
     assert "Trick 1: " in after.text  # the completed first trick, under its own number
     state = state.apply(PlayCard(Seat.N, Card.parse("S3")))
     second = render_table(snapshot(state), 1, state.view(None), (False, False), t, "bot")
-    assert "Trick 2: N ♠3" in second.text
+    # the group's message changes once a trick: a card of trick 2 leaves it as it was
+    assert second == after and "Trick 2" not in second.text
     east = render_private(snapshot(state), 1, state.view(Seat.E), (False, False), t)
     own = east.text.split("Your hand")[1].split("</pre>")[0]
     assert "♠ —" in own and "♦ —" in own and "♣ —" in own and "♥ K Q J" in own

@@ -6,6 +6,7 @@ from the kibitzer's view (no hand but dummy's after the opening lead), a player'
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from html import escape
 
@@ -120,6 +121,24 @@ def _play_lines(snap: Snapshot, view: SeatView, t: Translator) -> list[str]:
     return lines
 
 
+def settled(view: SeatView) -> SeatView:
+    """The deal as the group's message shows it: the auction once it is over, the play as of
+    the last completed trick (dummy's hand with the card it has in the trick under way). The
+    message then changes about once a trick, not once a card: a deal costs the group ~16 calls
+    at any pace, within Telegram's 20 a minute; each player's own message shows the trick under
+    way when it is their turn."""
+    if view.phase is Phase.AUCTION:
+        return dataclasses.replace(view, calls=())
+    if not view.tricks or view.tricks[-1].is_complete or view.result is not None:
+        return view
+    under_way = view.tricks[-1]
+    hands = dict(view.hands)
+    dummy = view.dummy
+    if dummy is not None and dummy in hands:
+        hands[dummy] = hands[dummy] | {c for s, c in under_way.plays() if s is dummy}
+    return dataclasses.replace(view, tricks=view.tricks[:-1], hands=hands, turn=None, actor=None)
+
+
 def render_table(
     snap: Snapshot,
     deal_no: int,
@@ -128,7 +147,10 @@ def render_table(
     t: Translator,
     bot_username: str,
 ) -> Rendered:
-    """The group's table message for one deal, as a kibitzer sees it (``view`` of no seat)."""
+    """The group's table message for one deal, as a kibitzer sees it (``view`` of no seat),
+    changing about once a trick (``settled``)."""
+    auction_over = view.phase is not Phase.AUCTION
+    view = settled(view)
     lang = t.language
     lines = [t("table.title", number=snap.table_id), _settings_line(snap, t)]
     lines.append(" · ".join(f"{seat_text(s, lang)} {_name(snap, s)}" for s in Seat))
@@ -148,7 +170,10 @@ def render_table(
                 name=_name(snap, view.dealer),
             )
         )
-    lines.append(f"<pre>{escape(auction_grid(view, lang))}</pre>")
+    if auction_over:
+        lines.append(f"<pre>{escape(auction_grid(view, lang))}</pre>")
+    else:
+        lines.append(t("table.auction_on"))
     lines.extend(_play_lines(snap, view, t))
     if view.phase is not Phase.AUCTION:
         lines.append(t("table.tricks", ns=view.tricks_won[Side.NS], ew=view.tricks_won[Side.EW]))
@@ -164,7 +189,7 @@ def render_table(
         lines.append(t("table.paused", names=names))
     elif view.result is not None:
         lines.append(t("table.deal_over"))
-    elif view.actor is not None and view.turn is not None:
+    elif view.actor is not None and view.turn is not None and view.phase is Phase.PLAY:
         if view.turn is view.dummy and view.declarer is not None:
             lines.append(
                 t("table.turn_dummy", name=_name(snap, view.actor), seat=seat_text(view.turn, lang))
