@@ -223,7 +223,6 @@ class ClaimRejected:
 class Bridge:
     name: str = "bridge"
     aliases: tuple[str, ...] = ("бридж", "rubber", "роббер")
-    players: tuple[int, int] = (4, 4)
     codec = CODEC
 
     @property

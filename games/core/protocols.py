@@ -79,7 +79,6 @@ class Game(Protocol):
 
     name: str
     aliases: tuple[str, ...]
-    players: tuple[int, int]  # the fewest and the most players a table of this game seats
 
     @property
     def codec(self) -> Codec[Any]:

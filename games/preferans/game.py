@@ -134,7 +134,6 @@ class PulkaMatch:
 class Preferans:
     name: str = "preferans"
     aliases: tuple[str, ...] = ("pref", "преферанс", "преф")
-    players: tuple[int, int] = (3, 4)
     codec = CODEC
 
     @property

@@ -101,7 +101,6 @@ class ToyMatch:
 class Toy:
     name: str = "toy"
     aliases: tuple[str, ...] = ("игрушка",)
-    players: tuple[int, int] = (2, 2)
     codec = ToyCodec()
 
     @property
