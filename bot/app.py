@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 
 GROUP_COMMANDS = (
     "bridge",
+    "preferans",
     "score",
     "ledger",
     "settle",

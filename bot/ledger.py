@@ -11,15 +11,27 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.service import Refusal
+from bot.views.amounts import priced_together
 from games.core.settlement import Transfer, transfers
-from storage.interface import Chat, ConflictError, LedgerRow, Match, NotFound, Storage
+from storage.interface import (
+    CENTS,
+    Chat,
+    ChatSettings,
+    ConflictError,
+    LedgerRow,
+    Match,
+    NotFound,
+    Storage,
+)
+
+Balances = Mapping[str, Mapping[int, int]]  # unit -> player id -> amount
 
 
 @dataclass(frozen=True, slots=True)
 class Accounts:
     """The chat's balances, each with a name and the number of matches played."""
 
-    balances: Mapping[int, int]
+    balances: Balances
     counts: Mapping[int, int]
     names: Mapping[int, str]
     version: int  # the ledger's size: what its buttons carry
@@ -27,7 +39,7 @@ class Accounts:
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    transfers: Sequence[Transfer[int]]
+    transfers: Sequence[tuple[str, Transfer[int]]]  # (unit, transfer)
     names: Mapping[int, str]
     version: int
 
@@ -36,8 +48,23 @@ class Plan:
 class History:
     matches: Sequence[Match]
     entries: Mapping[int, Mapping[int, int]]  # match id -> player id -> amount
+    units: Mapping[int, str]  # match id -> the unit of its entries
     names: Mapping[int, str]
     version: int
+
+
+def settle_plan(accounts: Balances, group: ChatSettings) -> list[tuple[str, Transfer[int]]]:
+    """Who pays whom to bring every account to zero. One unit: in that unit, as the matches were
+    played. Several (rubbers and pulkas) all priced by the group: in money, one plan for both
+    games. Several not all priced: a plan per unit, since points and whists have no rate."""
+    live = {unit: balances for unit, balances in accounts.items() if any(balances.values())}
+    if priced_together(set(live), group):
+        cash: dict[int, int] = {}
+        for unit, balances in live.items():
+            for pid, value in balances.items():
+                cash[pid] = cash.get(pid, 0) + value * group.price(unit)
+        return [(CENTS, t) for t in transfers(cash)]
+    return [(unit, t) for unit in sorted(live) for t in transfers(live[unit])]
 
 
 class InvalidTransfer(Exception):
@@ -62,42 +89,47 @@ class LedgerService:
         return {pid: (await self.storage.get_player(pid)).name for pid in set(ids)}
 
     async def accounts(self, chat_id: int) -> Accounts:
-        balances = await self.storage.balances(chat_id)
+        balances = await self.storage.accounts(chat_id)
         counts = await self.storage.match_counts(chat_id)
-        names = await self.names(balances)
+        names = await self.names(pid for b in balances.values() for pid in b)
         return Accounts(balances, counts, names, await self.storage.ledger_size(chat_id))
 
-    async def plan(self, chat_id: int) -> Plan:
-        balances = await self.storage.balances(chat_id)
-        names = await self.names(balances)
-        return Plan(transfers(balances), names, await self.storage.ledger_size(chat_id))
+    async def plan(self, chat: Chat) -> Plan:
+        balances = await self.storage.accounts(chat.id)
+        names = await self.names(pid for b in balances.values() for pid in b)
+        plan = settle_plan(balances, chat.settings)
+        return Plan(plan, names, await self.storage.ledger_size(chat.id))
 
     async def history(self, chat_id: int, limit: int = 10) -> History:
         matches = await self.storage.matches(chat_id, limit=limit)
         entries: dict[int, dict[int, int]] = {}
+        units: dict[int, str] = {}
         for row in await self.storage.ledger(chat_id):
             if row.kind == "match" and row.match_id is not None:
                 entries.setdefault(row.match_id, {})[row.player_id] = row.points
+                units[row.match_id] = row.unit
         ids = {pid for m in matches for pid in m.seats.values()}
         ids |= {pid for e in entries.values() for pid in e}
         names = await self.names(ids)
-        return History(matches, entries, names, await self.storage.ledger_size(chat_id))
+        return History(matches, entries, units, names, await self.storage.ledger_size(chat_id))
 
     async def rows(self, chat_id: int) -> tuple[list[LedgerRow], dict[int, str]]:
         rows = await self.storage.ledger(chat_id)
         return rows, await self.names(r.player_id for r in rows)
 
-    async def balance_of(self, chat_id: int, player_id: int) -> int:
-        return (await self.storage.balances(chat_id)).get(player_id, 0)
+    async def balance_of(self, chat_id: int, player_id: int) -> dict[str, int]:
+        """unit -> the player's balance in the chat."""
+        accounts = await self.storage.accounts(chat_id)
+        return {unit: b[player_id] for unit, b in accounts.items() if b.get(player_id)}
 
     async def record_payment(
-        self, chat: Chat, transfer: Transfer[int], version: int, recorded_by: str
+        self, chat: Chat, unit: str, transfer: Transfer[int], version: int, recorded_by: str
     ) -> None:
         """Refusal("payment_stale") if the ledger moved since the button was made;
         InvalidTransfer if the transfer is not on the plan as it stands."""
         if version != await self.storage.ledger_size(chat.id):
             raise Refusal("payment_stale")
-        if transfer not in transfers(await self.storage.balances(chat.id)):
+        if (unit, transfer) not in settle_plan(await self.storage.accounts(chat.id), chat.settings):
             raise InvalidTransfer(transfer)
         try:
             await self.storage.record_payment(
@@ -107,6 +139,7 @@ class LedgerService:
                 transfer.amount,
                 note=f"recorded by {recorded_by}",
                 expected_size=version,
+                unit=unit,
             )
         except ConflictError:
             raise Refusal("payment_stale") from None

@@ -127,10 +127,11 @@ class MatchFinished:
 
     summary: Mapping[str, Any]  # the game's JSON summary, as stored
     entries: Mapping[int, int]  # player id -> amount
-    balances: Mapping[int, int]  # player id -> running account in this chat
+    balances: Mapping[str, Mapping[int, int]]  # unit -> player id -> running account here
     names: Mapping[int, str]
     match: Match
     unfinished: bool = False
+    unit: str = "points"  # what ``entries`` count (the game's unit)
 
 
 @dataclass
@@ -517,7 +518,10 @@ class TableService:
             if changed and live.state is not None and not live.state.finished:
                 raise Refusal("settings_between_deals")
             if changed and live.match is not None:
-                live.match.configure(_options(settings, live.chat))  # the game checks them
+                try:  # the game checks them (a pulka's are fixed until it ends)
+                    live.match.configure(_options(settings, live.chat))
+                except RuleError:
+                    raise Refusal("settings_between_matches") from None
             await self.storage.update_settings(table_id, settings)
             live.table = await self.storage.get_table(table_id)
             return Change(self._snapshot(live))
@@ -833,15 +837,27 @@ class TableService:
         summary = match.summary()
         # ConflictError: written before a restart; the ledger already holds it.
         with contextlib.suppress(ConflictError):
-            await self.storage.finish_match(live.match_id, summary, entries, players, unfinished)
+            await self.storage.finish_match(
+                live.match_id, summary, entries, players, unfinished, live.game.unit
+            )
         live.table = await self.storage.get_table(live.table.id)
         if live.table.status is TableStatus.PLAYING:
             await self.storage.set_status(live.table.id, TableStatus.OPEN)
             live.table = await self.storage.get_table(live.table.id)
         live.match_id = None
-        balances = await self.storage.balances(live.chat.id)
+        balances = await self.storage.accounts(live.chat.id)
         names = {h.player_id: h.name for h in live.holders.values()}
-        return [MatchFinished(summary, entries, balances, names, copy.deepcopy(match), unfinished)]
+        return [
+            MatchFinished(
+                summary,
+                entries,
+                balances,
+                names,
+                copy.deepcopy(match),
+                unfinished,
+                live.game.unit,
+            )
+        ]
 
 
 def _options(settings: TableSettings, chat: Chat) -> dict[str, Any]:

@@ -61,6 +61,7 @@ class Reason(StrEnum):
     BAD_DEALER = "bad_dealer"
     BAD_WHIST = "bad_whist"
     PULKA_OVER = "pulka_over"
+    OPTIONS_LOCKED = "options_locked"
     # Preferans: a deal in progress
     MISERE_NOT_FIRST = "misere_not_first"
     CONTRACT_BELOW_BID = "contract_below_bid"

@@ -66,6 +66,12 @@ class TableSettings:
     options: Mapping[str, Any] = field(default_factory=dict)
 
 
+POINTS, WHISTS, CENTS = "points", "whists", "cents"
+UNITS = (POINTS, WHISTS, CENTS)
+"""What a ledger row counts: bridge points, Preferans whists, or money (hundredths of the
+group's currency: payments made on a plan that priced several games together)."""
+
+
 class Rounding(StrEnum):
     HUNDREDS = "hundreds"  # RULES.md: a remainder of 50 or more rounds up
     EXACT = "exact"  # the difference as it stands, for groups that settle to the point
@@ -87,6 +93,15 @@ class ChatSettings:
     currency: str = ""
     rounding: Rounding = Rounding.HUNDREDS
     payments: PaymentPolicy = PaymentPolicy.PAYEE
+    whist_price: int = 0  # hundredths of the currency per whist (Preferans)
+
+    def price(self, unit: str) -> int:
+        """Hundredths of the currency per one ``unit``; 0 when the group has not priced it."""
+        if unit == CENTS:
+            return 1
+        if unit == WHISTS:
+            return self.whist_price
+        return self.stake  # money per 100 points = hundredths per point
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +187,7 @@ class LedgerRow:
     txn: str
     note: str
     at: str
+    unit: str = POINTS  # what ``points`` counts (UNITS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,8 +377,9 @@ class Storage(abc.ABC):
         entries: Mapping[int, int],
         seats: Mapping[int, int],
         unfinished: bool = False,
+        unit: str = POINTS,
     ) -> None:
-        """Close the match and write one ledger row per player, in one transaction.
+        """Close the match and write one ledger row per player in ``unit``, in one transaction.
 
         UnbalancedLedger (and nothing written) if ``entries`` do not sum to zero; ConflictError
         if the match was finished already.
@@ -381,8 +398,10 @@ class Storage(abc.ABC):
         points: int,
         note: str = "",
         expected_size: int | None = None,
+        unit: str = POINTS,
     ) -> None:
-        """A payment settles debt: payer's balance rises, payee's falls, by ``points``.
+        """A payment settles debt: payer's balance rises, payee's falls, by ``points`` of
+        ``unit``.
 
         With ``expected_size``, ConflictError (and nothing written) unless the chat's ledger
         still has that many rows: a second press of the same "paid" button records nothing."""
@@ -391,8 +410,12 @@ class Storage(abc.ABC):
     async def ledger(self, chat_id: int) -> list[LedgerRow]: ...
 
     @abc.abstractmethod
-    async def balances(self, chat_id: int) -> dict[int, int]:
-        """player id -> balance in points, over every ledger row of the chat."""
+    async def balances(self, chat_id: int, unit: str = POINTS) -> dict[int, int]:
+        """player id -> balance in ``unit``, over the chat's ledger rows in that unit."""
+
+    @abc.abstractmethod
+    async def accounts(self, chat_id: int) -> dict[str, dict[int, int]]:
+        """unit -> player id -> balance, for every unit the chat's ledger has rows in."""
 
     @abc.abstractmethod
     async def ledger_size(self, chat_id: int) -> int:

@@ -228,6 +228,13 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE kept_messages ADD COLUMN digest TEXT NOT NULL DEFAULT '';
     """,
+    # 7: Preferans in the same ledger. A row says what it counts (bridge points, whists, or
+    # money for payments on a plan that priced both games together); a group prices a whist.
+    """
+    ALTER TABLE ledger ADD COLUMN unit TEXT NOT NULL DEFAULT 'points'
+        CHECK (unit IN ('points', 'whists', 'cents'));
+    ALTER TABLE chats ADD COLUMN whist_price INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 LATEST = len(MIGRATIONS)

@@ -100,3 +100,7 @@ def _load_builtin() -> None:
         from bot.games.bridge.ui import BRIDGE_UI
 
         register_ui(BRIDGE_UI)
+    if "preferans" not in _UIS:
+        from bot.games.preferans.ui import PREFERANS_UI
+
+        register_ui(PREFERANS_UI)

@@ -28,11 +28,17 @@ from bot.ledger import InvalidTransfer
 from bot.service import Refusal
 from bot.views import Rendered
 from bot.views.amounts import amount
-from bot.views.money import ledger_csv, render_history, render_ledger, render_settle
+from bot.views.money import (
+    UNIT_CODES,
+    ledger_csv,
+    render_history,
+    render_ledger,
+    render_settle,
+)
 from bot.views.pictures import balance_chart
 from bot.views.text import user_text
 from games.core.settlement import Transfer
-from storage.interface import Chat, PaymentPolicy
+from storage.interface import UNITS, Chat, PaymentPolicy
 
 
 def _group_t(chat: Chat) -> Translator:
@@ -61,7 +67,7 @@ async def ledger_view(context: BotContext, chat: Chat) -> Rendered:
 
 
 async def settle_view(context: BotContext, chat: Chat) -> Rendered:
-    plan = await context.ledger.plan(chat.id)
+    plan = await context.ledger.plan(chat)
     return render_settle(
         chat.id, plan.version, plan.transfers, plan.names, chat.settings, _group_t(chat)
     )
@@ -79,7 +85,7 @@ async def history_command(update: Update, context: BotContext) -> None:
         return
     h = await context.ledger.history(chat.id, limit=10)
     content = render_history(
-        h.matches, h.entries, h.names, chat.settings, _group_t(chat), chat.id, h.version
+        h.matches, h.entries, h.units, h.names, chat.settings, _group_t(chat), chat.id, h.version
     )
     context.outbox.post(chat.tg_chat_id, thread_of(update), content)
 
@@ -105,7 +111,13 @@ async def _send_chart(context: BotContext, chat: Chat, thread: int | None) -> No
         context.outbox.post(chat.tg_chat_id, thread, Rendered(t("ledger.empty")))
         return
     png = await asyncio.to_thread(
-        balance_chart, rows, names, t("chart.title", chat=chat.title or ""), t("chart.x")
+        balance_chart,
+        rows,
+        names,
+        t("chart.title", chat=chat.title or ""),
+        t("chart.x"),
+        chat.settings,
+        {unit: t(f"chart.unit.{unit}") for unit in UNITS},
     )
     context.outbox.post_file(
         chat.tg_chat_id,
@@ -156,13 +168,13 @@ async def money_button(update: Update, context: BotContext) -> None:
             return
         if pressed.act is not Act.PAY:
             raise BadCallbackData(query.data)
-        payer, payee, points = _transfer_of(pressed.arg, query.data)
+        unit, payer, payee, points = _transfer_of(pressed.arg, query.data)
         player = await acting_player(update, context)
         if not await _may_record(context, chat, user.id, player.id, payer, payee):
             raise Refusal(f"payment_by_{chat.settings.payments.value}")
         try:  # the data is untrusted: the service records only a transfer on the plan
             transfer = Transfer(payer, payee, points)
-            await context.ledger.record_payment(chat, transfer, pressed.deal_no, player.name)
+            await context.ledger.record_payment(chat, unit, transfer, pressed.deal_no, player.name)
         except InvalidTransfer:
             raise BadCallbackData(query.data) from None
     except (Refusal, BadCallbackData) as error:
@@ -177,7 +189,7 @@ async def money_button(update: Update, context: BotContext) -> None:
                 "settle.recorded",
                 payer=user_text(names[payer]),
                 payee=user_text(names[payee]),
-                amount=amount(points, chat.settings, _group_t(chat)),
+                amount=amount(points, chat.settings, _group_t(chat), unit=unit),
             )
         ),
     )
@@ -185,16 +197,19 @@ async def money_button(update: Update, context: BotContext) -> None:
     await query.answer(t("settle.saved"))
 
 
-PAY_ARG = re.compile(r"^([1-9]\d{0,11})-([1-9]\d{0,11})-([1-9]\d{0,8})$")
+PAY_ARG = re.compile(r"^(?:([pwc])\.)?([1-9]\d{0,11})-([1-9]\d{0,11})-([1-9]\d{0,11})$")
+UNIT_OF_CODE = {code: unit for unit, code in UNIT_CODES.items()}
 
 
-def _transfer_of(arg: str, data: str | None) -> tuple[int, int, int]:
-    """payer-payee-points from a "paid" button; BadCallbackData for anything else."""
+def _transfer_of(arg: str, data: str | None) -> tuple[str, int, int, int]:
+    """unit, payer, payee, amount from a "paid" button (``w.1-2-30``; without a unit, points:
+    the buttons of earlier releases); BadCallbackData for anything else."""
     match = PAY_ARG.match(arg)
     if match is None:
         raise BadCallbackData(data)
-    payer, payee, points = (int(x) for x in match.groups())
-    return payer, payee, points
+    code, *numbers = match.groups()
+    payer, payee, points = (int(x) for x in numbers)
+    return UNIT_OF_CODE[code or "p"], payer, payee, points
 
 
 def handlers() -> list[BaseHandler[Update, BotContext, None]]:

@@ -19,6 +19,7 @@ from bot.handlers.common import (
     acting_player,
     chat_translator,
     is_admin,
+    refusal_message,
     refusal_text,
     thread_of,
     user_translator,
@@ -29,6 +30,10 @@ from bot.views.misc import TIMER_MINUTES, render_settings
 from storage.interface import ChatSettings, PaymentPolicy, Rounding, TableSettings
 
 STAKE = re.compile(r"^(\d{1,7})(?:\s+(\S{1,8}))?$")
+PRICE = re.compile(r"^(\d{1,7})(?:[.,](\d{1,2}))?(?:\s+(\S{1,8}))?$")
+TARGET = re.compile(r"^\d{1,3}$")
+WHIST_WORDS = ("whist", "вист")
+TARGET_WORDS = ("target", "пуля")
 
 
 async def _may_change(
@@ -54,25 +59,61 @@ async def settings_command(update: Update, context: BotContext) -> None:
         return
     snap = await context.service.snapshot(table_id)
     args = context.args or []
-    if args and args[0].lower() == "stake":
+    word = args[0].lower() if args else ""
+    if word in ("stake", *WHIST_WORDS, *TARGET_WORDS):
         player = await acting_player(update, context)
-        match = STAKE.match(" ".join(args[1:]))
-        if match is None:
-            context.outbox.post(chat.id, thread, Rendered(t("refusal.bad_stake")))
+        refusal, changed = _typed_setting(word, " ".join(args[1:]), snap)
+        if refusal is None and not await _may_change(
+            context, snap, user.id, player.id, money=word not in TARGET_WORDS
+        ):
+            refusal = "refusal.not_allowed"
+        if refusal is not None:
+            context.outbox.post(chat.id, thread, Rendered(t(refusal)))
             return
-        if not await _may_change(context, snap, user.id, player.id, money=True):
-            context.outbox.post(chat.id, thread, Rendered(t("refusal.not_allowed")))
-            return
-        group = dataclasses.replace(
-            snap.chat.settings, stake=int(match.group(1)), currency=match.group(2) or ""
-        )
-        snap = (await context.service.update_chat_settings(snap.chat.id, group, table_id)).snapshot
+        if isinstance(changed, ChatSettings):
+            change = await context.service.update_chat_settings(snap.chat.id, changed, table_id)
+        else:
+            assert changed is not None
+            try:
+                change = await context.service.update_settings(table_id, changed)
+            except Refusal as refused:
+                context.outbox.post(chat.id, thread, refusal_message(refused, t))
+                return
+        snap = change.snapshot
+        context.presenter.show(change)
     group_t = context.presenter.group_translator(snap)
     context.outbox.forget(table_id, "settings")  # a fresh message at the bottom of the chat
     content = render_settings(
         table_id, snap.settings, snap.chat.settings, group_t, ui_for(snap.game.name)
     )
     context.outbox.want(table_id, "settings", chat.id, thread, content)
+
+
+def _typed_setting(
+    word: str, text: str, snap: Snapshot
+) -> tuple[str | None, ChatSettings | TableSettings | None]:
+    """``/settings stake 10 RUB``, ``/settings whist 0.5 RUB``, ``/settings target 25``: the
+    settings after it, or the catalogue key of the refusal."""
+    group = snap.chat.settings
+    if word == "stake":
+        match = STAKE.match(text)
+        if match is None:
+            return "refusal.bad_stake", None
+        currency = match.group(2) or ""
+        return None, dataclasses.replace(group, stake=int(match.group(1)), currency=currency)
+    if word in WHIST_WORDS:
+        match = PRICE.match(text)
+        if match is None:
+            return "refusal.bad_whist_price", None
+        whole, part, currency = match.groups()
+        price = int(whole) * 100 + int((part or "0").ljust(2, "0"))
+        return None, dataclasses.replace(
+            group, whist_price=price, currency=currency or group.currency
+        )
+    options = ui_for(snap.game.name).option_changed(snap.settings.options, f"target={text}")
+    if not TARGET.match(text) or options is None:
+        return "refusal.bad_target", None
+    return None, dataclasses.replace(snap.settings, options=options)
 
 
 def _changed(settings: TableSettings, arg: str, ui: GameUI) -> TableSettings | None:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from bot.i18n import Translator
 from bot.views.text import user_text
-from storage.interface import ChatSettings
+from storage.interface import CENTS, POINTS, WHISTS, ChatSettings
 
 THIN = "\u202f"  # a narrow no-break space between thousands: 12 300
 MINUS = "−"
@@ -36,21 +36,84 @@ def money(points: int, stake: int, currency: str, sign: bool = True) -> str:
     return f"{text} {user_text(currency)}".strip()
 
 
-def amount(points: int, group: ChatSettings, t: Translator, sign: bool = False) -> str:
-    """``120 ₽ (1 200 pts)`` when the group has a stake, else the points alone."""
+def amount(
+    points: int,
+    group: ChatSettings,
+    t: Translator,
+    sign: bool = False,
+    unit: str = POINTS,
+    label: bool = False,
+) -> str:
+    """``120 ₽ (1 200 pts)`` when the group prices the unit, else the count alone (points bare
+    unless ``label``: beside whists they need their name); money (``cents``) as money."""
     shown = signed(points) if sign else number(points)
-    if not group.stake:
-        return shown
-    cash = money(points, group.stake, group.currency, sign)
-    return f"{cash} ({t('amount.points', points=shown)})"
+    if unit == CENTS:
+        return money(points, 1, group.currency, sign) or "0"
+    count = t("amount.whists", whists=shown) if unit == WHISTS else t("amount.points", points=shown)
+    price = group.price(unit)
+    if not price:
+        return shown if unit == POINTS and not label else count
+    return f"{money(points, price, group.currency, sign)} ({count})"
+
+
+def priced_together(units: Mapping[str, int] | set[str], group: ChatSettings) -> bool:
+    """Several units at once are shown and settled as money only when the group prices each."""
+    return len(units) > 1 and all(group.price(unit) for unit in units)
+
+
+def holding(
+    amounts: Mapping[str, int], group: ChatSettings, t: Translator, sign: bool = True
+) -> str:
+    """One player's account over every unit: one unit as ``amount`` shows it; several as their
+    money total with each count beside it when all are priced, else each count."""
+    live = {unit: value for unit, value in amounts.items() if value}
+    if not live:
+        return "0"
+    if len(live) == 1:
+        ((unit, value),) = live.items()
+        return amount(value, group, t, sign, unit)
+    if priced_together(set(live), group):
+        total = sum(value * group.price(unit) for unit, value in live.items())
+        parts = [_count(value, unit, t) for unit, value in sorted(live.items()) if unit != CENTS]
+        return f"{money(total, 1, group.currency, sign) or '0'} ({' · '.join(parts)})"
+    return " · ".join(
+        amount(value, group, t, sign, unit, label=True) for unit, value in sorted(live.items())
+    )
+
+
+def _count(value: int, unit: str, t: Translator) -> str:
+    shown = signed(value)
+    return t("amount.whists", whists=shown) if unit == WHISTS else t("amount.points", points=shown)
+
+
+def by_player(accounts: Mapping[str, Mapping[int, int]]) -> dict[int, dict[str, int]]:
+    """unit -> player -> amount, turned to player -> unit -> amount."""
+    found: dict[int, dict[str, int]] = {}
+    for unit, balances in accounts.items():
+        for pid, value in balances.items():
+            found.setdefault(pid, {})[unit] = value
+    return found
+
+
+def worth(amounts: Mapping[str, int], group: ChatSettings) -> tuple[int, int]:
+    """A key to order players by: money when priced, else the counts."""
+    cash = sum(value * group.price(unit) for unit, value in amounts.items())
+    return cash, sum(amounts.values())
 
 
 def account_lines(
-    balances: Mapping[int, int], names: Mapping[int, str], group: ChatSettings, t: Translator
+    accounts: Mapping[str, Mapping[int, int]],
+    names: Mapping[int, str],
+    group: ChatSettings,
+    t: Translator,
 ) -> list[str]:
+    """The running accounts, best first (``accounts``: unit -> player -> amount)."""
+    players = by_player(accounts)
     lines = []
-    for pid, points in sorted(balances.items(), key=lambda kv: -kv[1]):
+    for pid, amounts in sorted(
+        players.items(), key=lambda kv: tuple(-x for x in worth(kv[1], group))
+    ):
         if pid not in names:
             continue
-        lines.append(f"  {user_text(names[pid])}: {amount(points, group, t, sign=True)}")
+        lines.append(f"  {user_text(names[pid])}: {holding(amounts, group, t)}")
     return lines

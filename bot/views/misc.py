@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
 from bot.callback_data import Act, Button
 from bot.games import GameUI
 from bot.i18n import Translator
 from bot.views import Key, Rendered
-from bot.views.amounts import amount
+from bot.views.amounts import holding, money
 from bot.views.text import user_text
-from storage.interface import ChatSettings, PaymentPolicy, Rounding, TableSettings
+from games.core.registry import find_game
+from storage.interface import WHISTS, ChatSettings, PaymentPolicy, Rounding, TableSettings
 
 TIMER_MINUTES = (0, 1, 2, 3, 5, 10)  # the turn timer's choices (0: off)
 
@@ -24,7 +25,7 @@ def render_welcome(
     t: Translator,
     name: str,
     tables: Sequence[tuple[int, str]],
-    balances: Sequence[tuple[str, int, ChatSettings]],
+    balances: Sequence[tuple[str, Mapping[str, int], ChatSettings]],
 ) -> Rendered:
     """/start in private: who we are, the player's open tables and balance in each group."""
     lines = [t("welcome.hello", name=user_text(name)), t("welcome.about")]
@@ -36,8 +37,8 @@ def render_welcome(
     if balances:
         lines.append(t("welcome.balances"))
         lines.extend(
-            f"  {user_text(title or '—')}: {amount(points, group, t, sign=True)}"
-            for title, points, group in balances
+            f"  {user_text(title or '—')}: {holding(amounts, group, t)}"
+            for title, amounts, group in balances
         )
     return Rendered("\n".join(lines))
 
@@ -63,6 +64,7 @@ def render_settings(
         "",
         f"<b>{t('settings.group')}</b>",
         stake,
+        *_whist_lines(group, t, find_game(ui.game).unit == WHISTS),
         t("settings.rounding", rounding=t(f"rounding.{group.rounding.value}")),
         t("settings.payments", who=t(f"payments.{group.payments.value}")),
         t("settings.stake_hint"),
@@ -94,6 +96,14 @@ def render_settings(
         ),
     )
     return Rendered("\n".join(lines), keys)
+
+
+def _whist_lines(group: ChatSettings, t: Translator, in_whists: bool) -> list[str]:
+    """The price of a whist, at a table whose game counts whists or once the group set one."""
+    if group.whist_price:
+        price = money(group.whist_price, 1, group.currency, sign=False)
+        return [t("settings.whist_price", price=price), t("settings.whist_hint")]
+    return [t("settings.no_whist_price"), t("settings.whist_hint")] if in_whists else []
 
 
 T = TypeVar("T")

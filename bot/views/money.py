@@ -13,36 +13,48 @@ from bot.callback_data import Act, Button
 from bot.games import ui_for
 from bot.i18n import Translator
 from bot.views import Key, Rendered
-from bot.views.amounts import amount, signed
+from bot.views.amounts import amount, by_player, holding, worth
 from bot.views.text import plain_text, user_text
 from games.core.settlement import Transfer
-from storage.interface import ChatSettings, LedgerRow, Match
+from storage.interface import CENTS, POINTS, ChatSettings, LedgerRow, Match
+
+UNIT_CODES = {POINTS: "p", "whists": "w", CENTS: "c"}  # a "paid" button's unit
 
 
 def render_ledger(
     chat_id: int,
     version: int,
-    balances: Mapping[int, int],
+    accounts: Mapping[str, Mapping[int, int]],
     counts: Mapping[int, int],
     names: Mapping[int, str],
     group: ChatSettings,
     t: Translator,
 ) -> Rendered:
-    """/ledger: every player's running account, best first; the sum shown is zero."""
-    if not balances:
+    """/ledger: every player's running account over both games, best first; the sums shown
+    (one per unit) are zero."""
+    players = by_player(accounts)
+    if not players:
         return Rendered(t("ledger.empty"))
     lines = [f"<b>{t('ledger.title')}</b>"]
-    ordered = sorted(balances.items(), key=lambda kv: (-kv[1], names.get(kv[0], "")))
-    for pid, points in ordered:
+    ordered = sorted(
+        players.items(),
+        key=lambda kv: (*(-x for x in worth(kv[1], group)), names.get(kv[0], "")),
+    )
+    for pid, amounts in ordered:
         lines.append(
             t(
                 "ledger.row",
                 name=user_text(names.get(pid, "?")),
-                amount=amount(points, group, t, sign=True),
+                amount=holding(amounts, group, t),
                 rubbers=counts.get(pid, 0),
             )
         )
-    lines.append(t("ledger.sum", points=signed(sum(balances.values()))))
+    sums = " · ".join(
+        amount(sum(accounts[unit].values()), group, t, True, unit, label=len(accounts) > 1)
+        for unit in sorted(accounts)
+        if unit in (POINTS, "whists") or any(accounts[unit].values())
+    )
+    lines.append(t("ledger.sum", points=sums))
     keys = (
         (
             Key(t("button.chart"), Button(chat_id, version, Act.CHART).encode()),
@@ -53,10 +65,17 @@ def render_ledger(
     return Rendered("\n".join(lines), keys)
 
 
+def pay_arg(unit: str, transfer: Transfer[int]) -> str:
+    """A "paid" button's data: ``w.payer-payee-amount`` (points keep the old form, without a
+    unit, so that buttons already in chats stay good)."""
+    body = f"{transfer.payer}-{transfer.payee}-{transfer.amount}"
+    return body if unit == POINTS else f"{UNIT_CODES[unit]}.{body}"
+
+
 def render_settle(
     chat_id: int,
     version: int,
-    plan: Sequence[Transfer[int]],
+    plan: Sequence[tuple[str, Transfer[int]]],
     names: Mapping[int, str],
     group: ChatSettings,
     t: Translator,
@@ -66,23 +85,12 @@ def render_settle(
         return Rendered(t("settle.nothing"))
     lines = [f"<b>{t('settle.title')}</b>"]
     keys = []
-    for transfer in plan:
+    for unit, transfer in plan:
         payer, payee = names.get(transfer.payer, "?"), names.get(transfer.payee, "?")
-        lines.append(
-            t(
-                "settle.row",
-                payer=user_text(payer),
-                payee=user_text(payee),
-                amount=amount(transfer.amount, group, t),
-            )
-        )
-        arg = f"{transfer.payer}-{transfer.payee}-{transfer.amount}"
-        label = t(
-            "button.paid",
-            payer=plain_text(payer),
-            payee=plain_text(payee),
-            amount=amount(transfer.amount, group, t),
-        )
+        shown = amount(transfer.amount, group, t, unit=unit)
+        lines.append(t("settle.row", payer=user_text(payer), payee=user_text(payee), amount=shown))
+        arg = pay_arg(unit, transfer)
+        label = t("button.paid", payer=plain_text(payer), payee=plain_text(payee), amount=shown)
         keys.append((Key(label[:60], Button(chat_id, version, Act.PAY, arg).encode()),))
     lines.append(t(f"settle.who.{group.payments.value}"))
     return Rendered("\n".join(lines), tuple(keys))
@@ -91,6 +99,7 @@ def render_settle(
 def render_history(
     rubbers: Sequence[Match],
     entries: Mapping[int, Mapping[int, int]],
+    units: Mapping[int, str],
     names: Mapping[int, str],
     group: ChatSettings,
     t: Translator,
@@ -101,6 +110,7 @@ def render_history(
     if not rubbers:
         return Rendered(t("history.empty"))
     lines = [f"<b>{t('history.title', count=len(rubbers))}</b>"]
+    mixed = len(set(units.values())) > 1  # points beside whists say what they are
     for rubber in rubbers:
         line = ui_for(rubber.game).history_line(rubber, names, t)
         if rubber.unfinished:
@@ -111,7 +121,8 @@ def render_history(
         lines.append(
             "  "
             + " · ".join(
-                f"{user_text(names.get(pid, '?'))} {amount(points, group, t, sign=True)}"
+                f"{user_text(names.get(pid, '?'))} "
+                f"{amount(points, group, t, True, units.get(rubber.id, POINTS), mixed)}"
                 for pid, points in sorted(row.items(), key=lambda kv: -kv[1])
             )
         )
@@ -119,7 +130,18 @@ def render_history(
     return Rendered("\n".join(lines), keys)
 
 
-CSV_HEADER = ("date", "kind", "rubber", "player", "points", "money", "currency", "balance", "note")
+CSV_HEADER = (
+    "date",
+    "kind",
+    "rubber",
+    "player",
+    "points",
+    "money",
+    "currency",
+    "balance",
+    "note",
+    "unit",
+)
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -133,14 +155,18 @@ def csv_text(text: str) -> str:
 
 
 def ledger_csv(rows: Sequence[LedgerRow], names: Mapping[int, str], group: ChatSettings) -> bytes:
-    """The whole ledger, one row per entry in order, with each player's balance after it."""
+    """The whole ledger, one row per entry in order, with each player's balance after it in
+    the row's unit (``points`` is the count of that unit: bridge points, whists, or money in
+    hundredths; the column keeps its old name so that sheets built on it still work)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_HEADER)
-    running: dict[int, int] = {}
+    running: dict[tuple[int, str], int] = {}
     for row in rows:
-        running[row.player_id] = running.get(row.player_id, 0) + row.points
-        amount = row.points * group.stake / 100 if group.stake else ""
+        key = (row.player_id, row.unit)
+        running[key] = running.get(key, 0) + row.points
+        price = group.price(row.unit)
+        amount = row.points * price / 100 if price else ""
         writer.writerow(
             (
                 row.at,
@@ -150,8 +176,9 @@ def ledger_csv(rows: Sequence[LedgerRow], names: Mapping[int, str], group: ChatS
                 row.points,
                 f"{amount:.2f}" if amount != "" else "",
                 csv_text(group.currency),
-                running[row.player_id],
+                running[key],
                 csv_text(row.note),
+                row.unit,
             )
         )
     return out.getvalue().encode()

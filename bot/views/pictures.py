@@ -9,9 +9,11 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from storage.interface import LedgerRow
+from bot.views.amounts import money, priced_together, signed
+from storage.interface import ChatSettings, LedgerRow
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
 FONT = "DejaVu Sans"  # ships with matplotlib; has Cyrillic and the suit symbols
@@ -24,37 +26,61 @@ def _png(figure: Figure) -> bytes:
 
 
 def balance_chart(
-    rows: Sequence[LedgerRow], names: Mapping[int, str], title: str, x_label: str
+    rows: Sequence[LedgerRow],
+    names: Mapping[int, str],
+    title: str,
+    x_label: str,
+    group: ChatSettings,
+    unit_labels: Mapping[str, str],
 ) -> bytes:
-    """Each player's running balance after every rubber or payment of the chat (in order)."""
-    series: dict[int, list[tuple[int, int]]] = {}
-    balances: dict[int, int] = {}
-    step = 0
-    last_txn = None
-    for row in rows:
-        if row.txn != last_txn:
-            step += 1
-            last_txn = row.txn
-        balances[row.player_id] = balances.get(row.player_id, 0) + row.points
-        points = series.setdefault(row.player_id, [(step - 1, 0)])
-        points.append((step, balances[row.player_id]))
+    """Each player's running balance after every match or payment of the chat (in order): in
+    money when the group prices every unit it has rows in (rubbers and pulkas together), else
+    one panel per unit, since points and whists do not add."""
+    units = sorted({row.unit for row in rows}) or ["points"]
+    if priced_together(set(units), group):
+        panels = {"money": [(row, row.points * group.price(row.unit)) for row in rows]}
+        labels = {"money": group.currency}
+        scale = 100  # hundredths to whole money
+    else:
+        panels = {u: [(row, row.points) for row in rows if row.unit == u] for u in units}
+        labels = dict(unit_labels)
+        scale = 1
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
-    figure = Figure(figsize=(8, 4.5))
-    axes = figure.add_subplot()
+    figure = Figure(figsize=(8, 4.5 if len(panels) == 1 else 3.2 * len(panels)))
+    axes_list = figure.subplots(len(panels), 1, squeeze=False)[:, 0]
+    for axes, (panel, values) in zip(axes_list, panels.items(), strict=True):
+        _draw_balances(axes, values, names, scale)
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+        axes.axhline(0, color="grey", linewidth=0.8)
+        axes.set_ylabel(labels.get(panel, panel), fontname=FONT)
+        axes.grid(True, alpha=0.3)
+    axes_list[0].set_title(title, fontname=FONT)
+    axes_list[-1].set_xlabel(x_label, fontname=FONT)
+    figure.tight_layout()
+    return _png(figure)
+
+
+def _draw_balances(
+    axes: Axes, values: Sequence[tuple[LedgerRow, int]], names: Mapping[int, str], scale: int
+) -> None:
+    series: dict[int, list[tuple[int, float]]] = {}
+    balances: dict[int, int] = {}
+    step = 0
+    last_txn = None
+    for row, value in values:
+        if row.txn != last_txn:
+            step += 1
+            last_txn = row.txn
+        balances[row.player_id] = balances.get(row.player_id, 0) + value
+        points = series.setdefault(row.player_id, [(step - 1, 0.0)])
+        points.append((step, balances[row.player_id] / scale))
     for pid, points in sorted(series.items(), key=lambda kv: -balances[kv[0]]):
         xs = [x for x, _ in points] + [step]
         ys = [y for _, y in points] + [points[-1][1]]
-        axes.step(
-            xs, ys, where="post", marker=".", label=f"{names.get(pid, '?')} {balances[pid]:+d}"
-        )
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.axhline(0, color="grey", linewidth=0.8)
-    axes.set_title(title, fontname=FONT)
-    axes.set_xlabel(x_label, fontname=FONT)
-    axes.grid(True, alpha=0.3)
+        final = signed(balances[pid]) if scale == 1 else money(balances[pid], 1, "")
+        label = f"{names.get(pid, '?')} {final}"
+        axes.step(xs, ys, where="post", marker=".", label=label)
     if series:
         axes.legend(loc="upper left", fontsize="small", prop={"family": FONT})
-    figure.tight_layout()
-    return _png(figure)

@@ -223,6 +223,7 @@ class ClaimRejected:
 class Bridge:
     name: str = "bridge"
     aliases: tuple[str, ...] = ("бридж", "rubber", "роббер")
+    unit: str = "points"
     codec = CODEC
 
     @property

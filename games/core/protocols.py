@@ -79,6 +79,7 @@ class Game(Protocol):
 
     name: str
     aliases: tuple[str, ...]
+    unit: str  # what its matches settle in for the ledger: "points" (bridge), "whists"
 
     @property
     def codec(self) -> Codec[Any]:

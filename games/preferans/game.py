@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from games.core.protocols import RandBelow, State, codec_action, codec_event
-from games.errors import NotationError, OutOfTurn, Reason
+from games.errors import NotationError, OutOfTurn, PulkaError, Reason
 from games.preferans.bids import Bid
 from games.preferans.cards import Card, Deal, active_seats
 from games.preferans.deal import (
@@ -111,7 +111,17 @@ class PulkaMatch:
         write(self.pulka, Result.from_payload(outcome), int(outcome["dealer"]))
 
     def configure(self, options: Mapping[str, Any]) -> None:
-        """The pulka's target and variant are fixed once it starts (PREFERANS.md)."""
+        """The pulka's target, variant and players are fixed once it starts (PREFERANS.md):
+        PulkaError(OPTIONS_LOCKED) for a change, so that a table never shows settings its
+        pulka is not played by."""
+        pulka = self.pulka
+        wanted = (
+            int(options.get("target", pulka.target)),
+            Variant.parse(options.get("variant", pulka.variant)),
+            int(options.get("players", pulka.players)),
+        )
+        if wanted != (pulka.target, pulka.variant, pulka.players):
+            raise PulkaError("the pulka's settings are fixed until it ends", Reason.OPTIONS_LOCKED)
 
     def close(self) -> None:
         self.pulka.close()
@@ -134,6 +144,7 @@ class PulkaMatch:
 class Preferans:
     name: str = "preferans"
     aliases: tuple[str, ...] = ("pref", "преферанс", "преф")
+    unit: str = "whists"
     codec = CODEC
 
     @property

@@ -64,12 +64,14 @@ class ChatRepository(GroupCommitWriter):
     async def update_chat_settings(self, chat_id: int, settings: ChatSettings) -> Chat:
         async with self._tx() as db:
             await db.execute(
-                "UPDATE chats SET stake = ?, currency = ?, rounding = ?, payments = ? WHERE id = ?",
+                "UPDATE chats SET stake = ?, currency = ?, rounding = ?, payments = ?, "
+                "whist_price = ? WHERE id = ?",
                 (
                     settings.stake,
                     settings.currency,
                     settings.rounding.value,
                     settings.payments.value,
+                    settings.whist_price,
                     chat_id,
                 ),
             )
@@ -153,7 +155,11 @@ class ChatRepository(GroupCommitWriter):
 
 def _chat(row: sqlite3.Row) -> Chat:
     settings = ChatSettings(
-        row["stake"], row["currency"], Rounding(row["rounding"]), PaymentPolicy(row["payments"])
+        row["stake"],
+        row["currency"],
+        Rounding(row["rounding"]),
+        PaymentPolicy(row["payments"]),
+        row["whist_price"],
     )
     return Chat(row["id"], row["tg_chat_id"], row["title"], row["language"], settings)
 

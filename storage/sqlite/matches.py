@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from storage.interface import (
+    POINTS,
+    UNITS,
     ConflictError,
     LedgerRow,
     Match,
@@ -70,8 +72,10 @@ class LedgerRepository(GroupCommitWriter):
         entries: Mapping[int, int],
         seats: Mapping[int, int],
         unfinished: bool = False,
+        unit: str = POINTS,
     ) -> None:
         check_balanced(entries)
+        _check_unit(unit)
         at = _now()
         txn = uuid.uuid4().hex
         async with self._tx() as db:
@@ -88,9 +92,9 @@ class LedgerRepository(GroupCommitWriter):
                 (at, json.dumps(dict(result)), _seats_json(seats), int(unfinished), match_id),
             )
             await db.executemany(
-                "INSERT INTO ledger (chat_id, player_id, points, kind, match_id, txn, at) "
-                "VALUES (?, ?, ?, 'match', ?, ?, ?)",
-                [(row["chat_id"], p, pts, match_id, txn, at) for p, pts in entries.items()],
+                "INSERT INTO ledger (chat_id, player_id, points, kind, match_id, txn, at, unit) "
+                "VALUES (?, ?, ?, 'match', ?, ?, ?, ?)",
+                [(row["chat_id"], p, pts, match_id, txn, at, unit) for p, pts in entries.items()],
             )
             await db.execute(
                 "UPDATE tables SET match_id = NULL WHERE id = ? AND match_id = ?",
@@ -115,7 +119,9 @@ class LedgerRepository(GroupCommitWriter):
         points: int,
         note: str = "",
         expected_size: int | None = None,
+        unit: str = POINTS,
     ) -> None:
+        _check_unit(unit)
         if not 0 < points <= MAX_PAYMENT or payer_id == payee_id:
             raise StorageError("a payment is a positive amount between two players")
         at = _now()
@@ -124,11 +130,11 @@ class LedgerRepository(GroupCommitWriter):
             if expected_size is not None and expected_size != await self.ledger_size(chat_id):
                 raise ConflictError("the ledger changed since the button was made")
             await db.executemany(
-                "INSERT INTO ledger (chat_id, player_id, points, kind, txn, note, at) "
-                "VALUES (?, ?, ?, 'payment', ?, ?, ?)",
+                "INSERT INTO ledger (chat_id, player_id, points, kind, txn, note, at, unit) "
+                "VALUES (?, ?, ?, 'payment', ?, ?, ?, ?)",
                 [
-                    (chat_id, payer_id, points, txn, note, at),
-                    (chat_id, payee_id, -points, txn, note, at),
+                    (chat_id, payer_id, points, txn, note, at, unit),
+                    (chat_id, payee_id, -points, txn, note, at, unit),
                 ],
             )
 
@@ -145,17 +151,24 @@ class LedgerRepository(GroupCommitWriter):
                 r["txn"],
                 r["note"],
                 r["at"],
+                r["unit"],
             )
             for r in rows
         ]
 
-    async def balances(self, chat_id: int) -> dict[int, int]:
+    async def balances(self, chat_id: int, unit: str = POINTS) -> dict[int, int]:
+        return (await self.accounts(chat_id)).get(unit, {})
+
+    async def accounts(self, chat_id: int) -> dict[str, dict[int, int]]:
         rows = await self._all(
-            "SELECT player_id, sum(points) AS total FROM ledger WHERE chat_id = ? "
-            "GROUP BY player_id",
+            "SELECT unit, player_id, sum(points) AS total FROM ledger WHERE chat_id = ? "
+            "GROUP BY unit, player_id ORDER BY unit, player_id",
             (chat_id,),
         )
-        return {r["player_id"]: r["total"] for r in rows}
+        found: dict[str, dict[int, int]] = {}
+        for r in rows:
+            found.setdefault(r["unit"], {})[r["player_id"]] = r["total"]
+        return found
 
     async def ledger_size(self, chat_id: int) -> int:
         return await self._scalar("SELECT count(*) FROM ledger WHERE chat_id = ?", (chat_id,))
@@ -167,6 +180,11 @@ class LedgerRepository(GroupCommitWriter):
             (chat_id,),
         )
         return {r["player_id"]: r["n"] for r in rows}
+
+
+def _check_unit(unit: str) -> None:
+    if unit not in UNITS:
+        raise StorageError(f"a ledger row counts one of {UNITS}, not {unit!r}")
 
 
 def _match(row: sqlite3.Row) -> Match:

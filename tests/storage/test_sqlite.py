@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 
 from storage.interface import (
+    ChatSettings,
     ConflictError,
     DatabaseLocked,
     DatabaseTooNew,
     NotOurDatabase,
+    StorageError,
     TableSettings,
     TableStatus,
     UnbalancedLedger,
@@ -248,3 +250,39 @@ async def test_bundles_bring_back_every_active_table(store: SqliteStorage) -> No
         assert [e.seq for e in bundle.events] == [0, 1] and bundle.events[0].deal_no == 2
         assert bundle.flags[players[0].id] == {"blocked"}
     assert [b.table.id for b in await store.load_bundles([tables[1].id])] == [tables[1].id]
+
+
+async def test_ledger_rows_say_their_unit_and_balances_keep_units_apart(
+    store: SqliteStorage,
+) -> None:
+    chat = await store.ensure_chat(-6, "club")
+    players = [await store.ensure_player(i, f"P{i}") for i in range(1, 4)]
+    table = await store.create_table(chat.id, None, TableSettings(), game="preferans")
+    seats = {s: p.id for s, p in enumerate(players)}
+    pulka = await store.start_match(table.id, seats)
+    whists = {players[0].id: 25, players[1].id: -5, players[2].id: -20}
+    with pytest.raises(StorageError):
+        await store.finish_match(pulka.id, {}, whists, seats, unit="roubles")
+    await store.finish_match(pulka.id, {}, whists, seats, unit="whists")
+    await store.record_payment(chat.id, players[2].id, players[0].id, 20, unit="whists")
+    await store.record_payment(chat.id, players[1].id, players[0].id, 150, unit="cents")
+    assert await store.balances(chat.id) == {}
+    assert await store.balances(chat.id, "whists") == {
+        players[0].id: 5,
+        players[1].id: -5,
+        players[2].id: 0,
+    }
+    accounts = await store.accounts(chat.id)
+    assert set(accounts) == {"whists", "cents"}
+    assert accounts["cents"] == {players[0].id: -150, players[1].id: 150}
+    assert [r.unit for r in await store.ledger(chat.id)] == ["whists"] * 3 + ["whists"] * 2 + [
+        "cents"
+    ] * 2
+    with pytest.raises(sqlite3.IntegrityError):
+        await store._db.execute(
+            "INSERT INTO ledger (chat_id, player_id, points, kind, txn, at, "
+            "unit) VALUES (?, ?, 1, 'payment', 'x', 'now', 'roubles')",
+            (chat.id, players[0].id),
+        )
+    group = ChatSettings(stake=10, whist_price=50)
+    assert (await store.update_chat_settings(chat.id, group)).settings == group

@@ -101,6 +101,7 @@ class ToyMatch:
 class Toy:
     name: str = "toy"
     aliases: tuple[str, ...] = ("игрушка",)
+    unit: str = "points"
     codec = ToyCodec()
 
     @property

@@ -35,7 +35,7 @@ class Finished:
     winner: Side | None
     points: int
     entries: Mapping[int, int]  # player id -> points
-    balances: Mapping[int, int]  # running accounts of the chat
+    balances: Mapping[str, Mapping[int, int]]  # unit -> running accounts of the chat
     unfinished: bool
 
 
@@ -227,7 +227,7 @@ class Scorekeeper:
                 unfinished,
             )
         await self.storage.set_status(sheet.table.id, TableStatus.CLOSED)
-        balances = await self.storage.balances(sheet.chat.id)
+        balances = await self.storage.accounts(sheet.chat.id)
         table = await self.storage.get_table(sheet.table.id)
         finished = Finished(winner, points, entries, balances, unfinished)
         return replace(sheet, table=table, finished=finished)

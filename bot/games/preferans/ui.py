@@ -28,6 +28,7 @@ from bot.games.preferans.views import (
 from bot.i18n import Translator
 from bot.service import DealFinished, EndVote, MatchFinished, Refusal, Snapshot
 from bot.views import Key, Rendered
+from bot.views.amounts import account_lines, amount, money
 from bot.views.text import user_text
 from games.preferans.cards import Card
 from games.preferans.deal import (
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
 
 VARIANTS = ("sochi", "leningrad", "rostov")
 TARGETS = (10, 20, 30, 50)
+MAX_TARGET = 500  # a pool target typed with /settings target N
 
 
 def _state(snap: Snapshot) -> DealState | None:
@@ -142,6 +144,7 @@ class PreferansUI:
     def render_table(self, snap: Snapshot, deal_no: int, view: SeatView, t: Translator) -> Rendered:
         names = _names(snap)
         lines = self._head(snap, deal_no, view, t)
+        lines[1:1] = standing_lines(snap, names, t)
         block = hands_block(view, names, t)
         if block:
             lines.append(block)
@@ -287,16 +290,8 @@ class PreferansUI:
     # --- between deals --------------------------------------------------------------------------
 
     def seating(self, snap: Snapshot, t: Translator, bot_username: str) -> Rendered:
-        variant, target, players = _options(snap.settings.options)
-        lines = [
-            f"<b>{t('pref.table', number=snap.table_id)}</b>",
-            t(
-                "pref.settings_line",
-                variant=t(f"pref.variant.{variant}"),
-                target=target,
-                players=players,
-            ),
-        ]
+        players = _options(snap.settings.options)[2]
+        lines = [f"<b>{t('pref.table', number=snap.table_id)}</b>", settings_line(snap, t)]
         for seat in range(players):
             holder = snap.seats.get(seat)
             name = user_text(holder.name) if holder is not None else "—"
@@ -354,15 +349,7 @@ class PreferansUI:
             ]
             post(chat, thread, Rendered("\n".join(lines)))
         elif isinstance(notice, MatchFinished):
-            entries = " · ".join(
-                f"{user_text(notice.names.get(pid, '?'))} {points:+d}"
-                for pid, points in sorted(notice.entries.items(), key=lambda kv: -kv[1])
-            )
-            post(
-                chat,
-                thread,
-                Rendered(f"<b>{t('pref.over')}</b>\n{t('pref.whists', entries=entries)}"),
-            )
+            post(chat, thread, pulka_result(snap, notice, t))
         elif isinstance(notice, EndVote):
             holder = snap.seats.get(notice.seat)
             name = user_text(holder.name) if holder is not None else "—"
@@ -420,8 +407,8 @@ class PreferansUI:
         key, _, value = arg.partition("=")
         if key == "variant" and value in VARIANTS:
             return {**options, "variant": value}
-        if key == "target" and value in {str(x) for x in TARGETS}:
-            return {**options, "target": int(value)}
+        if key == "target" and value.isdigit() and 1 <= int(value) <= MAX_TARGET:
+            return {**options, "target": int(value)}  # the buttons' 10/20/30/50, or typed
         if key == "players" and value in ("3", "4"):
             return {**options, "players": int(value)}
         return None
@@ -431,6 +418,64 @@ class PreferansUI:
 
     def handlers(self) -> list[BaseHandler[Update, Any, Any]]:
         return []
+
+
+def standing_lines(snap: Snapshot, names: Mapping[int, str], t: Translator) -> list[str]:
+    """The table message's seats: each player's pool and gora as the pulka stands before this
+    deal (whists are on the sheet), and the pulka's settings."""
+    match = snap.match
+    if not isinstance(match, PulkaMatch):
+        return []
+    sheet = match.pulka.state()
+    standing = " · ".join(
+        t("pref.standing", name=user_text(names.get(seat, "—")), pool=pool, gora=gora)
+        for seat, (pool, gora) in enumerate(zip(sheet["pool"], sheet["gora"], strict=True))
+    )
+    return [settings_line(snap, t), standing]
+
+
+def settings_line(snap: Snapshot, t: Translator) -> str:
+    """Variant, pool target, players, and the price of a whist when the group set one."""
+    variant, target, players = _options(snap.settings.options)
+    line = t(
+        "pref.settings_line", variant=t(f"pref.variant.{variant}"), target=target, players=players
+    )
+    group = snap.chat.settings
+    if group.whist_price:
+        price = money(group.whist_price, 1, group.currency, sign=False)
+        line += ", " + t("pref.price_line", price=price)
+    return line
+
+
+def pulka_result(snap: Snapshot, notice: MatchFinished, t: Translator) -> Rendered:
+    """The pulka closed: the sheet as it ended, each player's whists (and money when the group
+    prices a whist), the group's running accounts, and what to do next."""
+    group = snap.chat.settings
+    title = t("pref.over")
+    if notice.unfinished:
+        title += " " + t("history.unfinished")
+    lines = [f"<b>{title}</b>"]
+    match = notice.match
+    if isinstance(match, PulkaMatch):
+        sheet = match.pulka.state()
+        pool, gora = list(sheet["pool"]), list(sheet["gora"])
+        whists = [list(r) for r in sheet["whists"]]
+        lines.append(f"<pre>{sheet_text(pool, gora, whists, _names(snap), t)}</pre>")
+    entries = " · ".join(
+        f"{user_text(notice.names.get(pid, '?'))} {amount(points, group, t, True, notice.unit)}"
+        for pid, points in sorted(notice.entries.items(), key=lambda kv: -kv[1])
+    )
+    lines.append(t("pref.whists", entries=entries))
+    lines.append(t("rubber.accounts"))
+    lines.extend(account_lines(notice.balances, notice.names, group, t))
+    keys = (
+        (
+            Key(t("pref.button.next"), Button(snap.table_id, 0, Act.NEXT_RUBBER).encode()),
+            Key(t("button.new_partners"), Button(snap.table_id, 0, Act.NEW_PARTNERS).encode()),
+        ),
+        (Key(t("button.stand_up"), Button(snap.table_id, 0, Act.STAND_UP).encode()),),
+    )
+    return Rendered("\n".join(lines), keys)
 
 
 PREFERANS_UI = PreferansUI()

@@ -1,0 +1,159 @@
+"""One ledger for rubbers and pulkas: bridge points and Preferans whists are kept apart until the
+group prices both, then shown and settled as money; every plan, whatever its unit, brings the
+accounts to zero; old "paid" buttons (points, without a unit) still work."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.ledger import settle_plan
+from bot.views.amounts import priced_together
+from storage.interface import CENTS, POINTS, WHISTS, ChatSettings, TableSettings
+from storage.sqlite import SqliteStorage
+from tests.bot.harness import GROUP, PLAYERS, Harness
+from tests.fakeapi import FakeBotApi
+
+ANNA, BOB, CAT, DIMA = PLAYERS
+
+
+def _zero_sum(values: list[int]) -> list[int]:
+    return [*values, -sum(values)]
+
+
+@given(
+    points=st.lists(st.integers(-5000, 5000), min_size=3, max_size=3).map(_zero_sum),
+    whists=st.lists(st.integers(-300, 300), min_size=2, max_size=2).map(_zero_sum),
+    stake=st.sampled_from([0, 1, 10, 100]),
+    whist_price=st.sampled_from([0, 50, 100, 1000]),
+)
+def test_any_plan_brings_every_account_to_zero(
+    points: list[int], whists: list[int], stake: int, whist_price: int
+) -> None:
+    group = ChatSettings(stake=stake, whist_price=whist_price)
+    accounts = {POINTS: dict(enumerate(points)), WHISTS: {i + 1: w for i, w in enumerate(whists)}}
+    plan = settle_plan(accounts, group)
+    after = {unit: dict(balances) for unit, balances in accounts.items()}
+    for unit, transfer in plan:
+        book = after.setdefault(unit, {})
+        book[transfer.payer] = book.get(transfer.payer, 0) + transfer.amount
+        book[transfer.payee] = book.get(transfer.payee, 0) - transfer.amount
+        assert transfer.amount > 0
+    live = {u for u, b in accounts.items() if any(b.values())}
+    if priced_together(live, group):
+        assert {u for u, _ in plan} == {CENTS}
+        money: dict[int, int] = {}
+        for unit, balances in after.items():
+            for pid, value in balances.items():
+                money[pid] = money.get(pid, 0) + value * group.price(unit)
+        assert set(money.values()) <= {0}
+    else:
+        assert {u for u, _ in plan} <= live
+        assert all(set(b.values()) <= {0} for b in after.values())
+
+
+async def _prepare(path: str) -> dict[str, int]:
+    """A group that played one rubber (points) and one pulka (whists)."""
+    store = await SqliteStorage.open(path)
+    try:
+        chat = await store.ensure_chat(GROUP, "club")
+        ids = {u.first_name: (await store.ensure_player(u.id, u.first_name)).id for u in PLAYERS}
+        a, b, c, d = (ids[u.first_name] for u in PLAYERS)
+        rubber_table = await store.create_table(chat.id, None, TableSettings())
+        rubber = await store.start_match(rubber_table.id, {0: a, 1: b, 2: c, 3: d})
+        points = {a: 500, c: 500, b: -500, d: -500}
+        await store.finish_match(rubber.id, {"winner": "NS", "points": 500}, points, rubber.seats)
+        pulka_table = await store.create_table(chat.id, None, TableSettings(), game="preferans")
+        pulka = await store.start_match(pulka_table.id, {0: a, 1: b, 2: c})
+        whists = {a: -40, b: 10, c: 30}
+        result = {"pool": [10, 10, 10], "gora": [0, 0, 0]}
+        await store.finish_match(pulka.id, result, whists, pulka.seats, unit=WHISTS)
+        return ids
+    finally:
+        await store.close()
+
+
+def _pay_buttons(h: Harness) -> list[str]:
+    plan = h.api.chat_messages(GROUP)[-1]
+    return [b["callback_data"] for b in plan.buttons() if ":pay:" in b["callback_data"]]
+
+
+async def test_points_and_whists_apart_until_priced_then_settled_as_money(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    path = str(tmp_path / "bot.sqlite3")
+    ids = await _prepare(path)
+    h = Harness(api, path)
+    await h.start()
+    try:
+        api.admins.add(ANNA.id)
+        await h.say(ANNA, GROUP, "/ledger")
+        ledger = h.api.chat_messages(GROUP)[-1].text
+        assert "очк." in ledger and "вист." in ledger and "партий: 2" in ledger
+        # unpriced: a plan per unit; an old-style button (no unit) pays points
+        await h.say(ANNA, GROUP, "/settle")
+        buttons = _pay_buttons(h)
+        assert any(":pay:w." in d for d in buttons)
+        old_style = [d for d in buttons if ":pay:w." not in d]
+        assert old_style and all(d.split(":pay:")[1][0].isdigit() for d in old_style)
+        plan = h.api.chat_messages(GROUP)[-1]
+        assert (await h.press(ANNA, plan, old_style[0])).get("text") == "Платёж записан"
+        # a forged unit or amount changes nothing
+        forged = old_style[0].replace(":pay:", ":pay:c.")
+        before = await _ledger_size(h)
+        assert (await h.press(ANNA, plan, forged)).get("text")
+        assert await _ledger_size(h) == before
+        # priced: one plan in money covering both games
+        await h.say(ANNA, GROUP, "/bridge")
+        await h.say(ANNA, GROUP, "/settings stake 10 RUB")
+        await h.say(ANNA, GROUP, "/settings вист 2,5")
+        await h.say(ANNA, GROUP, "/ledger")
+        ledger = h.api.chat_messages(GROUP)[-1].text
+        assert "RUB (" in ledger
+        for _ in range(4):
+            await h.say(ANNA, GROUP, "/settle")
+            buttons = _pay_buttons(h)
+            if not buttons:
+                break
+            assert all(":pay:c." in d for d in buttons)
+            plan = h.api.chat_messages(GROUP)[-1]
+            assert (await h.press(ANNA, plan, buttons[0])).get("text") == "Платёж записан"
+        assert not buttons
+        await h.say(ANNA, GROUP, "/history csv")
+        await h.settle()
+        document = h.api.chat_messages(GROUP)[-1]
+        assert document.kind == "document" and document.upload is not None
+        rows = list(csv.DictReader(io.StringIO(document.upload.data.decode())))
+        assert {r["unit"] for r in rows} == {POINTS, WHISTS, CENTS}
+        await h.say(ANNA, GROUP, "/history")
+        history = h.api.chat_messages(GROUP)[-1].text
+        assert "вист." in history and "очк." in history
+        await h.say(ANNA, GROUP, "/ledger chart")
+        await h.settle()
+        chart = h.api.chat_messages(GROUP)[-1]
+        assert chart.kind == "photo" and chart.upload is not None
+        assert chart.upload.data[:4] == b"\x89PNG"
+    finally:
+        await h.stop()
+    store = await SqliteStorage.open(path)
+    try:
+        chat = await store.chat_by_tg(GROUP)
+        assert chat is not None and chat.settings.whist_price == 250
+        accounts = await store.accounts(chat.id)
+        for pid in ids.values():
+            money = sum(b.get(pid, 0) * chat.settings.price(unit) for unit, b in accounts.items())
+            assert money == 0
+    finally:
+        await store.close()
+
+
+async def _ledger_size(h: Harness) -> int:
+    assert h.app is not None
+    storage: SqliteStorage = h.app.bot_data["storage"]
+    chat = await storage.chat_by_tg(GROUP)
+    assert chat is not None
+    return await storage.ledger_size(chat.id)

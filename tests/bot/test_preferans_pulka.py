@@ -1,0 +1,178 @@
+"""A whole pulka through the bot, over the fake Bot API's real HTTP and a real SQLite file: the
+players steer the deals (all pass, a misère, a half-whist, then games that fill the pools) so
+that every kind of deal is written; the ledger after it equals an independent computation with
+``games.preferans`` from the stored logs, in both languages; the group then prices a whist and
+settles up in the ledger."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.service import TableService
+from games.core.registry import find_game
+from games.preferans.deal import DealState, Kind, Phase
+from games.preferans.game import write
+from games.preferans.pulka import Pulka
+from storage.events import replay
+from storage.interface import WHISTS
+from storage.sqlite import SqliteStorage
+from tests.bot.harness import GROUP, Harness
+from tests.fakeapi import FakeBotApi, Sent, User
+
+PLAYERS = [User(501, "Аня", "ru", "anya"), User(502, "Bob", "en", "bob"), User(503, "Вика", "ru")]
+
+
+def _offer(h: Harness) -> tuple[User, Sent, list[str]] | None:
+    for user in PLAYERS:
+        for sent in reversed(h.api.chat_messages(user.id)):
+            data = [
+                b["callback_data"]
+                for b in sent.buttons()
+                if ":a:" in b["callback_data"] or ":mn:" in b["callback_data"]
+            ]
+            if data:
+                return user, sent, data
+    return None
+
+
+def _steer(deal: int, state: DealState, data: list[str], rng: random.Random) -> str:
+    """The press a player makes, steering the pulka: deal 1 all pass (raspasy), deal 2 a misère,
+    deal 3 a six with one defender passing and the other saying half, later deals a ten that
+    nobody whists, so the pools fill; cards at random."""
+    actions = [d for d in data if ":a:" in d]
+    if not actions:  # a card for the discard (not the button that takes one back)
+        return max(data, key=lambda d: d.count("."))
+    drops = [d for d in actions if ":a:drop." in d]
+    if drops:
+        return drops[0]
+    bids = [d for d in actions if ":a:bid." in d]
+    if bids:
+        bid_before = any(c.bid is not None for c in state.view(None).calls)
+        passes = [d for d in bids if d.endswith("bid.P")]
+        others = [d for d in bids if d not in passes]
+        if deal == 1 or bid_before or not others:
+            return passes[0]
+        if deal == 2:
+            misere = [d for d in others if d.endswith("bid.MIS")]
+            return misere[0] if misere else passes[0]
+        games = [d for d in others if "MIS" not in d]
+        return games[0] if deal == 3 else games[-1]
+    names = [d for d in actions if ":a:name." in d]
+    if names:
+        return names[0]
+    words = {d.rsplit(".", 1)[1]: d for d in actions if ":a:whist." in d}
+    if words:
+        return words.get("half") or words.get("pass") or words["whist"]
+    shows = [d for d in actions if ":a:show." in d]
+    if shows:
+        return shows[-1]
+    return rng.choice(actions)
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_the_ledger(
+    api: FakeBotApi, tmp_path: Path, language: str
+) -> None:
+    h = Harness(api, str(tmp_path / "bot.sqlite3"), shuffle_seed=21)
+    await h.start()
+    rng = random.Random(2)
+    try:
+        for user in PLAYERS:
+            await h.say(user, user.id, "/start")
+        await h.say(PLAYERS[0], GROUP, "/preferans")
+        if language == "en":
+            h.api.admins.add(PLAYERS[0].id)
+            await h.say(PLAYERS[0], GROUP, "/settings")
+            settings = h.api.chat_messages(GROUP)[-1]
+            switch = next(
+                b["callback_data"]
+                for b in settings.buttons()
+                if b["callback_data"].endswith("lang=en")
+            )
+            assert (await h.press(PLAYERS[0], settings, switch)).get("text") == "Сохранено."
+        for seat, user in enumerate(PLAYERS):
+            seating = next(
+                m
+                for m in reversed(h.api.chat_messages(GROUP))
+                if any(b["callback_data"].endswith(":sit:0") for b in m.buttons())
+                or ":sit:" in str(m.buttons())
+            )
+            sit = next(
+                b["callback_data"]
+                for b in seating.buttons()
+                if b["callback_data"].endswith(f":sit:{seat}")
+            )
+            assert not (await h.press(user, seating, sit)).get("text")
+        assert h.app is not None
+        over = "Пуля закрыта" if language == "ru" else "The pulka is over"
+        presses = 0
+        while not any(over in m.text for m in h.api.chat_messages(GROUP)):
+            service: TableService = h.app.bot_data["service"]
+            snap = await service.snapshot(1)
+            state = snap.state
+            assert isinstance(state, DealState)
+            found = _offer(h)
+            assert found is not None, [m.text for m in h.api.chat_messages(GROUP)[-3:]]
+            user, sent, data = found
+            choice = _steer(snap.deal_in_match(snap.deal_no), state, data, rng)
+            answer = await h.press(user, sent, choice)
+            assert not answer.get("text"), (answer, choice)
+            presses += 1
+            if presses in (20, 45):  # a restart in raspasy, then in the misère: nothing is lost
+                assert state.kind is (Kind.RASPASY if presses == 20 else Kind.MISERE)
+                assert state.phase is Phase.PLAY
+                await h.crash()
+                await h.start()
+                await h.settle()
+            assert presses < 1500
+        await h.settle()
+        result = next(m for m in reversed(h.api.chat_messages(GROUP)) if over in m.text)
+        if language == "en":
+            assert "Running accounts" in result.text and "whists" in result.text
+        else:
+            assert "Баланс" in result.text and "вист." in result.text
+        # the group prices a whist at half a rouble and settles up through the ledger
+        h.api.admins.add(PLAYERS[0].id)
+        await h.say(PLAYERS[0], GROUP, "/settings вист 0,5 RUB")
+        await h.say(PLAYERS[0], GROUP, "/ledger")
+        ledger = h.api.chat_messages(GROUP)[-1]
+        assert "RUB" in ledger.text and ("вист." in ledger.text or "whists" in ledger.text)
+        for _ in range(3):  # at most n - 1 transfers settle n players
+            await h.say(PLAYERS[0], GROUP, "/settle")
+            plan = h.api.chat_messages(GROUP)[-1]
+            paid = [b["callback_data"] for b in plan.buttons() if ":pay:" in b["callback_data"]]
+            if not paid:
+                break
+            assert all(":pay:w." in d for d in paid)  # in whists, as the pulka was played
+            assert (await h.press(PLAYERS[0], plan, paid[0])).get("text") == "Платёж записан"
+        assert not paid
+    finally:
+        if h.app is not None:
+            await h.stop()
+    store = await SqliteStorage.open(h.database)
+    try:
+        (match,) = await store.matches(1)
+        assert match.game == "preferans" and match.finished_at is not None
+        independent = Pulka(players=3, target=10, variant="sochi")
+        kinds, words = set(), set()
+        for deal in await store.deals(match.id):
+            state = replay(find_game("preferans"), 3, await store.events(1, deal.deal_no))
+            assert isinstance(state, DealState) and state.result is not None
+            kinds.add(state.result.kind)
+            words |= set(state.result.whist.values())
+            write(independent, state.result, state.deal.dealer)
+        assert independent.finished
+        assert {Kind.RASPASY, Kind.MISERE, Kind.GAME} <= kinds and "half" in words
+        whole = independent.whole()
+        rows = await store.ledger(1)
+        assert {r.unit for r in rows} == {WHISTS}
+        assert {r.player_id: r.points for r in rows if r.kind == "match"} == {
+            match.seats[seat]: whole[seat] for seat in range(3)
+        }
+        assert set((await store.balances(1, WHISTS)).values()) == {0}  # settled up
+        assert sum(whole) == 0
+    finally:
+        await store.close()
