@@ -19,7 +19,7 @@ from telegram.request import BaseRequest, HTTPXRequest
 from bot.config import Config
 from bot.context import BotContext, BridgeApp
 from bot.games import uis
-from bot.handlers import chat, money, private, settings, table
+from bot.handlers import chat, keeper, money, private, settings, table
 from bot.handlers.common import user_translator
 from bot.i18n import LANGUAGES, Translator
 from bot.ledger import LedgerService
@@ -40,6 +40,7 @@ GROUP_COMMANDS = (
     "settle",
     "history",
     "keep",
+    "prefkeep",
     "deal",
     "undo",
     "settings",
@@ -80,7 +81,7 @@ def build_application(config: Config, request: BaseRequest | None = None) -> Bri
     )
     application: BridgeApp = builder.build()  # type: ignore[assignment]
     application.bot_data["config"] = config
-    for module in (chat, private, settings, money):
+    for module in (chat, private, settings, money, keeper):
         application.add_handlers(module.handlers())
     for ui in uis():  # each game's own commands and buttons (bridge: the scorekeeper)
         application.add_handlers(ui.handlers())

@@ -55,6 +55,8 @@ class Act(StrEnum):
     KEEP = "sk"  # arg: the entry so far, e.g. "4SX.N.m2"
     KEEP_UNDO = "ku"
     KEEP_PICTURE = "pic"
+    PREF_KEEP = "pk"  # arg: the pulka entry so far, e.g. "g0.7H.wp.7"
+    PREF_KEEP_UNDO = "pku"
 
 
 def action_data(table_id: int, deal_no: int, at: int, text: str) -> str:
@@ -65,6 +67,7 @@ def action_data(table_id: int, deal_no: int, at: int, text: str) -> str:
 
 MONEY_ACTS = (Act.CHART, Act.CSV, Act.SETTLE, Act.PAY)
 KEEPER_ACTS = (Act.KEEP, Act.KEEP_UNDO, Act.KEEP_PICTURE)
+PULKA_KEEPER_ACTS = (Act.PREF_KEEP, Act.PREF_KEEP_UNDO)
 # Acts whose button names the exact position in the deal; one without it is stale.
 POSITIONED = frozenset({Act.ACTION, Act.CALL, Act.CARD, Act.CLAIM, Act.CLAIM_ANSWER})
 

@@ -461,6 +461,13 @@ class TableService:
         table = await self.storage.table_in(chat.id, topic_id)
         return None if table is None else table.id
 
+    async def sheet_for(self, tg_chat_id: int, topic_id: int | None) -> Table | None:
+        """The scoresheet open in a group (or forum topic), of whatever game."""
+        chat = await self.storage.chat_by_tg(tg_chat_id)
+        if chat is None:
+            return None
+        return await self.storage.table_in(chat.id, topic_id, scorekeeper=True)
+
     async def sit(self, table_id: int, player: Player, seat: Seat) -> Change:
         async with self._guard(table_id):
             live = await self._get(table_id)

@@ -55,6 +55,9 @@ class GameUI(Protocol):
     def scoresheet(self, snap: Snapshot, t: Translator) -> Rendered:
         """The match so far (/score)."""
 
+    def score_picture(self, presenter: Presenter, snap: Snapshot, t: Translator) -> None:
+        """Post the match's sheet as a picture on /score, if the game draws one there."""
+
     def history_line(self, match: Match, names: Mapping[int, str], t: Translator) -> str:
         """One finished match in /history: who played, and how it ended."""
 
@@ -71,6 +74,12 @@ class GameUI(Protocol):
 
     def handlers(self) -> list[BaseHandler[Update, Any, Any]]:
         """The game's own commands and buttons, registered before the tables' buttons."""
+
+    async def keeper_typed(
+        self, update: Update, context: Any, table_id: int, count: int, undo: bool
+    ) -> None:
+        """/deal (a typed result) or /undo at the group's open scoresheet of this game, which
+        has ``count`` entries."""
 
 
 _UIS: dict[str, GameUI] = {}

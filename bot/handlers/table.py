@@ -73,9 +73,9 @@ async def show_score(update: Update, context: BotContext) -> None:
         return
     snap = await context.service.snapshot(table_id)
     group_t = context.presenter.group_translator(snap)
-    context.outbox.post(
-        chat.id, thread_of(update), ui_for(snap.game.name).scoresheet(snap, group_t)
-    )
+    ui = ui_for(snap.game.name)
+    context.outbox.post(chat.id, thread_of(update), ui.scoresheet(snap, group_t))
+    ui.score_picture(context.presenter, snap, group_t)
 
 
 async def leave_command(update: Update, context: BotContext) -> None:

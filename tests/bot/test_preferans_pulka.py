@@ -7,6 +7,7 @@ settles up in the ledger."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,9 @@ from storage.events import replay
 from storage.interface import WHISTS
 from storage.sqlite import SqliteStorage
 from tests.bot.harness import GROUP, Harness
+from tests.bot.test_preferans_views import shown
 from tests.fakeapi import FakeBotApi, Sent, User
+from tests.games.test_preferans_deal import allowed
 
 PLAYERS = [User(501, "Аня", "ru", "anya"), User(502, "Bob", "en", "bob"), User(503, "Вика", "ru")]
 
@@ -38,11 +41,38 @@ def _offer(h: Harness) -> tuple[User, Sent, list[str]] | None:
     return None
 
 
+def _check_privacy(h: Harness, state: DealState, deal: int) -> int:
+    """Every version of every message of the current deal (its head names the deal), in the
+    group and in each private chat, shows only cards its reader may see now. Returns how many
+    versions it read."""
+    head = re.compile(rf"(сдача|deal) {deal}\b")
+    read = 0
+    chats: list[tuple[int, int | None]] = [(GROUP, None)]
+    chats += [(user.id, seat) for seat, user in enumerate(PLAYERS)]
+    for chat, viewer in chats:
+        for sent in h.api.chat_messages(chat):
+            for _, text in sent.history:
+                if not head.search(text) or "🃏" not in text:
+                    continue
+                leaked = shown(text) - allowed(state, viewer)
+                assert not leaked, (chat, state.phase, leaked, text)
+                read += 1
+    return read
+
+
 def _steer(deal: int, state: DealState, data: list[str], rng: random.Random) -> str:
     """The press a player makes, steering the pulka: deal 1 all pass (raspasy), deal 2 a misère,
     deal 3 a six with one defender passing and the other saying half, later deals a ten that
     nobody whists, so the pools fill; cards at random."""
     actions = [d for d in data if ":a:" in d]
+    if deal == 2 and any(d.endswith(":mn:claim") for d in data):
+        return next(d for d in data if d.endswith(":mn:claim"))  # misère: claim the rest
+    claims = [d for d in actions if ":a:claim." in d]
+    if claims:
+        return claims[-1]  # the misère player takes none of the tricks left
+    answers = [d for d in actions if ":a:answer." in d]
+    if answers:
+        return next(d for d in answers if d.endswith("answer.yes"))
     if not actions:  # a card for the discard (not the button that takes one back)
         return max(data, key=lambda d: d.count("."))
     drops = [d for d in actions if ":a:drop." in d]
@@ -108,7 +138,8 @@ async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_th
             assert not (await h.press(user, seating, sit)).get("text")
         assert h.app is not None
         over = "Пуля закрыта" if language == "ru" else "The pulka is over"
-        presses = 0
+        presses = checked = 0
+        restarted: set[Kind | None] = set()
         while not any(over in m.text for m in h.api.chat_messages(GROUP)):
             service: TableService = h.app.bot_data["service"]
             snap = await service.snapshot(1)
@@ -117,19 +148,30 @@ async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_th
             found = _offer(h)
             assert found is not None, [m.text for m in h.api.chat_messages(GROUP)[-3:]]
             user, sent, data = found
-            choice = _steer(snap.deal_in_match(snap.deal_no), state, data, rng)
+            deal = snap.deal_in_match(snap.deal_no)
+            checked += _check_privacy(h, state, deal)
+            choice = _steer(deal, state, data, rng)
             answer = await h.press(user, sent, choice)
             assert not answer.get("text"), (answer, choice)
             presses += 1
-            if presses in (20, 45):  # a restart in raspasy, then in the misère: nothing is lost
-                assert state.kind is (Kind.RASPASY if presses == 20 else Kind.MISERE)
-                assert state.phase is Phase.PLAY
+            restart = state.phase is Phase.PLAY and state.kind not in restarted
+            if restart and (state.kind is Kind.MISERE or len(state.tricks) > 3):
+                restarted.add(state.kind)  # a restart in raspasy, and in the misère
                 await h.crash()
                 await h.start()
                 await h.settle()
+            if presses == 60:  # /score: the sheet as text and drawn as on paper
+                await h.say(PLAYERS[1], GROUP, "/score")
+                await h.settle()
+                text, photo = h.api.chat_messages(GROUP)[-2:]
+                assert "<pre>" in text.text and photo.kind == "photo"
+                assert photo.upload is not None and photo.upload.data[:4] == b"\x89PNG"
             assert presses < 1500
         await h.settle()
+        assert checked > 500 and {Kind.RASPASY, Kind.MISERE} <= restarted
         result = next(m for m in reversed(h.api.chat_messages(GROUP)) if over in m.text)
+        picture = h.api.chat_messages(GROUP)[-1]  # the pulka drawn, right after its result
+        assert picture.kind == "photo" and picture.upload is not None
         if language == "en":
             assert "Running accounts" in result.text and "whists" in result.text
         else:
@@ -158,14 +200,17 @@ async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_th
         assert match.game == "preferans" and match.finished_at is not None
         independent = Pulka(players=3, target=10, variant="sochi")
         kinds, words = set(), set()
+        claimed = False
         for deal in await store.deals(match.id):
             state = replay(find_game("preferans"), 3, await store.events(1, deal.deal_no))
             assert isinstance(state, DealState) and state.result is not None
             kinds.add(state.result.kind)
+            claimed = claimed or state.result.claimed
             words |= set(state.result.whist.values())
             write(independent, state.result, state.deal.dealer)
         assert independent.finished
         assert {Kind.RASPASY, Kind.MISERE, Kind.GAME} <= kinds and "half" in words
+        assert claimed  # the misère was settled by a claim the others accepted
         whole = independent.whole()
         rows = await store.ledger(1)
         assert {r.unit for r in rows} == {WHISTS}

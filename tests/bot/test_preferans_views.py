@@ -15,7 +15,7 @@ from bot.i18n import Translator
 from bot.service import Holder, Snapshot
 from games.core.registry import find_game
 from games.preferans.cards import Card, Rank, Suit
-from games.preferans.deal import DealState, Phase
+from games.preferans.deal import DealState, MakeClaim, Phase
 from games.preferans.game import CODEC
 from storage.interface import Chat, TableSettings, TableStatus
 from tests.games.test_preferans_deal import allowed, random_deal
@@ -71,6 +71,9 @@ def test_every_screen_shows_only_what_its_reader_may_see(seed: int, language: st
             if state.phase is Phase.DISCARD and seat == state.declarer:
                 held = sorted(state.hands[seat])
                 menus += [f"drop.{held[0]}", f"drop.{held[0]}.{held[5]}", "drop.SA.SA", "drop.XX"]
+            claims = {a for a in state.legal_actions(seat) if isinstance(a, MakeClaim)}
+            if claims:
+                menus.append("claim")
             for menu in menus:
                 screen = PREFERANS_UI.render_private(snap, seat, 3, view, t, menu)
                 assert shown(screen.text) <= allowed(state, seat), (seat, state.phase, screen.text)
@@ -83,7 +86,10 @@ def test_every_screen_shows_only_what_its_reader_may_see(seed: int, language: st
                             assert pressed.at == 7
                             actions.add(CODEC.decode(seat, pressed.arg))
                         else:
-                            assert pressed.act is Act.MENU and state.phase is Phase.DISCARD
+                            assert pressed.act is Act.MENU
+                            assert state.phase is Phase.DISCARD or (
+                                claims and pressed.arg in ("claim", "")
+                            )
                         # a button shows a card only if its reader may see it
                         assert shown(key.label) <= allowed(state, seat)
                 legal = set(state.legal_actions(seat))
@@ -93,6 +99,8 @@ def test_every_screen_shows_only_what_its_reader_may_see(seed: int, language: st
                         if menu.count(".") == 2 and "SA.SA" not in menu and "XX" not in menu
                         else 0
                     )
+                elif menu == "claim":
+                    assert actions == claims  # the claim menu: exactly the claims allowed
                 else:
-                    offered_legal = {a for a in legal if type(a).__name__ != "MakeClaim"}
+                    offered_legal = {a for a in legal if not isinstance(a, MakeClaim)}
                     assert actions == offered_legal, (state.phase, seat)

@@ -11,7 +11,7 @@ from telegram.ext import BaseHandler
 
 from bot.callback_data import Act, Button
 from bot.i18n import Translator
-from bot.service import DealFinished, MatchFinished, Snapshot
+from bot.service import DealFinished, MatchFinished, Refusal, Snapshot
 from bot.views import Key, Rendered
 from bot.views.text import user_text
 from storage.interface import Match
@@ -121,6 +121,9 @@ class ToyUI:
     ) -> tuple[list[str], list[tuple[str, str]]]:
         return [], []
 
+    def score_picture(self, presenter: Presenter, snap: Snapshot, t: Translator) -> None:
+        return None
+
     def option_changed(self, options: Mapping[str, Any], arg: str) -> dict[str, Any] | None:
         return None
 
@@ -129,6 +132,11 @@ class ToyUI:
 
     def handlers(self) -> list[BaseHandler[Update, Any, Any]]:
         return []
+
+    async def keeper_typed(
+        self, update: Update, context: Any, table_id: int, count: int, undo: bool
+    ) -> None:
+        raise Refusal("keeper_none")  # the toy has no scoresheet
 
 
 TOY_UI = ToyUI()

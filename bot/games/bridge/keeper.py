@@ -188,26 +188,9 @@ async def _undo(
     _show(context, sheet, note=note)
 
 
-async def _open_sheet_id(update: Update, context: BotContext) -> tuple[int, int]:
-    """The sheet open in this chat (or topic), and how many entries it has."""
-    chat = update.effective_chat
-    assert chat is not None
-    table = await _keeper(context).sheet_in(chat.id, thread_of(update))
-    if table is None:
-        raise Refusal("keeper_none")
-    return table.id, table.current_deal
-
-
-async def deal_command(update: Update, context: BotContext) -> None:
-    """/deal 4SX N -2 [100NS]: one deal's result, typed."""
-    await _typed(update, context, undo=False)
-
-
-async def undo_command(update: Update, context: BotContext) -> None:
-    await _typed(update, context, undo=True)
-
-
-async def _typed(update: Update, context: BotContext, undo: bool) -> None:
+async def typed(update: Update, context: BotContext, table_id: int, count: int, undo: bool) -> None:
+    """/deal 4SX N -2 [100NS] or /undo at this group's open bridge sheet (the command found
+    it; ``count`` is the number of entries it saw)."""
     chat = update.effective_chat
     assert chat is not None
     t = await chat_translator(update, context)
@@ -215,7 +198,6 @@ async def _typed(update: Update, context: BotContext, undo: bool) -> None:
     # this key are written in one transaction, so a second delivery writes nothing.
     key = update_key(context, update)
     try:
-        table_id, count = await _open_sheet_id(update, context)
         player = await acting_player(update, context)
         if undo:
             await _undo(context, table_id, count, player, key)
@@ -280,7 +262,5 @@ def handlers() -> list[BaseHandler[Update, BotContext, None]]:
     groups = filters.ChatType.GROUPS
     return [
         CommandHandler("keep", keep_command, filters=groups),
-        CommandHandler("deal", deal_command, filters=groups),
-        CommandHandler("undo", undo_command, filters=groups),
         CallbackQueryHandler(keeper_button, pattern=route(*KEEPER_ACTS)),
     ]

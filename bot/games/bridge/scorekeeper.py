@@ -82,11 +82,6 @@ class Scorekeeper:
     async def chat(self, tg_chat_id: int, title: str, language: str) -> Chat:
         return await self.storage.ensure_chat(tg_chat_id, title, language)
 
-    async def sheet_in(self, tg_chat_id: int, topic_id: int | None) -> Table | None:
-        """The sheet open in a group (or forum topic) the bot has met, if any."""
-        chat = await self.storage.chat_by_tg(tg_chat_id)
-        return None if chat is None else await self.open_sheet(chat.id, topic_id)
-
     async def known(self, username: str) -> Player | None:
         """A Telegram player named by @username, if the bot has met them."""
         return await self.storage.player_by_username(username)
@@ -119,8 +114,8 @@ class Scorekeeper:
         """The sheet as its entries say (NotFound for any table that is not a scoresheet: the
         completion below would otherwise read an online deal in progress as an entry)."""
         table = await self.storage.get_table(table_id)
-        if not table.scorekeeper:
-            raise NotFound(f"table {table_id} is not a scoresheet")
+        if not table.scorekeeper or table.game != "bridge":
+            raise NotFound(f"table {table_id} is not a bridge scoresheet")
         chat = await self.storage.get_chat(table.chat_id)
         players = {Seat(s): await self.storage.get_player(pid) for s, pid in table.seats.items()}
         match = _match(table, chat)

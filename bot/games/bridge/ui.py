@@ -202,6 +202,10 @@ class BridgeUI:
     def scoresheet(self, snap: Snapshot, t: Translator) -> Rendered:
         return render_scoresheet(snap, t)
 
+    def score_picture(self, presenter: Presenter, snap: Snapshot, t: Translator) -> None:
+        """The rubber's picture comes at its end (and from the keeper's button): /score stays
+        one message."""
+
     def history_line(self, match: Match, names: Mapping[int, str], t: Translator) -> str:
         sides = []
         for side in Side:
@@ -242,6 +246,13 @@ class BridgeUI:
         from bot.games.bridge import keeper  # its handlers import the presenter and services
 
         return list(keeper.handlers())
+
+    async def keeper_typed(
+        self, update: Update, context: Any, table_id: int, count: int, undo: bool
+    ) -> None:
+        from bot.games.bridge import keeper
+
+        await keeper.typed(update, context, table_id, count, undo)
 
     def button_action(self, act: str, arg: str) -> str | None:
         if act == "ca":

@@ -7,13 +7,15 @@ ledger (whists at the table's price) and its scorekeeper come first. The tests r
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import asyncio
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from telegram import Update
+from telegram import InputFile, Update
 from telegram.ext import BaseHandler
 
 from bot.callback_data import Act, Button, action_data
+from bot.games.preferans.pictures import pulka_picture
 from bot.games.preferans.views import (
     bid_text,
     bidding_line,
@@ -37,6 +39,7 @@ from games.preferans.deal import (
     DealState,
     Declare,
     Discard,
+    MakeClaim,
     Phase,
     Play,
     SeatView,
@@ -47,6 +50,7 @@ from games.preferans.game import CODEC, PulkaMatch
 from storage.interface import Match, TableStatus
 
 if TYPE_CHECKING:
+    from bot.outbox import Outbox
     from bot.presenter import Presenter
 
 VARIANTS = ("sochi", "leningrad", "rostov")
@@ -158,7 +162,9 @@ class PreferansUI:
         state = _state(snap)
         if state is None:
             return
-        if menu and not (menu.startswith("drop") and state.phase is Phase.DISCARD):
+        discard = menu.startswith("drop") and state.phase is Phase.DISCARD
+        claim = menu == "claim" and any(isinstance(a, MakeClaim) for a in state.legal_actions(seat))
+        if menu and not (discard or claim):
             raise Refusal("stale")
         self._hand(presenter, snap, seat, snap.deal_no, state, menu)
 
@@ -248,9 +254,36 @@ class PreferansUI:
         if view.phase is Phase.SHOW:
             shows = [a for a in legal if isinstance(a, Show)]
             return (tuple(act(t("pref.open" if s.open else "pref.closed"), s) for s in shows),)
+        claims = [a for a in legal if isinstance(a, MakeClaim)]
+        if menu == "claim" and claims:
+            return self._claim_keys(snap, deal_no, claims, t, lines, act)
         plays = [a for a in legal if isinstance(a, Play)]
         keys = [act(card_text(p.card, t), p) for p in plays]
-        return tuple(tuple(keys[i : i + 6]) for i in range(0, len(keys), 6))
+        grid = [tuple(keys[i : i + 6]) for i in range(0, len(keys), 6)]
+        if claims:  # between tricks, declarer (or a lone whister) may claim the rest
+            data = Button(snap.table_id, deal_no, Act.MENU, "claim").encode()
+            grid.append((Key(t("pref.claim_menu"), data),))
+        return tuple(grid)
+
+    def _claim_keys(
+        self,
+        snap: Snapshot,
+        deal_no: int,
+        claims: list[MakeClaim],
+        t: Translator,
+        lines: list[str],
+        act: Callable[[str, Any], Key],
+    ) -> tuple[tuple[Key, ...], ...]:
+        """How many of the tricks left the claimant's side takes; the others then agree."""
+        lines.append(t("pref.claim_ask"))
+        keys = [
+            act(t("pref.claim_none") if c.tricks == 0 else t("pref.claim_n", n=c.tricks), c)
+            for c in claims
+        ]
+        rows = [tuple(keys[i : i + 4]) for i in range(0, len(keys), 4)]
+        back = Key(t("pref.claim_back"), Button(snap.table_id, deal_no, Act.MENU, "").encode())
+        rows.append((back,))
+        return tuple(rows)
 
     def _discard_keys(
         self,
@@ -350,6 +383,8 @@ class PreferansUI:
             post(chat, thread, Rendered("\n".join(lines)))
         elif isinstance(notice, MatchFinished):
             post(chat, thread, pulka_result(snap, notice, t))
+            if isinstance(notice.match, PulkaMatch):
+                post_pulka_picture(presenter.outbox, snap, notice.match, t)
         elif isinstance(notice, EndVote):
             holder = snap.seats.get(notice.seat)
             name = user_text(holder.name) if holder is not None else "—"
@@ -373,6 +408,10 @@ class PreferansUI:
             t,
         )
         return Rendered(f"{t('pref.table', number=snap.table_id)}\n<pre>{text}</pre>")
+
+    def score_picture(self, presenter: Presenter, snap: Snapshot, t: Translator) -> None:
+        if isinstance(snap.match, PulkaMatch):
+            post_pulka_picture(presenter.outbox, snap, snap.match, t)
 
     def history_line(self, match: Match, names: Mapping[int, str], t: Translator) -> str:
         players = ", ".join(
@@ -417,7 +456,16 @@ class PreferansUI:
         return None
 
     def handlers(self) -> list[BaseHandler[Update, Any, Any]]:
-        return []
+        from bot.games.preferans import keeper  # its handlers import the services
+
+        return list(keeper.handlers())
+
+    async def keeper_typed(
+        self, update: Update, context: Any, table_id: int, count: int, undo: bool
+    ) -> None:
+        from bot.games.preferans import keeper
+
+        await keeper.typed(update, context, table_id, count, undo)
 
 
 def standing_lines(snap: Snapshot, names: Mapping[int, str], t: Translator) -> list[str]:
@@ -432,6 +480,24 @@ def standing_lines(snap: Snapshot, names: Mapping[int, str], t: Translator) -> l
         for seat, (pool, gora) in enumerate(zip(sheet["pool"], sheet["gora"], strict=True))
     )
     return [settings_line(snap, t), standing]
+
+
+def post_pulka_picture(outbox: Outbox, snap: Snapshot, match: PulkaMatch, t: Translator) -> None:
+    """The sheet drawn as on paper, off the event loop; it keeps its place in the chat's queue."""
+    sheet = match.pulka.state()
+    pool, gora = list(sheet["pool"]), list(sheet["gora"])
+    whists = [list(r) for r in sheet["whists"]]
+    names = {seat: h.name for seat, h in snap.seats.items()}
+    title = t("pref.picture_title", number=snap.table_id)
+    caption = t("pref.picture_caption")
+
+    async def draw() -> InputFile:
+        png = await asyncio.to_thread(
+            pulka_picture, pool, gora, whists, names, match.pulka.target, title
+        )
+        return InputFile(png, filename="pulka.png")
+
+    outbox.post_file(snap.chat.tg_chat_id, snap.topic_id, "sendPhoto", "photo", draw(), caption)
 
 
 def settings_line(snap: Snapshot, t: Translator) -> str:

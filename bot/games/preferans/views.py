@@ -105,6 +105,10 @@ def trick_lines(view: SeatView, names: Mapping[int, str], t: Translator) -> list
         lines.append(t("pref.trick", number=number, cards=cards))
     taken = " · ".join(f"{_name(names, s)} {n}" for s, n in sorted(view.taken.items()))
     lines.append(t("pref.taken", taken=taken))
+    claim = view.claim
+    if claim is not None:
+        key = "pref.claim_line_none" if claim.tricks == 0 else "pref.claim_line"
+        lines.append(t(key, name=_name(names, claim.claimant), n=claim.tricks))
     return lines
 
 

@@ -1,0 +1,44 @@
+"""/deal and /undo for the scoresheet open in a group, whatever its game: the sheet is found
+here and its game's UI reads the entry (bridge: ``/deal 4SX N -2``; Preferans:
+``/deal 7H 0 whist/pass 6/3/1``), so players type the same commands at either sheet."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import BaseHandler, CommandHandler, filters
+
+from bot.context import BotContext
+from bot.games import ui_for
+from bot.handlers.common import chat_translator, refusal_message, thread_of
+from bot.service import Refusal
+
+
+async def _typed(update: Update, context: BotContext, undo: bool) -> None:
+    chat = update.effective_chat
+    assert chat is not None
+    sheet = await context.service.sheet_for(chat.id, thread_of(update))
+    if sheet is None:
+        t = await chat_translator(update, context)
+        context.outbox.post(chat.id, thread_of(update), refusal_message(Refusal("keeper_none"), t))
+        return
+    try:
+        await ui_for(sheet.game).keeper_typed(update, context, sheet.id, sheet.current_deal, undo)
+    except Refusal as error:
+        t = await chat_translator(update, context)
+        context.outbox.post(chat.id, thread_of(update), refusal_message(error, t))
+
+
+async def deal_command(update: Update, context: BotContext) -> None:
+    await _typed(update, context, undo=False)
+
+
+async def undo_command(update: Update, context: BotContext) -> None:
+    await _typed(update, context, undo=True)
+
+
+def handlers() -> list[BaseHandler[Update, BotContext, None]]:
+    groups = filters.ChatType.GROUPS
+    return [
+        CommandHandler("deal", deal_command, filters=groups),
+        CommandHandler("undo", undo_command, filters=groups),
+    ]
