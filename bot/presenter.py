@@ -11,12 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.callback_data import Act, Button
 from bot.games import ui_for
 from bot.i18n import Translator, translator
 from bot.outbox import Outbox
-from bot.service import Change, Holder, MatchFinished, Snapshot, SubDone, SubRefused
+from bot.service import (
+    Change,
+    Holder,
+    MatchFinished,
+    Snapshot,
+    SubDone,
+    SubProposed,
+    SubRefused,
+)
 from bot.timers import TurnTimers
-from bot.views import Rendered
+from bot.views import Key, Rendered
 from bot.views.text import user_text
 from storage.interface import TableStatus
 
@@ -51,6 +60,8 @@ class Presenter:
                 self.outbox.post(chat, thread, Rendered(text))
             elif isinstance(notice, SubDone):
                 self._substituted(snap, notice, t)
+            elif isinstance(notice, SubProposed):
+                self.outbox.post(chat, thread, _sub_proposed(snap, notice, t))
         if snap.status is TableStatus.PLAYING and snap.state is not None:
             if snap.dealer_drawn:
                 # The match just started: the seating message it was seated from (perhaps by
@@ -105,3 +116,24 @@ class Presenter:
                     )
                 ),
             )
+
+
+def _sub_proposed(snap: Snapshot, notice: SubProposed, t: Translator) -> Rendered:
+    """A substitute proposed for a seat: the other players agree or refuse, in the group."""
+    agreed = ", ".join(
+        user_text(snap.seats[s].name) for s in sorted(notice.agreed) if s in snap.seats
+    )
+    text = t(
+        "sub.proposed",
+        seat=ui_for(snap.game.name).seat_name(notice.seat, t.language),
+        leaving=user_text(notice.leaving),
+        newcomer=user_text(notice.newcomer),
+        agreed=agreed or "—",
+    )
+    keys = (
+        (
+            Key(t("button.sub_yes"), Button(snap.table_id, snap.deal_no, Act.SUB, "y").encode()),
+            Key(t("button.sub_no"), Button(snap.table_id, snap.deal_no, Act.SUB, "n").encode()),
+        ),
+    )
+    return Rendered(text, keys)

@@ -99,7 +99,27 @@ class AnswerClaim:
     accept: bool
 
 
-Action = Call | Discard | Declare | Whist | Show | Play | MakeClaim | AnswerClaim
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back ``seat``'s last call, word, contract or card while it is the last thing done
+    in the deal (the others allow it first; the table asks them)."""
+
+    seat: int
+
+
+Action = Call | Discard | Declare | Whist | Show | Play | MakeClaim | AnswerClaim | Undo
+
+
+def effective_actions(history: Iterable[Action]) -> list[Action]:
+    """The actions that stand once each Undo has taken back the action before it."""
+    kept: list[Action] = []
+    for action in history:
+        if isinstance(action, Undo):
+            if kept:
+                kept.pop()
+        else:
+            kept.append(action)
+    return kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +209,7 @@ class SeatView:
     legal: tuple[Action, ...]  # what the viewer may do now
     result: Result | None
     claim: Claim | None = None
+    undoable_by: int | None = None  # who may ask to take back the last thing done
 
     def cards_seen(self) -> frozenset[Card]:
         seen = {c for hand in self.hands.values() for c in hand}
@@ -445,6 +466,8 @@ class DealState:
     def apply(self, action: Action) -> DealState:
         if self.result is not None:
             raise OutOfTurn(repr(action), Reason.DEAL_OVER)
+        if isinstance(action, Undo):
+            return self._undo(action)
         if self.claim is not None:
             if isinstance(action, AnswerClaim):
                 if action not in self.legal_actions(action.seat):
@@ -722,7 +745,34 @@ class DealState:
             legal=self.legal_actions(viewer) if viewer is not None else (),
             result=self.result,
             claim=self.claim,
+            undoable_by=self.undoable_by(),
         )
+
+    # --- taking back ----------------------------------------------------------------------------
+
+    def undoable_by(self) -> int | None:
+        """Who pressed the last thing done, if it may be taken back: a call, a contract named, a
+        whist word, open or closed, a card. Not a discard (the talon has been seen), nor a
+        claim (it is answered). The open whister takes back the passer's card they played."""
+        if self.result is not None or self.claim is not None:
+            return None
+        kept = effective_actions(self.history)
+        if not kept or not isinstance(kept[-1], Call | Declare | Whist | Show | Play):
+            return None
+        last = kept[-1]
+        if isinstance(last, Play) and self.shown:
+            passers = {w.seat for w in self.whists if w.word == PASS}
+            whisters = [w.seat for w in self.whists if w.word == WHIST]
+            if last.seat in passers and len(whisters) == 1:
+                return whisters[0]
+        return last.seat
+
+    def _undo(self, action: Undo) -> DealState:
+        if self.undoable_by() != action.seat:
+            raise OutOfTurn("undo", Reason.NOTHING_TO_UNDO)
+        kept = effective_actions(self.history)
+        state = DealState.replay(self.deal, kept[:-1], self.variant)
+        return replace(state, history=(*self.history, action))
 
 
 def legal_everywhere(state: DealState) -> Sequence[Action]:

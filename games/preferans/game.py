@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from games.core.protocols import RandBelow, State, codec_action, codec_event
-from games.errors import NotationError, OutOfTurn, PulkaError, Reason
+from games.errors import NotationError, PulkaError, Reason
 from games.preferans.bids import Bid
 from games.preferans.cards import Card, Deal, active_seats
 from games.preferans.deal import (
@@ -23,6 +23,7 @@ from games.preferans.deal import (
     Play,
     Result,
     Show,
+    Undo,
     Whist,
 )
 from games.preferans.pulka import Pulka
@@ -49,6 +50,8 @@ class PreferansCodec:
             return f"claim.{action.tricks}"
         if isinstance(action, AnswerClaim):
             return "answer.yes" if action.accept else "answer.no"
+        if isinstance(action, Undo):
+            return "undo"
         return f"card.{action.card}"
 
     def decode(self, seat: int, text: str) -> Action:
@@ -72,6 +75,8 @@ class PreferansCodec:
             return MakeClaim(seat, int(arg))
         if kind == "answer" and arg in ("yes", "no"):
             return AnswerClaim(seat, arg == "yes")
+        if text == "undo":
+            return Undo(seat)
         raise NotationError(repr(text), Reason.BAD_CALL)
 
 
@@ -188,7 +193,11 @@ class Preferans:
         return (dealer + 1) % players
 
     def undo(self, state: State[Any, Any], seat: int) -> Action:
-        raise OutOfTurn("undo", Reason.NOTHING_TO_UNDO)
+        """Take back ``seat``'s last action (OutOfTurn if it is not theirs, or too late)."""
+        assert isinstance(state, DealState)
+        action = Undo(seat)
+        state.apply(action)
+        return action
 
     def undo_voters(self, state: State[Any, Any], seat: int) -> frozenset[int]:
         assert isinstance(state, DealState)

@@ -134,7 +134,7 @@ async def test_with_four_the_dealer_sits_out_and_stopping_early_settles(
         assert declarers_now
         await h.say(ANNA, GROUP, "/prefkeep конец")
         final = h.api.chat_messages(GROUP)[-1].text
-        assert "Пуля закрыта" in final and "не доигран" in final
+        assert "Пуля закрыта" in final and "досрочно" in final
     finally:
         await h.stop()
     independent = Pulka(players=4, target=20, variant="leningrad")

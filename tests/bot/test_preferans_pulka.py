@@ -14,7 +14,8 @@ import pytest
 
 from bot.service import TableService
 from games.core.registry import find_game
-from games.preferans.deal import DealState, Kind, Phase
+from games.preferans.cards import Card
+from games.preferans.deal import DealState, Kind, Phase, Undo, effective_actions
 from games.preferans.game import write
 from games.preferans.pulka import Pulka
 from storage.events import replay
@@ -41,9 +42,12 @@ def _offer(h: Harness) -> tuple[User, Sent, list[str]] | None:
     return None
 
 
-def _check_privacy(h: Harness, state: DealState, deal: int) -> int:
+def _check_privacy(
+    h: Harness, state: DealState, deal: int, seen: dict[tuple[int, int | None], set[Card]]
+) -> int:
     """Every version of every message of the current deal (its head names the deal), in the
-    group and in each private chat, shows only cards its reader may see now. Returns how many
+    group and in each private chat, shows only cards its reader may see now or might see at an
+    earlier step of the deal (a card taken back by an undo was seen). Returns how many
     versions it read."""
     head = re.compile(rf"(сдача|deal) {deal}\b")
     read = 0
@@ -54,10 +58,41 @@ def _check_privacy(h: Harness, state: DealState, deal: int) -> int:
             for _, text in sent.history:
                 if not head.search(text) or "🃏" not in text:
                     continue
-                leaked = shown(text) - allowed(state, viewer)
+                may = seen.setdefault((deal, viewer), set())
+                may |= allowed(state, viewer)
+                leaked = shown(text) - may
                 assert not leaked, (chat, state.phase, leaked, text)
                 read += 1
     return read
+
+
+async def _take_back(h: Harness) -> bool:
+    """The player who did the last thing asks to take it back; the others allow it."""
+    assert h.app is not None
+    await h.settle()
+    state = (await h.app.bot_data["service"].snapshot(1)).state
+    assert isinstance(state, DealState)
+    who = state.undoable_by()
+    assert who is not None
+    user = PLAYERS[who]
+    screen = h.api.chat_messages(user.id)[-1]
+    asked = [b["callback_data"] for b in screen.buttons() if b["callback_data"].endswith(":un")]
+    assert asked, screen.text
+    assert not (await h.press(user, screen, asked[0])).get("text")
+    await h.settle()
+    question = h.api.chat_messages(GROUP)[-1]
+    allow = next(
+        b["callback_data"] for b in question.buttons() if b["callback_data"].endswith(":ua:y")
+    )
+    assert (await h.press(user, question, allow)).get("text")  # not theirs to allow
+    for other in PLAYERS:
+        if other is not user:
+            assert not (await h.press(other, question, allow)).get("text")
+    await h.settle()
+    service: TableService = h.app.bot_data["service"]
+    after = (await service.snapshot(1)).state
+    assert isinstance(after, DealState) and isinstance(after.history[-1], Undo)
+    return len(effective_actions(after.history)) == len(effective_actions(state.history)) - 1
 
 
 def _steer(deal: int, state: DealState, data: list[str], rng: random.Random) -> str:
@@ -139,6 +174,8 @@ async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_th
         assert h.app is not None
         over = "Пуля закрыта" if language == "ru" else "The pulka is over"
         presses = checked = 0
+        undone = False
+        seen: dict[tuple[int, int | None], set[Card]] = {}
         restarted: set[Kind | None] = set()
         while not any(over in m.text for m in h.api.chat_messages(GROUP)):
             service: TableService = h.app.bot_data["service"]
@@ -149,7 +186,7 @@ async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_th
             assert found is not None, [m.text for m in h.api.chat_messages(GROUP)[-3:]]
             user, sent, data = found
             deal = snap.deal_in_match(snap.deal_no)
-            checked += _check_privacy(h, state, deal)
+            checked += _check_privacy(h, state, deal, seen)
             choice = _steer(deal, state, data, rng)
             answer = await h.press(user, sent, choice)
             assert not answer.get("text"), (answer, choice)
@@ -160,6 +197,12 @@ async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_th
                 await h.crash()
                 await h.start()
                 await h.settle()
+            if presses == 10:  # a card taken back, the other two allowing it
+                played = (await service.snapshot(1)).state
+                assert isinstance(played, DealState)
+                for viewer in (None, 0, 1, 2):  # what was seen before the undo stays seen
+                    seen.setdefault((deal, viewer), set()).update(allowed(played, viewer))
+                undone = await _take_back(h)
             if presses == 60:  # /score: the sheet as text and drawn as on paper
                 await h.say(PLAYERS[1], GROUP, "/score")
                 await h.settle()
@@ -168,7 +211,7 @@ async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_th
                 assert photo.upload is not None and photo.upload.data[:4] == b"\x89PNG"
             assert presses < 1500
         await h.settle()
-        assert checked > 500 and {Kind.RASPASY, Kind.MISERE} <= restarted
+        assert undone and checked > 500 and {Kind.RASPASY, Kind.MISERE} <= restarted
         result = next(m for m in reversed(h.api.chat_messages(GROUP)) if over in m.text)
         picture = h.api.chat_messages(GROUP)[-1]  # the pulka drawn, right after its result
         assert picture.kind == "photo" and picture.upload is not None

@@ -8,11 +8,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from bot.callback_data import Act, Button
 from bot.games import register_ui, uis
 from bot.games.preferans.ui import PREFERANS_UI
 from bot.service import TableService
 from games.core.registry import find_game
-from games.preferans.deal import DealState
+from games.preferans.cards import PACK
+from games.preferans.deal import DealState, Phase
 from games.preferans.game import PulkaMatch, write
 from games.preferans.pulka import Pulka
 from storage.events import replay
@@ -204,3 +206,171 @@ async def test_four_players_the_dealer_sits_out_and_restarts_in_every_phase_chan
     finally:
         if h.app is not None:
             await h.stop()
+
+
+async def test_a_substitute_mid_deal_and_stopping_early_by_consent(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """Bob leaves mid-deal for Дима (the others agree); later all three agree to stop: the
+    pulka is settled as it stands (§6) and Дима, not Bob, gets the seat's share."""
+    _register()
+    dima = User(404, "Дима", "ru", "dima")
+    h = Harness(api, str(tmp_path / "bot.sqlite3"), shuffle_seed=5)
+    await h.start()
+    rng = random.Random(3)
+    try:
+        for user in [*PLAYERS, dima]:
+            await h.say(user, user.id, "/start")
+        await h.say(PLAYERS[0], GROUP, "/pref")
+        for seat, user in enumerate(PLAYERS):
+            seating = next(
+                m for m in reversed(h.api.chat_messages(GROUP)) if ":sit:" in str(m.buttons())
+            )
+            sit = next(
+                b["callback_data"]
+                for b in seating.buttons()
+                if b["callback_data"].endswith(f":sit:{seat}")
+            )
+            assert not (await h.press(user, seating, sit)).get("text")
+        players = list(PLAYERS)
+        for press in range(60):
+            if press == 8:  # Bob hands his seat to Дима, the other two agree
+                await h.say(PLAYERS[1], GROUP, "/sub @dima")
+                proposal = h.api.chat_messages(GROUP)[-1]
+                agree = next(
+                    b["callback_data"]
+                    for b in proposal.buttons()
+                    if b["callback_data"].endswith(":sb:y")
+                )
+                for user in (PLAYERS[0], PLAYERS[2]):
+                    assert not (await h.press(user, proposal, agree)).get("text")
+                await h.settle()
+                players[1] = dima
+                assert any(
+                    "Дима" in m.text and "вместо" in m.text for m in h.api.chat_messages(GROUP)
+                )
+            found = _offer(h, players)
+            assert found is not None
+            user, sent, data = found
+            assert user is not PLAYERS[1] or press < 8  # Bob's old buttons are gone
+            answer = await h.press(user, sent, _choose(rng, data))
+            assert not answer.get("text"), answer
+        await h.say(PLAYERS[0], GROUP, "/end")
+        proposal = h.api.chat_messages(GROUP)[-1]
+        assert "Остановить пулю" in proposal.text
+        agree = next(
+            b["callback_data"] for b in proposal.buttons() if b["callback_data"].endswith(":end:y")
+        )
+        for user in (dima, PLAYERS[2]):
+            assert not (await h.press(user, proposal, agree)).get("text")
+        await h.settle()
+        assert any("Пуля закрыта. (досрочно)" in m.text for m in h.api.chat_messages(GROUP))
+        assert h.app is not None
+        storage: SqliteStorage = h.app.bot_data["storage"]
+        (match,) = await storage.matches(1)
+        independent = Pulka(players=3, target=10, variant="sochi")
+        for deal in await storage.deals(match.id):
+            if deal.result is not None:
+                state = replay(find_game("preferans"), 3, await storage.events(1, deal.deal_no))
+                assert isinstance(state, DealState) and state.result is not None
+                write(independent, state.result, state.deal.dealer)
+        independent.close()
+        whole = independent.whole()
+        rows = {r.player_id: r.points for r in await storage.ledger(1)}
+        bob = await storage.player_by_tg(PLAYERS[1].id)
+        assert bob is not None and bob.id not in rows
+        assert rows == {match.seats[s]: whole[s] for s in range(3)} and match.unfinished
+    finally:
+        if h.app is not None:
+            await h.stop()
+
+
+async def test_forged_and_out_of_turn_presses_are_refused_and_change_nothing(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """A discard of cards not held, a contract below the bid, half-whist on an eight, another
+    player's action, malformed data: each gets an answer and writes nothing."""
+    _register()
+    h = Harness(api, str(tmp_path / "bot.sqlite3"), shuffle_seed=8)
+    await h.start()
+    try:
+        for user in PLAYERS:
+            await h.say(user, user.id, "/start")
+        await h.say(PLAYERS[0], GROUP, "/preferans")
+        for seat, user in enumerate(PLAYERS):
+            seating = next(
+                m for m in reversed(h.api.chat_messages(GROUP)) if ":sit:" in str(m.buttons())
+            )
+            sit = next(
+                b["callback_data"]
+                for b in seating.buttons()
+                if b["callback_data"].endswith(f":sit:{seat}")
+            )
+            assert not (await h.press(user, seating, sit)).get("text")
+        assert h.app is not None
+        service: TableService = h.app.bot_data["service"]
+        refused: set[str] = set()
+
+        async def forge(user: User, arg: str) -> None:
+            snap = await service.snapshot(1)
+            before = (snap.actions, snap.state)
+            data = Button(1, snap.deal_no, Act.ACTION, arg, snap.actions).encode()
+            screen = h.api.chat_messages(user.id)[-1]
+            answer = await h.press(user, screen, data)
+            assert answer.get("text"), (arg, answer)
+            snap = await service.snapshot(1)
+            assert (snap.actions, snap.state) == before  # nothing written
+            refused.add(arg.split(".")[0])
+
+        for _ in range(40):
+            snap = await service.snapshot(1)
+            state = snap.state
+            assert isinstance(state, DealState)
+            actor = state.actor
+            assert actor is not None
+            user = PLAYERS[actor]
+            other = PLAYERS[(actor + 1) % 3]
+            if state.phase is Phase.AUCTION:
+                bid = "bid.8S" if not state.calls else "bid.P"
+                if not state.calls:
+                    await forge(other, "bid.6S")  # out of turn
+                await _press_action(h, user, bid)
+            elif state.phase is Phase.DISCARD:
+                held = state.hands[actor]
+                absent = sorted(c for c in PACK if c not in held)[:2]
+                await forge(user, f"drop.{absent[0]}.{absent[1]}")
+                low = sorted(held)[:2]
+                await _press_action(h, user, f"drop.{low[0]}.{low[1]}")
+            elif state.phase is Phase.CONTRACT:
+                await forge(user, "name.7NT")  # below the bid of eight
+                await _press_action(h, user, "name.8S")
+            elif state.phase is Phase.WHIST:
+                if not state.whists:
+                    await _press_action(h, user, "whist.pass")
+                else:
+                    await forge(user, "whist.half")  # not on an eight
+                    break
+        assert refused == {"bid", "drop", "name", "whist"}
+        screen = h.api.chat_messages(PLAYERS[0].id)[-1]
+        for junk in (
+            "b1:1:1:a:",
+            "b1:1:1:a:zzz.zz",
+            "b1:99:1:a:bid.P",
+            "nonsense",
+            "b1:1:1.0:a:bid.99Q",
+        ):
+            assert (await h.press(PLAYERS[0], screen, junk)).get("text"), junk
+    finally:
+        if h.app is not None:
+            await h.stop()
+
+
+async def _press_action(h: Harness, user: User, arg: str) -> None:
+    """An action as its button carries it, for the position the deal is at (the discard's
+    confirmation is made this way after two picks; here in one)."""
+    assert h.app is not None
+    snap = await h.app.bot_data["service"].snapshot(1)
+    data = Button(1, snap.deal_no, Act.ACTION, arg, snap.actions).encode()
+    screen = h.api.chat_messages(user.id)[-1]
+    assert not (await h.press(user, screen, data)).get("text"), arg
+    await h.settle()

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import itertools
 import random
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -11,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.core.registry import find_game
-from games.errors import Reason, RuleError
+from games.errors import OutOfTurn, Reason, RuleError
 from games.preferans.bids import Bid
 from games.preferans.cards import PACK, Card, Deal, Suit
 from games.preferans.deal import (
@@ -25,6 +27,7 @@ from games.preferans.deal import (
     Phase,
     Play,
     Show,
+    Undo,
     Whist,
     legal_everywhere,
 )
@@ -344,3 +347,32 @@ def test_typed_results_score(text: str, scores: dict[str, list[int]]) -> None:
 def test_typed_nonsense_is_refused_with_a_reason(text: str) -> None:
     with pytest.raises(RuleError):
         parse_entry(text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 10**9))
+def test_an_undo_takes_back_exactly_the_last_thing_done_and_replays(seed: int) -> None:
+    """At every point of a random deal: only who pressed the last call, word, contract or card
+    may take it back (never a discard or a claim), the deal is then as if it had not been done,
+    and the log with the undo in it replays to the same state."""
+    rng = random.Random(seed)
+    _final, states = random_deal(seed)
+    for before, after in itertools.pairwise(states):
+        last = after.history[-1]
+        who = after.undoable_by()
+        takeable = isinstance(last, Call | Declare | Whist | Show | Play) and after.result is None
+        assert (who is not None) == (takeable and after.claim is None)
+        for seat in after.deal.active:
+            if seat != who:
+                with pytest.raises(OutOfTurn):
+                    after.apply(Undo(seat))
+        if who is None:
+            continue
+        undone = after.apply(Undo(who))
+        assert replace(undone, history=before.history) == before
+        assert DealState.replay(after.deal, undone.history, after.variant) == undone
+        if rng.random() < 0.2 and before.history:  # undo twice in a row: only if theirs again
+            again = undone.undoable_by()
+            if again is not None:
+                twice = undone.apply(Undo(again))
+                assert DealState.replay(after.deal, twice.history, after.variant) == twice

@@ -14,7 +14,6 @@ from bot.service import (
     EndVote,
     MatchFinished,
     Snapshot,
-    SubProposed,
     UndoAnswered,
     UndoAsked,
 )
@@ -196,26 +195,6 @@ def render_undo_answered(snap: Snapshot, notice: UndoAnswered, t: Translator) ->
     name = user_text(holder.name) if holder else "—"
     key = "undo.allowed" if notice.allowed else "undo.refused"
     return Rendered(t(key, name=name, seat=seat_text(Seat(notice.asker), t.language)))
-
-
-def render_sub_proposed(snap: Snapshot, notice: SubProposed, t: Translator) -> Rendered:
-    agreed = ", ".join(
-        user_text(snap.seats[s].name) for s in sorted(notice.agreed) if s in snap.seats
-    )
-    text = t(
-        "sub.proposed",
-        seat=seat_text(Seat(notice.seat), t.language),
-        leaving=user_text(notice.leaving),
-        newcomer=user_text(notice.newcomer),
-        agreed=agreed or "—",
-    )
-    keys = (
-        (
-            Key(t("button.sub_yes"), Button(snap.table_id, snap.deal_no, Act.SUB, "y").encode()),
-            Key(t("button.sub_no"), Button(snap.table_id, snap.deal_no, Act.SUB, "n").encode()),
-        ),
-    )
-    return Rendered(text, keys)
 
 
 def render_end_vote(snap: Snapshot, notice: EndVote, t: Translator) -> Rendered:

@@ -18,7 +18,6 @@ from bot.games.bridge.score import (
     render_end_vote,
     render_rubber_result,
     render_scoresheet,
-    render_sub_proposed,
     render_undo_answered,
     render_undo_asked,
 )
@@ -38,7 +37,6 @@ from bot.service import (
     MatchFinished,
     Refusal,
     Snapshot,
-    SubProposed,
     UndoAnswered,
     UndoAsked,
 )
@@ -175,8 +173,6 @@ class BridgeUI:
             post(chat, thread, render_undo_asked(snap, notice, t))
         elif isinstance(notice, UndoAnswered):
             post(chat, thread, render_undo_answered(snap, notice, t))
-        elif isinstance(notice, SubProposed):
-            post(chat, thread, render_sub_proposed(snap, notice, t))
         elif isinstance(notice, EndVote):
             post(chat, thread, render_end_vote(snap, notice, t))
         elif isinstance(notice, MatchFinished):

@@ -179,7 +179,7 @@ def render_pulka_keeper(sheet: PulkaSheet, arg: str, t: Translator, note: str = 
         group = sheet.chat.settings
         title = t("pref.over")
         if sheet.finished.unfinished:
-            title += " " + t("history.unfinished")
+            title += " " + t("pref.unfinished")
         lines.append(f"<b>{title}</b>")
         by_id = {p.id: p.name for p in sheet.players.values()}
         entries = " · ".join(

@@ -28,7 +28,15 @@ from bot.games.preferans.views import (
     trick_lines,
 )
 from bot.i18n import Translator
-from bot.service import DealFinished, EndVote, MatchFinished, Refusal, Snapshot
+from bot.service import (
+    DealFinished,
+    EndVote,
+    MatchFinished,
+    Refusal,
+    Snapshot,
+    UndoAnswered,
+    UndoAsked,
+)
 from bot.views import Key, Rendered
 from bot.views.amounts import account_lines, amount, money
 from bot.views.text import user_text
@@ -205,7 +213,10 @@ class PreferansUI:
         if not view.legal:
             if view.actor is not None:
                 lines.append(t("pref.waiting", name=user_text(names.get(view.actor, "—"))))
-            return Rendered("\n".join(lines))
+            if view.undoable_by != seat:
+                return Rendered("\n".join(lines))
+            undo = Key(t("button.undo"), Button(snap.table_id, deal_no, Act.UNDO).encode())
+            return Rendered("\n".join(lines), ((undo,),))
         lines.append(f"<b>{t('pref.your_turn')}</b>")
         if view.turn is not None and view.turn != seat and view.phase is Phase.PLAY:
             lines.append(t("pref.for", name=user_text(names.get(view.turn, "—"))))
@@ -385,12 +396,49 @@ class PreferansUI:
             post(chat, thread, pulka_result(snap, notice, t))
             if isinstance(notice.match, PulkaMatch):
                 post_pulka_picture(presenter.outbox, snap, notice.match, t)
+        elif isinstance(notice, UndoAsked):
+            voters = () if snap.state is None else snap.game.undo_voters(snap.state, notice.seat)
+            others = ", ".join(user_text(names[s]) for s in sorted(voters) if s in names)
+            keys = (
+                (
+                    Key(
+                        t("button.allow"),
+                        Button(snap.table_id, snap.deal_no, Act.UNDO_ANSWER, "y").encode(),
+                    ),
+                    Key(
+                        t("button.refuse"),
+                        Button(snap.table_id, snap.deal_no, Act.UNDO_ANSWER, "n").encode(),
+                    ),
+                ),
+            )
+            who = user_text(names.get(notice.seat, "—"))
+            post(chat, thread, Rendered(t("pref.undo.asked", name=who, others=others), keys))
+        elif isinstance(notice, UndoAnswered):
+            asker = user_text(names.get(notice.asker, "—"))
+            by = user_text(names.get(notice.by, "—"))
+            key = "pref.undo.allowed" if notice.allowed else "pref.undo.refused"
+            post(chat, thread, Rendered(t(key, name=asker, by=by)))
         elif isinstance(notice, EndVote):
             holder = snap.seats.get(notice.seat)
             name = user_text(holder.name) if holder is not None else "—"
-            key = "end.refused" if not notice.agree else "end.proposed"
+            if not notice.agree:
+                post(chat, thread, Rendered(t("pref.end.refused", name=name)))
+                return True
             agreed = ", ".join(user_text(names[s]) for s in sorted(snap.end_votes) if s in names)
-            post(chat, thread, Rendered(t(key, name=name, names=agreed, count=len(snap.end_votes))))
+            count = f"{len(snap.end_votes)}/{len(snap.seats)}"
+            keys = (
+                (
+                    Key(
+                        t("button.end_yes"),
+                        Button(snap.table_id, snap.deal_no, Act.END, "y").encode(),
+                    ),
+                    Key(
+                        t("button.end_no"),
+                        Button(snap.table_id, snap.deal_no, Act.END, "n").encode(),
+                    ),
+                ),
+            )
+            post(chat, thread, Rendered(t("pref.end.proposed", names=agreed, count=count), keys))
         else:
             return False
         return True
@@ -519,7 +567,7 @@ def pulka_result(snap: Snapshot, notice: MatchFinished, t: Translator) -> Render
     group = snap.chat.settings
     title = t("pref.over")
     if notice.unfinished:
-        title += " " + t("history.unfinished")
+        title += " " + t("pref.unfinished")
     lines = [f"<b>{title}</b>"]
     match = notice.match
     if isinstance(match, PulkaMatch):
