@@ -26,11 +26,16 @@ from tests.bot.test_preferans_views import shown
 from tests.fakeapi import FakeBotApi, Sent, User
 from tests.games.test_preferans_deal import allowed
 
-PLAYERS = [User(501, "Аня", "ru", "anya"), User(502, "Bob", "en", "bob"), User(503, "Вика", "ru")]
+PLAYERS = [
+    User(501, "Аня", "ru", "anya"),
+    User(502, "Bob", "en", "bob"),
+    User(503, "Вика", "ru"),
+    User(504, "Дима", "ru", "dima"),
+]
 
 
-def _offer(h: Harness) -> tuple[User, Sent, list[str]] | None:
-    for user in PLAYERS:
+def _offer(h: Harness, users: list[User]) -> tuple[User, Sent, list[str]] | None:
+    for user in users:
         for sent in reversed(h.api.chat_messages(user.id)):
             data = [
                 b["callback_data"]
@@ -43,7 +48,11 @@ def _offer(h: Harness) -> tuple[User, Sent, list[str]] | None:
 
 
 def _check_privacy(
-    h: Harness, state: DealState, deal: int, seen: dict[tuple[int, int | None], set[Card]]
+    h: Harness,
+    users: list[User],
+    state: DealState,
+    deal: int,
+    seen: dict[tuple[int, int | None], set[Card]],
 ) -> int:
     """Every version of every message of the current deal (its head names the deal), in the
     group and in each private chat, shows only cards its reader may see now or might see at an
@@ -52,7 +61,7 @@ def _check_privacy(
     head = re.compile(rf"(сдача|deal) {deal}\b")
     read = 0
     chats: list[tuple[int, int | None]] = [(GROUP, None)]
-    chats += [(user.id, seat) for seat, user in enumerate(PLAYERS)]
+    chats += [(user.id, seat) for seat, user in enumerate(users)]
     for chat, viewer in chats:
         for sent in h.api.chat_messages(chat):
             for _, text in sent.history:
@@ -66,7 +75,7 @@ def _check_privacy(
     return read
 
 
-async def _take_back(h: Harness) -> bool:
+async def _take_back(h: Harness, users: list[User]) -> bool:
     """The player who did the last thing asks to take it back; the others allow it."""
     assert h.app is not None
     await h.settle()
@@ -74,7 +83,7 @@ async def _take_back(h: Harness) -> bool:
     assert isinstance(state, DealState)
     who = state.undoable_by()
     assert who is not None
-    user = PLAYERS[who]
+    user = users[who]
     screen = h.api.chat_messages(user.id)[-1]
     asked = [b["callback_data"] for b in screen.buttons() if b["callback_data"].endswith(":un")]
     assert asked, screen.text
@@ -85,9 +94,9 @@ async def _take_back(h: Harness) -> bool:
         b["callback_data"] for b in question.buttons() if b["callback_data"].endswith(":ua:y")
     )
     assert (await h.press(user, question, allow)).get("text")  # not theirs to allow
-    for other in PLAYERS:
-        if other is not user:
-            assert not (await h.press(other, question, allow)).get("text")
+    for seat in state.deal.active:
+        if seat != who:
+            assert not (await h.press(users[seat], question, allow)).get("text")
     await h.settle()
     service: TableService = h.app.bot_data["service"]
     after = (await service.snapshot(1)).state
@@ -137,28 +146,30 @@ def _steer(deal: int, state: DealState, data: list[str], rng: random.Random) -> 
     return rng.choice(actions)
 
 
-@pytest.mark.parametrize("language", ["ru", "en"])
+@pytest.mark.parametrize(("players", "language"), [(3, "ru"), (3, "en"), (4, "ru")])
 async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_the_ledger(
-    api: FakeBotApi, tmp_path: Path, language: str
+    api: FakeBotApi, tmp_path: Path, players: int, language: str
 ) -> None:
+    users = PLAYERS[:players]
     h = Harness(api, str(tmp_path / "bot.sqlite3"), shuffle_seed=21)
     await h.start()
     rng = random.Random(2)
     try:
-        for user in PLAYERS:
+        for user in users:
             await h.say(user, user.id, "/start")
-        await h.say(PLAYERS[0], GROUP, "/preferans")
-        if language == "en":
-            h.api.admins.add(PLAYERS[0].id)
-            await h.say(PLAYERS[0], GROUP, "/settings")
-            settings = h.api.chat_messages(GROUP)[-1]
-            switch = next(
-                b["callback_data"]
-                for b in settings.buttons()
-                if b["callback_data"].endswith("lang=en")
-            )
-            assert (await h.press(PLAYERS[0], settings, switch)).get("text") == "Сохранено."
-        for seat, user in enumerate(PLAYERS):
+        await h.say(users[0], GROUP, "/preferans")
+        h.api.admins.add(users[0].id)
+        await h.say(users[0], GROUP, "/settings")
+        settings = h.api.chat_messages(GROUP)[-1]
+        for wanted in ("lang=en" if language == "en" else "", "players=4" if players == 4 else ""):
+            if wanted:
+                switch = next(
+                    b["callback_data"]
+                    for b in settings.buttons()
+                    if b["callback_data"].endswith(wanted)
+                )
+                assert (await h.press(users[0], settings, switch)).get("text") == "Сохранено."
+        for seat, user in enumerate(users):
             seating = next(
                 m
                 for m in reversed(h.api.chat_messages(GROUP))
@@ -182,11 +193,11 @@ async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_th
             snap = await service.snapshot(1)
             state = snap.state
             assert isinstance(state, DealState)
-            found = _offer(h)
+            found = _offer(h, users)
             assert found is not None, [m.text for m in h.api.chat_messages(GROUP)[-3:]]
             user, sent, data = found
             deal = snap.deal_in_match(snap.deal_no)
-            checked += _check_privacy(h, state, deal, seen)
+            checked += _check_privacy(h, users, state, deal, seen)
             choice = _steer(deal, state, data, rng)
             answer = await h.press(user, sent, choice)
             assert not answer.get("text"), (answer, choice)
@@ -200,11 +211,11 @@ async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_th
             if presses == 10:  # a card taken back, the other two allowing it
                 played = (await service.snapshot(1)).state
                 assert isinstance(played, DealState)
-                for viewer in (None, 0, 1, 2):  # what was seen before the undo stays seen
+                for viewer in (None, *range(players)):  # what was seen before the undo stays seen
                     seen.setdefault((deal, viewer), set()).update(allowed(played, viewer))
-                undone = await _take_back(h)
+                undone = await _take_back(h, users)
             if presses == 60:  # /score: the sheet as text and drawn as on paper
-                await h.say(PLAYERS[1], GROUP, "/score")
+                await h.say(users[1], GROUP, "/score")
                 await h.settle()
                 text, photo = h.api.chat_messages(GROUP)[-2:]
                 assert "<pre>" in text.text and photo.kind == "photo"
@@ -220,19 +231,18 @@ async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_th
         else:
             assert "Баланс" in result.text and "вист." in result.text
         # the group prices a whist at half a rouble and settles up through the ledger
-        h.api.admins.add(PLAYERS[0].id)
-        await h.say(PLAYERS[0], GROUP, "/settings вист 0,5 RUB")
-        await h.say(PLAYERS[0], GROUP, "/ledger")
+        await h.say(users[0], GROUP, "/settings вист 0,5 RUB")
+        await h.say(users[0], GROUP, "/ledger")
         ledger = h.api.chat_messages(GROUP)[-1]
         assert "RUB" in ledger.text and ("вист." in ledger.text or "whists" in ledger.text)
-        for _ in range(3):  # at most n - 1 transfers settle n players
-            await h.say(PLAYERS[0], GROUP, "/settle")
+        for _ in range(players):  # at most n - 1 transfers settle n players
+            await h.say(users[0], GROUP, "/settle")
             plan = h.api.chat_messages(GROUP)[-1]
             paid = [b["callback_data"] for b in plan.buttons() if ":pay:" in b["callback_data"]]
             if not paid:
                 break
             assert all(":pay:w." in d for d in paid)  # in whists, as the pulka was played
-            assert (await h.press(PLAYERS[0], plan, paid[0])).get("text") == "Платёж записан"
+            assert (await h.press(users[0], plan, paid[0])).get("text") == "Платёж записан"
         assert not paid
     finally:
         if h.app is not None:
@@ -241,11 +251,11 @@ async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_th
     try:
         (match,) = await store.matches(1)
         assert match.game == "preferans" and match.finished_at is not None
-        independent = Pulka(players=3, target=10, variant="sochi")
+        independent = Pulka(players=players, target=10, variant="sochi")
         kinds, words = set(), set()
         claimed = False
         for deal in await store.deals(match.id):
-            state = replay(find_game("preferans"), 3, await store.events(1, deal.deal_no))
+            state = replay(find_game("preferans"), players, await store.events(1, deal.deal_no))
             assert isinstance(state, DealState) and state.result is not None
             kinds.add(state.result.kind)
             claimed = claimed or state.result.claimed
@@ -258,7 +268,7 @@ async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_th
         rows = await store.ledger(1)
         assert {r.unit for r in rows} == {WHISTS}
         assert {r.player_id: r.points for r in rows if r.kind == "match"} == {
-            match.seats[seat]: whole[seat] for seat in range(3)
+            match.seats[seat]: whole[seat] for seat in range(players)
         }
         assert set((await store.balances(1, WHISTS)).values()) == {0}  # settled up
         assert sum(whole) == 0
