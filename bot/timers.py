@@ -49,8 +49,10 @@ class TurnTimers:
             or snap.paused
         ):
             return
-        seat = state.turn  # who must press (bridge: declarer for dummy)
-        if seat is None or seat not in snap.seats:
+        # Who must press: the one with something to do (bridge: declarer for dummy; Preferans:
+        # an open whister for the passer), whatever seat's card it is.
+        seat = next((s for s in sorted(snap.seats) if state.legal_actions(s)), None)
+        if seat is None:
             return
         total = snap.settings.turn_timer * self.minute
         elapsed = time.time() - snap.last_at

@@ -226,6 +226,9 @@ async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_th
         result = next(m for m in reversed(h.api.chat_messages(GROUP)) if over in m.text)
         picture = h.api.chat_messages(GROUP)[-1]  # the pulka drawn, right after its result
         assert picture.kind == "photo" and picture.upload is not None
+        written = "Written — " if language == "en" else "Записано — "
+        on = "whists on" if language == "en" else "висты на"
+        assert any(written in m.text and on in m.text for m in h.api.chat_messages(GROUP))
         if language == "en":
             assert "Running accounts" in result.text and "whists" in result.text
         else:

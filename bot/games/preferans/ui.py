@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from telegram import InputFile, Update
@@ -372,6 +373,7 @@ class PreferansUI:
             lines = [
                 f"<b>{t('pref.deal_result', number=snap.deal_in_match(notice.deal_no))}</b>",
                 result_line(final.result, names, t),
+                *written_lines(notice.before, match, names, t),
                 "<pre>"
                 + sheet_text(
                     list(sheet["pool"]),
@@ -546,6 +548,40 @@ def post_pulka_picture(outbox: Outbox, snap: Snapshot, match: PulkaMatch, t: Tra
         return InputFile(png, filename="pulka.png")
 
     outbox.post_file(snap.chat.tg_chat_id, snap.topic_id, "sendPhoto", "photo", draw(), caption)
+
+
+def written_lines(
+    before: Any, after: PulkaMatch, names: Mapping[int, str], t: Translator
+) -> list[str]:
+    """What the deal wrote, as players read it off the sheet: each player's pool and gora
+    added, and the whists they wrote on each of the others."""
+    if not isinstance(before, PulkaMatch):
+        return []
+    old, new = before.pulka.state(), after.pulka.state()
+    parts = []
+    for seat in range(len(new["pool"])):
+        name = user_text(names.get(seat, "—"))
+        pool = new["pool"][seat] - old["pool"][seat]
+        gora = new["gora"][seat] - old["gora"][seat]
+        items = []
+        if pool:
+            items.append(t("pref.written.pool", n=_signed(pool)))
+        if gora:
+            items.append(t("pref.written.gora", n=_signed(gora)))
+        for other in range(len(new["pool"])):
+            whists = new["whists"][seat][other] - old["whists"][seat][other]
+            if whists:
+                on = user_text(names.get(other, "—"))
+                items.append(t("pref.written.whists", n=_signed(whists), name=on))
+        if items:
+            parts.append(f"{name}: {', '.join(items)}")
+    return [t("pref.written", parts="; ".join(parts))] if parts else []
+
+
+def _signed(value: int | Fraction) -> str:
+    exact = Fraction(value)
+    text = str(exact.numerator) if exact.denominator == 1 else f"{float(exact):g}"
+    return text if exact < 0 else "+" + text
 
 
 def settings_line(snap: Snapshot, t: Translator) -> str:
