@@ -2,10 +2,13 @@
 a second, through the real application and the fake Bot API.
 
     python -m bench.api_economy [--deals 2] [--card-seconds 1.0] [--group-interval 4.0]
+                                [--turn-notice 20] [--slow-seconds 0]
 
 Time runs for real (a deal at one card a second takes about a minute); ``--scale 0.1`` runs
 ten times faster with every interval, and the one-minute window, scaled alike.
-Prints numbers; asserts nothing. The naive design it compares with posts one group message
+``--slow-seconds 30`` makes one player (West) take that long over each of their actions, as a
+player who looked away: the turn notices (``--turn-notice``; 0 turns them off) then show their
+cost. Prints numbers; asserts nothing. The naive design it compares with posts one group message
 per call and per card (computed, not built).
 """
 
@@ -23,7 +26,14 @@ from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
 from tests.fakeapi import FakeBotApi
 
 
-async def run(deals: int, card_seconds: float, group_interval: float, scale: float) -> None:
+async def run(
+    deals: int,
+    card_seconds: float,
+    group_interval: float,
+    scale: float,
+    turn_notice: float = 20.0,
+    slow_seconds: float = 0.0,
+) -> None:
     api = FakeBotApi()
     await api.start()
     with tempfile.TemporaryDirectory() as tmp:
@@ -33,7 +43,11 @@ async def run(deals: int, card_seconds: float, group_interval: float, scale: flo
         await seat_four(h)  # seated quickly, then restarted with real pacing
         await h.stop()
         harness = Harness(
-            api, path, group_interval=group_interval * scale, private_interval=1.0 * scale
+            api,
+            path,
+            group_interval=group_interval * scale,
+            private_interval=1.0 * scale,
+            turn_notice=turn_notice * scale,
         )
         await harness.start()
         await harness.settle()
@@ -48,6 +62,12 @@ async def run(deals: int, card_seconds: float, group_interval: float, scale: flo
                     await asyncio.sleep(0.01)
                     continue
                 user, message = user_message
+                if slow_seconds and user is PLAYERS[3]:
+                    await asyncio.sleep(slow_seconds * scale)
+                    user_message = driver.actor()
+                    if user_message is None:
+                        continue
+                    user, message = user_message
                 data = driver.choose(user, message)
                 query = await api.press(user, message, data)
                 await api.answer_of(query)
@@ -61,6 +81,7 @@ async def run(deals: int, card_seconds: float, group_interval: float, scale: flo
             group = [c for c in calls if int(c.params.get("chat_id", 0)) < 0]
             private = [c for c in calls if int(c.params.get("chat_id", 0)) > 0]
             answers = [c for c in calls if c.method == "answerCallbackQuery"]
+            deletes = [c for c in calls if c.method == "deleteMessage"]
             window = 60.0 * scale
             worst = max(
                 (sum(1 for d in group if c.at <= d.at < c.at + window) for c in group), default=0
@@ -69,7 +90,8 @@ async def run(deals: int, card_seconds: float, group_interval: float, scale: flo
             print(
                 f"deal {deal}: {presses} presses ({cards} cards) in {elapsed / scale:.0f} s "
                 f"(scaled): group calls {len(group)}, private calls {len(private)}, "
-                f"callback answers {len(answers)}; busiest minute {worst} group calls "
+                f"callback answers {len(answers)}, turn notices {len(deletes)} (each a new "
+                f"message and a deletion); busiest minute {worst} group calls "
                 f"(naive: {naive} posts in the deal, up to {min(naive, int(60 / card_seconds))} "
                 "a minute)"
             )
@@ -83,8 +105,19 @@ def main() -> None:
     parser.add_argument("--card-seconds", type=float, default=1.0)
     parser.add_argument("--group-interval", type=float, default=4.0)
     parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--turn-notice", type=float, default=20.0)
+    parser.add_argument("--slow-seconds", type=float, default=0.0)
     args = parser.parse_args()
-    asyncio.run(run(args.deals, args.card_seconds, args.group_interval, args.scale))
+    asyncio.run(
+        run(
+            args.deals,
+            args.card_seconds,
+            args.group_interval,
+            args.scale,
+            args.turn_notice,
+            args.slow_seconds,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -103,7 +103,14 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     outbox = Outbox(application.bot, storage, config.group_interval, config.private_interval)
     presenter = Presenter(outbox, application.bot.username)
     if application.job_queue is not None:
-        presenter.timers = TurnTimers(application.job_queue, service, outbox, config.timer_minute)
+        presenter.timers = TurnTimers(
+            application.job_queue,
+            service,
+            outbox,
+            config.timer_minute,
+            config.turn_notice_seconds,
+            presenter.notify_turn,
+        )
 
     async def blocked(tg_user_id: int) -> None:
         for change in await service.set_blocked(tg_user_id, True):

@@ -28,6 +28,9 @@ class Config:
     overall_rate_per_second: int = 30
     poll_timeout: int = 30
     timer_minute: float = 60.0  # seconds in a turn-timer "minute" (tests and demos shorten it)
+    # A player who has had their turn this long without pressing gets their screen anew, as a
+    # new message (Telegram notifies new messages, not edits); 0 turns it off.
+    turn_notice_seconds: float = 20.0
     # A fixed shuffle for reproducible runs (tests comparing releases); never from the
     # environment: real tables are always shuffled with ``secrets``.
     shuffle_seed: int | None = None
@@ -57,6 +60,7 @@ class Config:
                 overall_rate_per_second=int(source.get("OVERALL_RATE_PER_SECOND", "30")),
                 poll_timeout=int(source.get("POLL_TIMEOUT", "30")),
                 timer_minute=float(source.get("TURN_TIMER_MINUTE_SECONDS", "60")),
+                turn_notice_seconds=float(source.get("TURN_NOTICE_SECONDS", "20")),
             )
         except ValueError as exc:
             raise ConfigError(f"a setting is not a number: {exc}") from exc

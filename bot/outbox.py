@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 # The outbox calls these two methods through ``Bot.do_api_request`` on purpose (see _attempt).
 warnings.filterwarnings(
     "ignore",
-    message=r"Please use 'Bot\.(sendMessage|editMessageText|sendPhoto|sendDocument)'",
+    message=r"Please use 'Bot\.(sendMessage|editMessageText|sendPhoto|sendDocument|deleteMessage)'",
     category=PTBUserWarning,
 )
 
@@ -59,6 +59,7 @@ class _Kept:
     # Storage was asked for its id already, or must not be: ``forget`` means post anew.
     looked_up: bool = False
     stored_digest: str = ""  # what storage says the message showed (after a restart)
+    renew: bool = False  # post it anew at the bottom of the chat, deleting the old one
 
 
 @dataclass
@@ -203,6 +204,14 @@ class Outbox:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await lane.task
 
+    def renew(self, table_id: int, key: str) -> None:
+        """Send the kept message anew as a new message (Telegram notifies new messages, not
+        edits) and delete the old one, so the chat still holds one: two calls instead of one
+        edit. The content comes with the next ``want``."""
+        kept = self._keeps.get((table_id, key))
+        if kept is not None:
+            kept.renew = True
+
     def forget(self, table_id: int, key: str) -> None:
         """Post the kept message anew next time instead of editing it (it scrolled away)."""
         kept = self._keeps.get((table_id, key))
@@ -306,7 +315,7 @@ class Outbox:
         if kept is None or kept.chat_id != lane.chat_id:
             return False  # forgotten, or it now belongs to another chat (a substitute's seat)
         content = kept.wanted
-        if kept.sent == content:
+        if kept.sent == content and not kept.renew:
             self.stats.skipped += 1
             return False
         self._sending.add(op.keep)
@@ -318,6 +327,17 @@ class Outbox:
     async def _send_kept(self, lane: _Lane, keep: KeepId, kept: _Kept, content: Rendered) -> bool:
         message_id = await self._known_id(keep, kept)
         digest = _digest(content)
+        if kept.renew and message_id is not None:
+            kept.renew = False
+            new_id = await self._call_post(lane, content, kept.thread_id)
+            if new_id is None:
+                return True
+            kept.message_id, kept.sent = new_id, content
+            await self.storage.set_message(keep[0], keep[1], kept.chat_id, new_id, digest)
+            with contextlib.suppress(BadRequest):  # gone already: nothing to tidy
+                await self._attempt(lane, "deleteMessage", {"message_id": message_id})
+            return True
+        kept.renew = False  # never shown yet: its first post notifies anyway
         if message_id is not None and kept.sent is None and kept.stored_digest == digest:
             kept.sent = content  # after a restart: the message shows this already
             self.stats.skipped += 1

@@ -75,6 +75,12 @@ class Presenter:
             seating = ui.seating(snap, t, self.bot_username)
             self.outbox.want(snap.table_id, key, chat, thread, seating)
 
+    def notify_turn(self, snap: Snapshot, seat: int) -> None:
+        """The seat's screen sent anew as a new message (a notification), the old one deleted."""
+        ui = ui_for(snap.game.name)
+        self.outbox.renew(snap.table_id, ui.hand_key(seat, snap.deal_no))
+        ui.show_hand(self, snap, seat)
+
     def show_hand(self, snap: Snapshot, seat: int, menu: str = "") -> None:
         """One player's private screen, drawn anew (``menu``: a sub-menu they opened)."""
         ui_for(snap.game.name).show_hand(self, snap, seat, menu)

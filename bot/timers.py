@@ -1,6 +1,13 @@
-"""Turn timers: a table setting (off, or N minutes). Half-way through, a private reminder to
+"""Turn notices and turn timers.
+
+A player who has had their turn for ``TURN_NOTICE_SECONDS`` (20 by default) without pressing gets
+their screen anew, as a new message at the bottom of the chat (Telegram notifies new messages,
+not edits), the old one deleted: someone watching the table presses sooner and costs nothing;
+at most two per player and deal, so a slow table's cost is bounded.
+
+The turn timer is a table setting (off, or N minutes). Half-way through, a private reminder to
 whoever must act; when the time is up, a mention in the group, where the others may wait, stop
-the rubber (/end) or take a substitute in (/sub).
+the match (/end) or take a substitute in (/sub).
 
 Nothing is kept but the table's own log: a timer runs from the time of the deal's last event,
 so after a restart the timers are rebuilt from storage as the tables are restored, and one that
@@ -10,6 +17,7 @@ ran out while the bot was down fires at once.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from telegram.ext import ContextTypes, JobQueue
@@ -22,6 +30,8 @@ from bot.views import Rendered
 from bot.views.text import user_text
 from storage.interface import TableStatus
 
+MAX_NOTICES = 2  # per player and deal: at most 4 calls each (see ``notices``)
+
 
 class TurnTimers:
     def __init__(
@@ -30,33 +40,49 @@ class TurnTimers:
         service: TableService,
         outbox: Outbox,
         minute: float = 60.0,
+        notice_seconds: float = 0.0,
+        notify: Callable[[Snapshot, int], None] | None = None,
     ) -> None:
         self.job_queue = job_queue
         self.service = service
         self.outbox = outbox
         self.minute = minute
+        self.notice_seconds = notice_seconds
+        self.notify = notify
+        # (table, deal) -> seat -> notices sent: a few per player and deal at most, so that a
+        # slow table costs a bounded number of calls (each is a new message and a deletion).
+        self.notices: dict[tuple[int, int], dict[int, int]] = {}
 
     def track(self, snap: Snapshot) -> None:
         """(Re)arm the table's timer for whoever must act now, or disarm it."""
         for job in self.job_queue.get_jobs_by_name(f"turn:{snap.table_id}"):
             job.schedule_removal()
         state = snap.state
-        if (
-            not snap.settings.turn_timer
-            or snap.status is not TableStatus.PLAYING
-            or state is None
-            or state.finished
-            or snap.paused
-        ):
+        if snap.status is not TableStatus.PLAYING or state is None or state.finished or snap.paused:
             return
         # Who must press: the one with something to do (bridge: declarer for dummy; Preferans:
         # an open whister for the passer), whatever seat's card it is.
         seat = next((s for s in sorted(snap.seats) if state.legal_actions(s)), None)
         if seat is None:
             return
-        total = snap.settings.turn_timer * self.minute
         elapsed = time.time() - snap.last_at
         data = (snap.table_id, snap.deal_no, snap.actions, seat)
+        sent = self.notices.get((snap.table_id, snap.deal_no), {}).get(seat, 0)
+        # A notice that should have gone before a restart is not sent late: the player had it.
+        if (
+            self.notify is not None
+            and max(elapsed, 0.0) < self.notice_seconds
+            and sent < MAX_NOTICES
+        ):
+            self.job_queue.run_once(
+                self._fire,
+                when=self.notice_seconds - max(elapsed, 0.0),
+                data=("notice", *data),
+                name=f"turn:{snap.table_id}",
+            )
+        if not snap.settings.turn_timer:
+            return
+        total = snap.settings.turn_timer * self.minute
         for kind, at in (("remind", total / 2), ("due", total)):
             self.job_queue.run_once(
                 self._fire,
@@ -79,6 +105,15 @@ class TurnTimers:
             return  # somebody acted since: that action armed a fresh timer
         holder = snap.seats.get(seat)
         if holder is None:
+            return
+        if kind == "notice":
+            if holder.tg_user_id is None or self.notify is None or seat in snap.paused:
+                return
+            per_deal = self.notices.setdefault((table_id, deal_no), {})
+            per_deal[seat] = per_deal.get(seat, 0) + 1
+            for key in [k for k in self.notices if k[0] == table_id and k[1] != deal_no]:
+                del self.notices[key]  # only the deal under way is counted
+            self.notify(snap, seat)
             return
         minutes = snap.settings.turn_timer
         if kind == "remind":

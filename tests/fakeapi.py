@@ -174,6 +174,7 @@ class FakeBotApi:
         # Benchmarks turn these off: a load run must not measure the fake's own memory.
         self.keep_calls = True
         self.keep_history = True
+        self.deleted: list[tuple[int, int]] = []  # (chat, message) the bot deleted
         # Slow Telegram: every call but getUpdates waits this long (seconds) before it is served.
         self.latency = 0.0
         # Calls of these methods wait until the test opens the gate (``hold``/``release``).
@@ -409,6 +410,14 @@ class FakeBotApi:
                 data = button.get("callback_data")
                 if data is not None and not 1 <= len(str(data).encode()) <= 64:
                     raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+
+    async def _m_deleteMessage(self, params: dict[str, Any]) -> bool:
+        chat_id, message_id = int(params["chat_id"]), int(params["message_id"])
+        self._check_chat(chat_id)
+        if self.messages.pop((chat_id, message_id), None) is None:
+            raise ApiError(400, "Bad Request: message to delete not found")
+        self.deleted.append((chat_id, message_id))
+        return True
 
     async def _m_answerCallbackQuery(self, params: dict[str, Any]) -> bool:
         query_id = str(params["callback_query_id"])

@@ -62,6 +62,7 @@ class Harness:
     private_interval: float = 0.0
     in_process: bool = False  # PTB's transport answered in-process (benchmarks), not over HTTP
     timer_minute: float = 60.0  # seconds in a turn-timer minute; timer tests shorten it
+    turn_notice: float = 0.0  # seconds before an idle player's screen is sent anew (0: off)
     shuffle_seed: int | None = None  # reproducible deals (the release comparison)
 
     def config(self) -> Config:
@@ -76,6 +77,7 @@ class Harness:
             overall_rate_per_second=1_000_000,
             poll_timeout=1,
             timer_minute=self.timer_minute,
+            turn_notice_seconds=self.turn_notice,
             shuffle_seed=self.shuffle_seed,
         )
 

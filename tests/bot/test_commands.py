@@ -108,7 +108,7 @@ async def test_after_a_rubber_the_same_four_play_on_with_new_partners(h: Harness
     assert driver.actor() is not None  # the new rubber's first deal offers calls
     # Deals are counted from 1 again in the new rubber (the table's log goes on counting).
     assert table.current_deal > 1
-    assert "Сдача 1 · сдаёт" in h.table_message().text
+    assert "сдача 1</b> · сдаёт" in h.table_message().text
 
 
 def _button(message: Sent, suffix: str) -> str:

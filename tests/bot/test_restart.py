@@ -59,7 +59,7 @@ async def test_restart_mid_deal_then_finish(h: Harness, presses: int) -> None:
         assert summary.result["contract"] == str(state.result.contract)
         assert summary.result["tricks"] == state.result.declarer_tricks
     # deal 2 is dealt and its hands went out
-    assert any("Сдача 2" in m.text for m in h.api.chat_messages(GROUP))
+    assert any("сдача 2" in m.text.lower() for m in h.api.chat_messages(GROUP))
 
 
 async def test_a_database_that_is_not_ours_stops_the_bot_with_a_clear_message(

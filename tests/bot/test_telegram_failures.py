@@ -75,7 +75,7 @@ async def test_group_upgraded_to_supergroup_keeps_the_table(h: Harness) -> None:
     await h.settle()
     # The table message now lives in the supergroup (the call just made is in the log).
     table = h.table_message(new_id)
-    assert "Сдача 1" in table.text
+    assert "сдача 1" in table.text
     assert h.app is not None
     storage: Storage = h.app.bot_data["storage"]
     chat = await storage.chat_by_tg(new_id)

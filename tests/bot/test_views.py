@@ -245,3 +245,24 @@ def test_money_reads_as_money_first() -> None:
     assert amount(5, ChatSettings(stake=1, currency="RUB"), ru, sign=True) == "+0.05 RUB (+5 очк.)"
     assert amount(1200, ChatSettings(), ru) == f"1{THIN}200"  # no stake: points alone
     assert "-" not in amount(-30, group, ru, sign=True)
+
+
+def test_one_screen_shows_the_auction_grid_and_the_trick_as_of_ones_own_action() -> None:
+    """Waiting, a player sees the seat-labelled auction and the trick as they stood when they
+    last acted (no edit for the others' actions); on turn, as they stand now."""
+    t = Translator("en")
+    state = DealState.new(Deal.shuffled(Seat.N, lambda n: 0))
+    for call in ("1S", "P", "2S", "P", "P", "P"):
+        assert state.turn is not None
+        state = state.apply(MakeCall(state.turn, Call.parse(call)))
+    view = render_private(snapshot(state), 1, state.view(Seat.E), (False, False), t).text
+    assert "<pre>N     E     S     W" in view and "2♠" in view  # East leads: the whole grid
+    lead = sorted(state.legal_cards(Seat.E))[0]
+    state = state.apply(PlayCard(Seat.E, lead))
+    east = render_private(snapshot(state), 1, state.view(Seat.E), (False, False), t).text
+    assert state.turn is Seat.S and state.actor is Seat.N  # declarer plays dummy's card
+    south_card = sorted(state.legal_cards(Seat.N))[0]
+    state = state.apply(PlayCard(Seat.N, south_card))
+    later = render_private(snapshot(state), 1, state.view(Seat.E), (False, False), t).text
+    assert later == east  # dummy's card does not edit East's screen
+    assert f"E {card_text(lead, 'en')}" in east and card_text(south_card, "en") not in east

@@ -152,16 +152,18 @@ def render_table(
     auction_over = view.phase is not Phase.AUCTION
     view = settled(view)
     lang = t.language
-    lines = [t("table.title", number=snap.table_id), _settings_line(snap, t)]
-    lines.append(" · ".join(f"{seat_text(s, lang)} {_name(snap, s)}" for s in Seat))
-    lines.append(
+    # Two lines of head: the table and the deal, then who sits where (the scoring settings
+    # are in /settings and on the seating message).
+    lines = [
         t(
-            "table.deal",
-            number=snap.deal_in_match(deal_no),
+            "table.head",
+            number=snap.table_id,
+            deal=snap.deal_in_match(deal_no),
             dealer=seat_text(view.dealer, lang),
             vul=_vulnerability(vul, t),
-        )
-    )
+        ),
+        " · ".join(f"{seat_text(s, lang)} {_name(snap, s)}" for s in Seat),
+    ]
     if snap.dealer_drawn and not view.calls:
         lines.append(
             t(
@@ -268,9 +270,7 @@ def render_private(
         f"<pre>{escape(_hand_block(view.hands[seat], lang))}</pre>",
     ]
     if view.calls:
-        lines.append(
-            t("private.auction", calls=escape(" ".join(call_text(c, lang) for c in view.calls)))
-        )
+        lines.append(f"<pre>{escape(auction_grid(view, lang))}</pre>")
     lines.extend(_play_lines(snap, view, t))
     if view.phase is not Phase.AUCTION:
         mine = view.tricks_won[seat.side]
@@ -383,6 +383,26 @@ def _over(snap: Snapshot, view: SeatView, lines: list[str], t: Translator) -> Re
     return Rendered("\n".join(lines))
 
 
+def as_last_acted(view: SeatView) -> SeatView:
+    """The auction and the trick as they stood when the viewer last acted (declarer: for
+    dummy too): a waiting player's screen shows them without being edited for every call and
+    card of the others (the group's message follows those; their own screen is edited when
+    they act anyway, so this costs no call)."""
+    seat = view.viewer
+    mine = {seat} | ({view.dummy} if view.dummy is not None and seat is view.declarer else set())
+    if view.phase is Phase.AUCTION:
+        own = [i for i in range(len(view.calls)) if view.dealer.after(i) in mine]
+        calls = view.calls[: own[-1] + 1] if own else ()
+        return dataclasses.replace(view, calls=calls, tricks=(), turn=None)
+    for index in range(len(view.tricks) - 1, -1, -1):
+        trick = view.tricks[index]
+        played = [k for k, (who, _) in enumerate(trick.plays()) if who in mine]
+        if played:
+            cut = dataclasses.replace(trick, cards=trick.cards[: played[-1] + 1])
+            return dataclasses.replace(view, tricks=(*view.tricks[:index], cut))
+    return dataclasses.replace(view, tricks=())
+
+
 def _quiet(snap: Snapshot, view: SeatView, lines: list[str], t: Translator) -> Rendered:
     """A waiting player's message: only what changes when they act or the contract is set.
 
@@ -398,9 +418,15 @@ def _quiet(snap: Snapshot, view: SeatView, lines: list[str], t: Translator) -> R
     else:
         lines.append(f"<b>{t('private.your_hand')}</b>")
         lines.append(f"<pre>{escape(_hand_block(view.hands[seat], lang))}</pre>")
+    seen = as_last_acted(view)
+    if seen.calls:
+        lines.append(f"<pre>{escape(auction_grid(seen, lang))}</pre>")
     contract = _contract_line(view, snap, t)
     if contract:
         lines.append(contract)
+    number, trick = _trick_line(seen, lang)
+    if trick:
+        lines.append(t("table.trick", number=number, cards=trick))
     lines.append(t("private.not_your_turn"))
     if len(view.calls) <= (seat - view.dealer) % 4:
         return Rendered("\n".join(lines))  # nothing done yet: nothing to take back

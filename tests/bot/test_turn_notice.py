@@ -1,0 +1,81 @@
+"""A player who has had their turn for a while without pressing is notified: their screen comes
+anew as a new message (Telegram notifies new messages, edits are silent) and the old one is
+deleted, so the chat still holds one screen; at most twice per player and deal; a player who
+presses in time costs nothing extra."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from bot.outbox import Outbox
+from bot.views import Rendered
+from tests.bot.driver import Driver
+from tests.bot.harness import PLAYERS, Harness, seat_four
+from tests.fakeapi import FakeBotApi
+
+NOTICE = 0.4  # seconds
+
+
+async def test_an_idle_player_gets_their_screen_anew_and_the_old_one_goes(
+    api: FakeBotApi, tmp_path: object
+) -> None:
+    h = Harness(api, f"{tmp_path}/bot.sqlite3", turn_notice=NOTICE)
+    await h.start()
+    try:
+        await seat_four(h)
+        await h.settle()
+        driver = Driver(h, PLAYERS, random.Random(4))
+        found = driver.actor()
+        assert found is not None
+        user, screen = found
+        before = screen.message_id
+        await asyncio.sleep(NOTICE * 3)
+        await h.settle()
+        found = driver.actor()
+        assert found is not None
+        again_user, renewed = found
+        assert again_user is user and renewed.message_id > before  # a new message
+        assert (user.id, before) in h.api.deleted  # the old one is gone
+        assert renewed.text == screen.text and renewed.buttons() == screen.buttons()
+        shown = [m.message_id for m in h.api.chat_messages(user.id)]
+        assert before not in shown and renewed.message_id in shown
+        # the renewed screen's buttons work
+        answer = await h.press(user, renewed, driver.choose(user, renewed))
+        assert not answer.get("text")
+        await h.settle()
+        # one notice per idle turn: the next player, idle long, gets one, not a stream
+        deleted = len(h.api.deleted)
+        await asyncio.sleep(NOTICE * 5)
+        await h.settle()
+        assert len(h.api.deleted) - deleted == 1
+        # a player who presses in time is not renewed
+        deleted = len(h.api.deleted)
+        for _ in range(6):
+            found = driver.actor()
+            assert found is not None
+            who, message = found
+            assert not (await h.press(who, message, driver.choose(who, message))).get("text")
+            await asyncio.sleep(NOTICE / 4)
+        await h.settle()
+        assert len(h.api.deleted) == deleted
+    finally:
+        await h.stop()
+
+
+async def test_renew_of_a_message_never_sent_just_posts_it(
+    api: FakeBotApi, tmp_path: object
+) -> None:
+    """The outbox's renew on a message it has not shown yet is an ordinary first post."""
+    h = Harness(api, f"{tmp_path}/bot.sqlite3")
+    await h.start()
+    try:
+        assert h.app is not None
+        outbox: Outbox = h.app.bot_data["outbox"]
+        outbox.want(1, "x", PLAYERS[0].id, None, Rendered("a"))
+        outbox.renew(1, "x")
+        await outbox.drain()
+        assert [m.text for m in h.api.chat_messages(PLAYERS[0].id)] == ["a"]
+        assert not h.api.deleted
+    finally:
+        await h.stop()
