@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import signal
 import sys
+import threading
 import traceback
+from typing import Any
 
 from telegram.error import InvalidToken, NetworkError
 
@@ -46,6 +50,53 @@ class StartupRetries(logging.Filter):
         return record.levelno >= self.level
 
 
+class _Stopper:
+    """SIGTERM or SIGINT. A running bot stops gracefully (PTB's stop, the outbox drained, then
+    storage closed). One still starting (restoring tables, or polling not up yet: nothing taken
+    from Telegram) closes storage and leaves at once. PTB's own handler is not used: it raises
+    SystemExit into PTB's start-up retry loop, which then awaits on a stopped loop and leaves
+    the database thread holding the process open (found by a SIGTERM right after "ready")."""
+
+    def __init__(self, application: Any) -> None:
+        self.application = application
+        self.restoring = False
+        self.requested = False
+
+    def install(self) -> None:
+        restore = self.application.post_init
+
+        async def post_init(app: Any) -> None:
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(sig, self.stop)
+            self.restoring = True
+            try:
+                if restore is not None:
+                    await restore(app)
+            finally:
+                self.restoring = False
+            if self.requested:
+                await self.leave()
+
+        self.application.post_init = post_init
+
+    def stop(self) -> None:
+        if self.application.running:
+            self.application.stop_running()
+        elif self.restoring:
+            self.requested = True  # left as soon as the restore is done
+        else:
+            asyncio.get_running_loop().create_task(self.leave())
+
+    async def leave(self) -> None:
+        logging.getLogger("bot").info("stop requested while starting; leaving")
+        storage = self.application.bot_data.get("storage")
+        if storage is not None:
+            await storage.close()
+        logging.shutdown()
+        os._exit(0)
+
+
 async def _check_storage(path: str) -> None:
     """Open (and migrate) the database once and let it go: refusals come before the network."""
     storage = await SqliteStorage.open(path)
@@ -76,11 +127,13 @@ def main() -> int:
         print(f"bridge bot: BRIDGE_DB: {redact(str(exc), config.token)}", file=sys.stderr)
         return 1
     application = build_application(config)
+    _Stopper(application).install()
     try:
         application.run_polling(
             allowed_updates=["message", "callback_query", "my_chat_member"],
             timeout=config.poll_timeout,
             bootstrap_retries=-1,  # the network at start: retried, with PTB's backoff to 30 s
+            stop_signals=None,  # ours, from post_init on: see _Stopper
         )
     except StorageError as exc:
         print(f"bridge bot: {redact(str(exc), config.token)}", file=sys.stderr)
@@ -99,4 +152,9 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    if code and threading.active_count() > 1:
+        # A failure left a worker thread (the database's) behind: never hang on the way out.
+        logging.shutdown()
+        os._exit(code)
+    sys.exit(code)

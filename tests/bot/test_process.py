@@ -169,3 +169,36 @@ async def test_replies_queued_at_sigterm_are_sent_before_exit(
     assert code == 0, output[-2000:]
     assert len(api.chat_messages(GROUP)) == 4, output[-2000:]
     assert "not initialized" not in output
+
+
+async def test_sigterm_the_moment_the_bot_is_ready_stops_it(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """A SIGTERM right after "ready" (polling not yet up) used to leave the process hanging:
+    PTB's own handler raised into its start-up retry loop. Now it exits at once, every time."""
+    for attempt in range(4):
+        env = {
+            **os.environ,
+            "BOT_TOKEN": TOKEN,
+            "BOT_API_BASE_URL": api.base_url,
+            "BRIDGE_DB": str(tmp_path / f"ready{attempt}.sqlite3"),
+            "LOG_LEVEL": "INFO",
+            "POLL_TIMEOUT": "1",
+        }
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            cwd=ROOT,
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        assert process.stdout is not None
+        while b"ready" not in (line := await process.stdout.readline()):
+            assert line, "the bot ended before it was ready"
+        process.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(process.wait(), 15)
+        output = (await process.stdout.read()).decode()
+        assert process.returncode == 0, output[-2000:]
+        assert "SECRET" not in output
