@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import random
 import re
 
 from bot.callback_data import MAX_BYTES, Act, BadCallbackData, Button
@@ -266,3 +267,36 @@ def test_one_screen_shows_the_auction_grid_and_the_trick_as_of_ones_own_action()
     later = render_private(snapshot(state), 1, state.view(Seat.E), (False, False), t).text
     assert later == east  # dummy's card does not edit East's screen
     assert f"E {card_text(lead, 'en')}" in east and card_text(south_card, "en") not in east
+
+
+def test_a_whole_deal_edits_about_two_private_screens_per_action() -> None:
+    """Telegram allows a bot ~30 calls a second: over whole random deals, each call or card
+    changes about two private screens (the one who acted, the one to act), not four; the rest
+    of the table follows in the group's message."""
+    t = Translator("ru")
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = DealState.new(Deal.shuffled(Seat(seed % 4), rng.randrange))
+
+        def screens(s: DealState) -> list[str]:
+            return [
+                render_private(snapshot(s), 1, s.view(seat), (False, False), t).text
+                for seat in Seat
+            ]
+
+        before, changed, actions = screens(state), 0, 0
+        while state.result is None:
+            actor = state.actor
+            assert actor is not None
+            if state.play is None:
+                call = rng.choice(list(state.legal_calls(actor)))
+                state = state.apply(MakeCall(actor, call))
+            else:
+                card = rng.choice(sorted(state.legal_cards(actor)))
+                state = state.apply(PlayCard(actor, card))
+            if state.result is not None:
+                break
+            after = screens(state)
+            changed += sum(a != b for a, b in zip(after, before, strict=True))
+            before, actions = after, actions + 1
+        assert changed <= 2 * actions + 6, (seed, changed, actions)

@@ -390,6 +390,8 @@ def as_last_acted(view: SeatView) -> SeatView:
     they act anyway, so this costs no call)."""
     seat = view.viewer
     mine = {seat} | ({view.dummy} if view.dummy is not None and seat is view.declarer else set())
+    if seat is view.dummy:  # dummy's cards are declarer's acts: dummy's screen stays still
+        return dataclasses.replace(view, tricks=())
     if view.phase is Phase.AUCTION:
         own = [i for i in range(len(view.calls)) if view.dealer.after(i) in mine]
         calls = view.calls[: own[-1] + 1] if own else ()
