@@ -69,7 +69,7 @@ class _Keep:
 
 @dataclass
 class _Post:
-    content: Rendered
+    content: Rendered | asyncio.Task[Rendered]  # one still being made keeps its place
     thread_id: int | None
 
 
@@ -165,10 +165,18 @@ class Outbox:
             if keep not in busy:
                 del self._keeps[keep]
 
-    def post(self, chat_id: int, thread_id: int | None, content: Rendered) -> None:
-        """A new message (a deal's result, a notice), sent in order after what is queued."""
+    def post(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        content: Rendered | Coroutine[Any, Any, Rendered],
+    ) -> None:
+        """A new message (a deal's result, a notice), sent in order after what is queued. One
+        still to be made (a deal's analysis, worked out off the event loop) is started now and
+        keeps its place, as ``post_file`` does."""
         lane = self._lane(chat_id)
-        lane.queue.append(_Post(content, thread_id))
+        made = content if isinstance(content, Rendered) else asyncio.ensure_future(content)
+        lane.queue.append(_Post(made, thread_id))
         self._kick(lane)
 
     def post_file(
@@ -294,7 +302,12 @@ class Outbox:
     async def _send(self, lane: _Lane, op: _Keep | _Post | _File) -> bool:
         """Make one call for ``op``; False if none was needed."""
         if isinstance(op, _Post):
-            await self._call_post(lane, op.content, op.thread_id)
+            try:
+                content = op.content if isinstance(op.content, Rendered) else await op.content
+            except Exception:
+                log.exception("outbox: a message to send could not be made")
+                return False
+            await self._call_post(lane, content, op.thread_id)
             return True
         if isinstance(op, _File):
             try:

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import random
 
-from games.bridge.cards import Card, Seat
+from bot.games.bridge.cards import seat_text
+from games.bridge.analysis import analyse
+from games.bridge.calls import Strain
+from games.bridge.cards import Card, Deal, Seat
 from storage.sqlite import SqliteStorage
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS, Harness, cards_in, deal_number, seat_four
@@ -82,3 +85,18 @@ async def test_full_rubber_by_offered_buttons_without_leaks(h: Harness) -> None:
     assert "Роббер окончен" in group_text
     assert "Your hand" in h.api.chat_messages(PLAYERS[1].id)[-1].history[0][1]
     assert "Ваши карты" in h.api.chat_messages(PLAYERS[0].id)[-1].history[0][1]
+    # Each deal's result says what its contract makes double-dummy, as the solver does for the
+    # deal the log holds (vulnerability as the rubber stood: deal 1 nobody vulnerable).
+    events = await storage.events(1, 1)
+    deal = Deal.from_pbn(str(events[0].payload["pbn"]))
+    analysis = analyse(deal, False, False)
+    first = next(m for m in h.api.chat_messages(GROUP) if "Сдача 1</b>:" in m.text)
+    assert "🔍 Даблдамми" in first.text or "Пас" in first.text
+    assert "Пар: " in first.text or not analysis.par
+    table_line = first.text.split("<pre>")[-1]
+    for seat in Seat:
+        row = f"{seat_text(seat, 'ru'):<3}" + "".join(
+            f"{analysis.makes(s, seat):>3}"
+            for s in (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
+        )
+        assert row in table_line, (row, table_line)

@@ -1,15 +1,19 @@
-"""A player who has had their turn for a while without pressing is notified: their screen comes
+"""What a player or a group need not wait for.
+
+A player who has had their turn for a while without pressing is notified: their screen comes
 anew as a new message (Telegram notifies new messages, edits are silent) and the old one is
-deleted, so the chat still holds one screen; at most twice per player and deal; a player who
-presses in time costs nothing extra."""
+deleted, so the chat still holds one screen; a player who presses in time costs nothing. A
+deal's result never waits behind the double-dummy solver."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 
+from bot.games.bridge.ui import _Solver
 from bot.outbox import Outbox
 from bot.views import Rendered
+from games.bridge.cards import Deal, Seat
 from tests.bot.driver import Driver
 from tests.bot.harness import PLAYERS, Harness, seat_four
 from tests.fakeapi import FakeBotApi
@@ -79,3 +83,13 @@ async def test_renew_of_a_message_never_sent_just_posts_it(
         assert not h.api.deleted
     finally:
         await h.stop()
+
+
+async def test_results_go_without_analysis_rather_than_late() -> None:
+    """Deals ending faster than the double-dummy solver keeps up: the first few are analysed,
+    the rest go out without it (never queued behind the solver)."""
+    solver = _Solver()
+    deals = [Deal.shuffled(Seat.N, random.Random(i).randrange) for i in range(8)]
+    found = await asyncio.gather(*(solver.analyse(d, (False, False)) for d in deals))
+    analysed = [a for a in found if a is not None]
+    assert len(analysed) == _Solver.MAX_WAITING and solver.waiting == 0

@@ -6,7 +6,14 @@ from collections.abc import Sequence
 from html import escape
 
 from bot.callback_data import Act, Button
-from bot.games.bridge.cards import hand_lines, result_text, seat_text, side_text
+from bot.games.bridge.cards import (
+    contract_text,
+    hand_lines,
+    result_text,
+    seat_text,
+    side_text,
+    strain_text,
+)
 from bot.games.bridge.state import bridge_deal, bridge_rubber, rubber_of
 from bot.i18n import Translator
 from bot.service import (
@@ -20,6 +27,8 @@ from bot.service import (
 from bot.views import Key, Rendered
 from bot.views.amounts import account_lines, signed
 from bot.views.text import plain_text, user_text
+from games.bridge.analysis import Analysis
+from games.bridge.calls import Contract, Strain
 from games.bridge.cards import Deal, Seat, Side
 from games.bridge.rubber import Line, Rubber, ScoreEntry
 
@@ -54,8 +63,11 @@ def scoresheet(rubber: Rubber, t: Translator) -> str:
     return "\n".join(lines)
 
 
-def render_deal_result(snap: Snapshot, notice: DealFinished, t: Translator) -> Rendered:
-    """Posted when a deal ends: contract, declarer, result, entries and the sheet so far."""
+def render_deal_result(
+    snap: Snapshot, notice: DealFinished, t: Translator, analysis: Analysis | None = None
+) -> Rendered:
+    """Posted when a deal ends: contract, declarer, result, entries, the sheet so far, and
+    (with ``analysis``) what the contract makes double-dummy and the par."""
     lang = t.language
     final = bridge_deal(notice.final)
     result = final.result
@@ -83,7 +95,43 @@ def render_deal_result(snap: Snapshot, notice: DealFinished, t: Translator) -> R
     lines = [head, *sheet_lines(notice.written, bridge_rubber(notice.match), t)]
     lines.append(t("result.full_deal"))
     lines.append(f"<pre>{escape(full_deal(final.deal, snap, lang))}</pre>")
+    if analysis is not None:
+        lines.extend(analysis_lines(analysis, result.contract, result.declarer, t))
     return Rendered("\n".join(lines))
+
+
+def analysis_lines(
+    analysis: Analysis, contract: Contract | None, declarer: Seat | None, t: Translator
+) -> list[str]:
+    """What the contract makes with every card in view, the par, and the whole table."""
+    lang = t.language
+    lines = []
+    if contract is not None and declarer is not None:
+        makes = analysis.makes(contract.strain, declarer)
+        lines.append(
+            t(
+                "analysis.contract",
+                contract=contract_text(contract, lang),
+                seat=seat_text(declarer, lang),
+                tricks=makes,
+            )
+        )
+    if analysis.par:
+        contracts = ", ".join(
+            f"{contract_text(p.contract, lang)} {seat_text(p.declarer, lang)}" for p in analysis.par
+        )
+        score = analysis.par_score
+        side = Side.NS if score >= 0 else Side.EW
+        shown = f"{side_text(side, t)} {signed(abs(score))}" if score else "0"
+        lines.append(t("analysis.par", score=shown, contracts=contracts))
+    strains = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
+    head = "   " + "".join(f"{strain_text(s, lang):>3}" for s in strains)
+    rows = [head] + [
+        f"{seat_text(seat, lang):<3}" + "".join(f"{analysis.makes(s, seat):>3}" for s in strains)
+        for seat in Seat
+    ]
+    lines.append(f"<pre>{escape(chr(10).join(rows))}</pre>")
+    return lines
 
 
 def full_deal(deal: Deal, snap: Snapshot, language: str) -> str:

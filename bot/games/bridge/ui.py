@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import logging
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from telegram import InputFile, Update
@@ -42,11 +44,43 @@ from bot.service import (
 )
 from bot.views import Rendered
 from bot.views.text import user_text
-from games.bridge.cards import Seat, Side
+from games.bridge.analysis import Analysis, analyse
+from games.bridge.cards import Deal, Seat, Side
 from games.bridge.deal import DealState
 from games.bridge.game import ClaimRejected
 from games.bridge.rubber import Rubber
 from storage.interface import Match
+
+log = logging.getLogger(__name__)
+
+
+class _Solver:
+    """Double-dummy analyses, one deal at a time (the solver uses both cores for one deal) on
+    a worker of its own, so that they never hold the shared executor's threads. Analysis is a
+    nicety: when deals end faster than it keeps up (many tables at once), results go out
+    without it rather than late."""
+
+    MAX_WAITING = 3
+
+    def __init__(self) -> None:
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dds")
+        self.waiting = 0
+
+    async def analyse(self, deal: Deal, vul: tuple[bool, bool]) -> Analysis | None:
+        if self.waiting >= self.MAX_WAITING:
+            return None
+        self.waiting += 1
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self.executor, analyse, deal, *vul)
+        except Exception:
+            log.exception("double-dummy analysis failed; the result goes without it")
+            return None
+        finally:
+            self.waiting -= 1
+
+
+_SOLVER = _Solver()
 
 if TYPE_CHECKING:
     from bot.presenter import Presenter
@@ -82,6 +116,16 @@ def post_scoresheet(
         return InputFile(png, filename="scoresheet.png")
 
     outbox.post_file(chat_id, thread_id, "sendPhoto", "photo", draw(), caption)
+
+
+async def _result_with_analysis(
+    snap: Snapshot, notice: DealFinished, t: Translator, deal: Deal, vul: tuple[bool, bool]
+) -> Rendered:
+    """The deal's result with its double-dummy analysis, solved in a worker thread (a hard
+    deal takes the solver a few hundred milliseconds: the tables must not wait for it); the
+    post keeps its place in the group's queue meanwhile. Without the analysis if it fails or
+    the solver is behind."""
+    return render_deal_result(snap, notice, t, await _SOLVER.analyse(deal, vul))
 
 
 class BridgeUI:
@@ -160,7 +204,7 @@ class BridgeUI:
             before = bridge_rubber(notice.before)
             vul = (before.vulnerable(Side.NS), before.vulnerable(Side.EW))
             self._deal(presenter, snap, notice.deal_no, final, vul)
-            post(chat, thread, render_deal_result(snap, notice, t))
+            post(chat, thread, _result_with_analysis(snap, notice, t, final.deal, vul))
         elif isinstance(notice, ClaimRejected):
             by = snap.seats.get(notice.by)
             text = t(
