@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from tests.bot.harness import GROUP, Harness
-from tests.bot.test_preferans_table import PLAYERS, _choose, _offer
+from tests.bot.test_preferans_table import PLAYERS, _choose, _offer, sit_all
 from tests.fakeapi import FakeBotApi
 
 
@@ -32,16 +32,7 @@ async def _seat(h: Harness) -> None:
     for user in PLAYERS:
         await h.say(user, user.id, "/start")
     await h.say(PLAYERS[0], GROUP, "/preferans")
-    for seat, user in enumerate(PLAYERS):
-        seating = next(
-            m for m in reversed(h.api.chat_messages(GROUP)) if ":sit:" in str(m.buttons())
-        )
-        sit = next(
-            b["callback_data"]
-            for b in seating.buttons()
-            if b["callback_data"].endswith(f":sit:{seat}")
-        )
-        await h.press(user, seating, sit)
+    await sit_all(h, PLAYERS)
 
 
 async def run(deals: int, card_seconds: float, group_interval: float, scale: float) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.callback_data import Act, Button
+from bot.callback_data import Act
 from bot.games import ui_for
 from bot.i18n import Translator, translator
 from bot.outbox import Outbox
@@ -25,7 +25,8 @@ from bot.service import (
     SubRefused,
 )
 from bot.timers import TurnTimers
-from bot.views import Key, Rendered
+from bot.views import Rendered
+from bot.views.misc import answer_keys
 from bot.views.text import user_text
 from storage.interface import TableStatus
 
@@ -136,10 +137,7 @@ def _sub_proposed(snap: Snapshot, notice: SubProposed, t: Translator) -> Rendere
         newcomer=user_text(notice.newcomer),
         agreed=agreed or "—",
     )
-    keys = (
-        (
-            Key(t("button.sub_yes"), Button(snap.table_id, snap.deal_no, Act.SUB, "y").encode()),
-            Key(t("button.sub_no"), Button(snap.table_id, snap.deal_no, Act.SUB, "n").encode()),
-        ),
+    keys = answer_keys(
+        snap.table_id, snap.deal_no, Act.SUB, t("button.sub_yes"), t("button.sub_no")
     )
     return Rendered(text, keys)

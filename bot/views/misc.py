@@ -106,6 +106,19 @@ def _whist_lines(group: ChatSettings, t: Translator, in_whists: bool) -> list[st
     return [t("settings.no_whist_price"), t("settings.whist_hint")] if in_whists else []
 
 
+def answer_keys(
+    table_id: int, deal_no: int, act: Act, yes: str, no: str
+) -> tuple[tuple[Key, ...], ...]:
+    """A question's two buttons (``y`` and ``n``), for the deal it was asked in: allow or
+    refuse an undo, agree to stop, take a substitute."""
+    return (
+        (
+            Key(yes, Button(table_id, deal_no, act, "y").encode()),
+            Key(no, Button(table_id, deal_no, act, "n").encode()),
+        ),
+    )
+
+
 T = TypeVar("T")
 
 

@@ -22,8 +22,9 @@ from storage.events import replay
 from storage.interface import WHISTS
 from storage.sqlite import SqliteStorage
 from tests.bot.harness import GROUP, Harness
+from tests.bot.test_preferans_table import _offer, sit_all
 from tests.bot.test_preferans_views import shown
-from tests.fakeapi import FakeBotApi, Sent, User
+from tests.fakeapi import FakeBotApi, User
 from tests.games.test_preferans_deal import allowed
 
 PLAYERS = [
@@ -32,19 +33,6 @@ PLAYERS = [
     User(503, "Вика", "ru"),
     User(504, "Дима", "ru", "dima"),
 ]
-
-
-def _offer(h: Harness, users: list[User]) -> tuple[User, Sent, list[str]] | None:
-    for user in users:
-        for sent in reversed(h.api.chat_messages(user.id)):
-            data = [
-                b["callback_data"]
-                for b in sent.buttons()
-                if ":a:" in b["callback_data"] or ":mn:" in b["callback_data"]
-            ]
-            if data:
-                return user, sent, data
-    return None
 
 
 def _check_privacy(
@@ -169,19 +157,7 @@ async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_th
                     if b["callback_data"].endswith(wanted)
                 )
                 assert (await h.press(users[0], settings, switch)).get("text") == "Сохранено."
-        for seat, user in enumerate(users):
-            seating = next(
-                m
-                for m in reversed(h.api.chat_messages(GROUP))
-                if any(b["callback_data"].endswith(":sit:0") for b in m.buttons())
-                or ":sit:" in str(m.buttons())
-            )
-            sit = next(
-                b["callback_data"]
-                for b in seating.buttons()
-                if b["callback_data"].endswith(f":sit:{seat}")
-            )
-            assert not (await h.press(user, seating, sit)).get("text")
+        await sit_all(h, users)
         assert h.app is not None
         over = "Пуля закрыта" if language == "ru" else "The pulka is over"
         presses = checked = 0

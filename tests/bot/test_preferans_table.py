@@ -44,6 +44,20 @@ def _offer(h: Harness, players: list[User] = PLAYERS) -> tuple[User, Sent, list[
     return None
 
 
+async def sit_all(h: Harness, players: list[User]) -> None:
+    """Each player presses their seat's Sit button on the newest seating message, in order."""
+    for seat, user in enumerate(players):
+        seating = next(
+            m for m in reversed(h.api.chat_messages(GROUP)) if ":sit:" in str(m.buttons())
+        )
+        sit = next(
+            b["callback_data"]
+            for b in seating.buttons()
+            if b["callback_data"].endswith(f":sit:{seat}")
+        )
+        assert not (await h.press(user, seating, sit)).get("text")
+
+
 def _choose(rng: random.Random, data: list[str]) -> str:
     actions = [d for d in data if ":a:" in d]
     drop = [d for d in actions if ":a:drop." in d]
@@ -80,16 +94,7 @@ async def test_three_players_play_preferans_deals_through_the_bot(
         for user in PLAYERS:
             await h.say(user, user.id, "/start")
         await h.say(PLAYERS[0], GROUP, "/preferans")
-        for seat, user in enumerate(PLAYERS):
-            seating = next(
-                m for m in reversed(h.api.chat_messages(GROUP)) if "Преферанс, стол" in m.text
-            )
-            sit = next(
-                b["callback_data"]
-                for b in seating.buttons()
-                if b["callback_data"].endswith(f":sit:{seat}")
-            )
-            assert not (await h.press(user, seating, sit)).get("text")
+        await sit_all(h, PLAYERS)
         presses, restarted = 0, False
         while _deals_done(h) < 4:
             found = _offer(h)
@@ -165,17 +170,11 @@ async def test_four_players_the_dealer_sits_out_and_restarts_in_every_phase_chan
             if b["callback_data"].endswith("players=4")
         )
         assert (await h.press(FOUR[0], settings, switch)).get("text") in ("Сохранено.", "Saved.")
-        for seat, user in enumerate(FOUR):
-            seating = next(
-                m for m in reversed(h.api.chat_messages(GROUP)) if "Преферанс, стол" in m.text
-            )
-            assert "игроков: 4" in seating.text
-            sit = next(
-                b["callback_data"]
-                for b in seating.buttons()
-                if b["callback_data"].endswith(f":sit:{seat}")
-            )
-            assert not (await h.press(user, seating, sit)).get("text")
+        seating = next(
+            m for m in reversed(h.api.chat_messages(GROUP)) if ":sit:" in str(m.buttons())
+        )
+        assert "игроков: 4" in seating.text
+        await sit_all(h, FOUR)
         assert h.app is not None
         presses = 0
         every = {"auction", "discard", "contract", "whist", "play"}
@@ -223,16 +222,7 @@ async def test_a_substitute_mid_deal_and_stopping_early_by_consent(
         for user in [*PLAYERS, dima]:
             await h.say(user, user.id, "/start")
         await h.say(PLAYERS[0], GROUP, "/pref")
-        for seat, user in enumerate(PLAYERS):
-            seating = next(
-                m for m in reversed(h.api.chat_messages(GROUP)) if ":sit:" in str(m.buttons())
-            )
-            sit = next(
-                b["callback_data"]
-                for b in seating.buttons()
-                if b["callback_data"].endswith(f":sit:{seat}")
-            )
-            assert not (await h.press(user, seating, sit)).get("text")
+        await sit_all(h, PLAYERS)
         players = list(PLAYERS)
         for press in range(60):
             if press == 8:  # Bob hands his seat to Дима, the other two agree
@@ -298,16 +288,7 @@ async def test_forged_and_out_of_turn_presses_are_refused_and_change_nothing(
         for user in PLAYERS:
             await h.say(user, user.id, "/start")
         await h.say(PLAYERS[0], GROUP, "/preferans")
-        for seat, user in enumerate(PLAYERS):
-            seating = next(
-                m for m in reversed(h.api.chat_messages(GROUP)) if ":sit:" in str(m.buttons())
-            )
-            sit = next(
-                b["callback_data"]
-                for b in seating.buttons()
-                if b["callback_data"].endswith(f":sit:{seat}")
-            )
-            assert not (await h.press(user, seating, sit)).get("text")
+        await sit_all(h, PLAYERS)
         assert h.app is not None
         service: TableService = h.app.bot_data["service"]
         refused: set[str] = set()

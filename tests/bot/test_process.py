@@ -17,23 +17,20 @@ ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "123456:SECRET-part-of-the-token-xyz"
 
 
-async def run_bot(
-    api: FakeBotApi,
-    tmp_path: Path,
-    seconds: float,
-    level: str = "DEBUG",
-    extra: dict[str, str] | None = None,
-) -> tuple[int | None, str]:
+async def start_bot(
+    api: FakeBotApi, database: Path, level: str = "DEBUG", extra: dict[str, str] | None = None
+) -> asyncio.subprocess.Process:
+    """``python -m bot`` against the fake Bot API, its output on one pipe."""
     env = {
         **os.environ,
         "BOT_TOKEN": TOKEN,
         "BOT_API_BASE_URL": api.base_url,
-        "BRIDGE_DB": str(tmp_path / "secret.sqlite3"),
+        "BRIDGE_DB": str(database),
         "LOG_LEVEL": level,
         "POLL_TIMEOUT": "1",
         **(extra or {}),
     }
-    process = await asyncio.create_subprocess_exec(
+    return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "bot",
@@ -42,6 +39,16 @@ async def run_bot(
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
     )
+
+
+async def run_bot(
+    api: FakeBotApi,
+    tmp_path: Path,
+    seconds: float,
+    level: str = "DEBUG",
+    extra: dict[str, str] | None = None,
+) -> tuple[int | None, str]:
+    process = await start_bot(api, tmp_path / "secret.sqlite3", level, extra)
     try:
         await asyncio.wait_for(process.wait(), seconds)
     except TimeoutError:
@@ -177,23 +184,7 @@ async def test_sigterm_the_moment_the_bot_is_ready_stops_it(
     """A SIGTERM right after "ready" (polling not yet up) used to leave the process hanging:
     PTB's own handler raised into its start-up retry loop. Now it exits at once, every time."""
     for attempt in range(4):
-        env = {
-            **os.environ,
-            "BOT_TOKEN": TOKEN,
-            "BOT_API_BASE_URL": api.base_url,
-            "BRIDGE_DB": str(tmp_path / f"ready{attempt}.sqlite3"),
-            "LOG_LEVEL": "INFO",
-            "POLL_TIMEOUT": "1",
-        }
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bot",
-            cwd=ROOT,
-            env=env,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-        )
+        process = await start_bot(api, tmp_path / f"ready{attempt}.sqlite3", "INFO")
         assert process.stdout is not None
         while b"ready" not in (line := await process.stdout.readline()):
             assert line, "the bot ended before it was ready"

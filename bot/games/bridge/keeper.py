@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 
-from telegram import MessageEntity, Update
+from telegram import Update
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
 from bot.callback_data import KEEPER_ACTS, Act, BadCallbackData, Button, route
@@ -21,6 +21,13 @@ from bot.games.bridge.keeper_view import entry_of, parse_stage, render_keeper
 from bot.games.bridge.notation import read_entry
 from bot.games.bridge.scorekeeper import Scorekeeper, Sheet
 from bot.games.bridge.ui import post_scoresheet
+from bot.games.keeping import (
+    close_sheet,
+    command_words,
+    named_players,
+    show_sheet,
+    typed_entry,
+)
 from bot.handlers.common import (
     acting_player,
     chat_translator,
@@ -28,16 +35,14 @@ from bot.handlers.common import (
     refusal_message,
     refusal_text,
     thread_of,
-    update_key,
     user_translator,
 )
 from bot.i18n import Translator, translator
 from bot.service import Refusal
-from bot.views import Rendered
 from bot.views.text import user_text
 from games.bridge.entry import Entry
 from games.errors import RuleError
-from storage.interface import AlreadyApplied, NotFound, Player
+from storage.interface import NotFound, Player
 
 log = logging.getLogger(__name__)
 
@@ -56,61 +61,24 @@ def _t(sheet: Sheet) -> Translator:
 def _show(context: BotContext, sheet: Sheet, arg: str = "", note: str = "") -> None:
     """The sheet's message for this number of entries (a new one after each entry)."""
     content = render_keeper(sheet, arg, _t(sheet), note)
-    context.outbox.want(
-        sheet.table.id,
-        f"keeper:{sheet.count}",
-        sheet.chat.tg_chat_id,
-        sheet.table.topic_id,
-        content,
-    )
+    show_sheet(context, sheet.table, sheet.chat.tg_chat_id, sheet.count, content)
 
 
 def _close_old(context: BotContext, before: Sheet, summary: str) -> None:
     """The previous wizard message keeps its sheet but loses its buttons."""
     content = render_keeper(before, "", _t(before), summary)
-    context.outbox.want(
-        before.table.id,
-        f"keeper:{before.count}",
-        before.chat.tg_chat_id,
-        before.table.topic_id,
-        Rendered(content.text),
-    )
+    close_sheet(context, before.table, before.chat.tg_chat_id, before.count, content)
 
 
 async def _players(update: Update, context: BotContext, chat_id: int) -> list[Player]:
-    """The four named after /keep: @username of someone the bot has seen, a Telegram user picked
-    from the mention list, or any other name for a guest without Telegram."""
-    message = update.effective_message
-    assert message is not None
-    text = message.text or ""
-    command_end = text.find(" ")
-    body = text[command_end + 1 :] if command_end >= 0 else ""
-    picked = {
-        entity_text: entity.user
-        for entity, entity_text in message.parse_entities([MessageEntity.TEXT_MENTION]).items()
-        if entity.user is not None
-    }
-    words = [w.strip() for w in (body.split(",") if "," in body else body.split())]
-    words = [w for w in words if w]
+    """The four named after /keep (see ``bot.games.keeping.named_players``)."""
+    words, picked = command_words(update)
     if len(words) != 4:
         raise Refusal("keeper_usage")
-    players = []
-    for word in words:
-        user = picked.get(word)
-        if user is not None:
-            players.append(
-                await context.service.player(
-                    user.id, user.full_name, user.language_code or "", user.username
-                )
-            )
-        elif word.startswith("@"):
-            known = await _keeper(context).known(word[1:])
-            if known is None:
-                raise Refusal("keeper_unknown_user", name=word)
-            players.append(known)
-        else:
-            players.append(await _keeper(context).guest(chat_id, word[:40]))
-    return players
+    keeper = _keeper(context)
+    return await named_players(
+        context, words, picked, keeper.known, lambda name: keeper.guest(chat_id, name)
+    )
 
 
 async def keep_command(update: Update, context: BotContext) -> None:
@@ -191,23 +159,15 @@ async def _undo(
 async def typed(update: Update, context: BotContext, table_id: int, count: int, undo: bool) -> None:
     """/deal 4SX N -2 [100NS] or /undo at this group's open bridge sheet (the command found
     it; ``count`` is the number of entries it saw)."""
-    chat = update.effective_chat
-    assert chat is not None
-    t = await chat_translator(update, context)
-    # Telegram delivers an update again if the bot died before confirming it: the entry and
-    # this key are written in one transaction, so a second delivery writes nothing.
-    key = update_key(context, update)
-    try:
-        player = await acting_player(update, context)
+
+    async def write(player: Player, key: str | None) -> None:
         if undo:
             await _undo(context, table_id, count, player, key)
         else:
             entry = read_entry(" ".join(context.args or []))
             await _save(context, table_id, count, entry, player, key)
-    except AlreadyApplied:
-        log.info("update %s was applied before it was delivered again; skipped", key)
-    except (Refusal, RuleError) as error:
-        context.outbox.post(chat.id, thread_of(update), refusal_message(error, t))
+
+    await typed_entry(update, context, write)
 
 
 async def keeper_button(update: Update, context: BotContext) -> None:

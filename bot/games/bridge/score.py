@@ -26,6 +26,7 @@ from bot.service import (
 )
 from bot.views import Key, Rendered
 from bot.views.amounts import account_lines, signed
+from bot.views.misc import answer_keys
 from bot.views.text import plain_text, user_text
 from games.bridge.analysis import Analysis
 from games.bridge.calls import Contract, Strain
@@ -223,17 +224,8 @@ def render_undo_asked(snap: Snapshot, notice: UndoAsked, t: Translator) -> Rende
         seat=seat_text(asker, t.language),
         opponents=opponents,
     )
-    keys = (
-        (
-            Key(
-                t("button.allow"),
-                Button(snap.table_id, snap.deal_no, Act.UNDO_ANSWER, "y").encode(),
-            ),
-            Key(
-                t("button.refuse"),
-                Button(snap.table_id, snap.deal_no, Act.UNDO_ANSWER, "n").encode(),
-            ),
-        ),
+    keys = answer_keys(
+        snap.table_id, snap.deal_no, Act.UNDO_ANSWER, t("button.allow"), t("button.refuse")
     )
     return Rendered(text, keys)
 
@@ -254,11 +246,8 @@ def render_end_vote(snap: Snapshot, notice: EndVote, t: Translator) -> Rendered:
     agreed = ", ".join(
         user_text(snap.seats[s].name) for s in sorted(snap.end_votes) if s in snap.seats
     )
-    keys = (
-        (
-            Key(t("button.end_yes"), Button(snap.table_id, snap.deal_no, Act.END, "y").encode()),
-            Key(t("button.end_no"), Button(snap.table_id, snap.deal_no, Act.END, "n").encode()),
-        ),
+    keys = answer_keys(
+        snap.table_id, snap.deal_no, Act.END, t("button.end_yes"), t("button.end_no")
     )
     return Rendered(t("end.proposed", names=agreed, count=len(snap.end_votes)), keys)
 

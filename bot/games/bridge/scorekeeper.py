@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.games.keeping import ENTRY, ENTRY_UNDO, EntryLog
 from bot.service import Refusal
 from games.bridge.cards import Seat, Side
 from games.bridge.entry import Entry
@@ -63,8 +64,8 @@ def _payload(entry: Entry) -> dict[str, Any]:
 
 
 # An entry is a deal of its own whose one event says what was entered (logs written before
-# these kinds existed call it "deal"; the sheet reads deals' results, whatever the kind).
-ENTRY, ENTRY_UNDO = "entry", "entry_undo"
+# these kinds existed call it "deal"; the sheet reads deals' results, whatever the kind): see
+# bot.games.keeping.
 
 
 def _match(table: Table, chat: Chat) -> RubberMatch:
@@ -75,6 +76,7 @@ def _match(table: Table, chat: Chat) -> RubberMatch:
 class Scorekeeper:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
+        self.log = EntryLog(storage)
 
     async def open_sheet(self, chat_id: int, topic_id: int | None) -> Table | None:
         return await self.storage.table_in(chat_id, topic_id, scorekeeper=True)
@@ -121,18 +123,12 @@ class Scorekeeper:
         match = _match(table, chat)
         rubber = match.rubber
         last: list[ScoreEntry] = []
-        if table.match_id is not None:
-            for summary in await self.storage.deals(table.match_id):
-                result = summary.result
-                if result is None:  # killed between the two writes: the event says it all
-                    events = await self.storage.events(table_id, summary.deal_no)
-                    result = dict(events[0].payload) if events else {"undo": True}
-                    await self.storage.finish_deal(table_id, summary.deal_no, result)
-                if result.get("undo"):
-                    rubber.undo_last()
-                    last = []
-                else:
-                    last = match.record(result)
+        for result in await self.log.results(table):
+            if result.get("undo"):
+                rubber.undo_last()
+                last = []
+            else:
+                last = match.record(result)
         return Sheet(table, chat, players, rubber, table.current_deal, tuple(last))
 
     async def enter(
@@ -148,12 +144,12 @@ class Scorekeeper:
         ``update_key`` names a typed command's Telegram update: one delivered again after a
         crash writes nothing (AlreadyApplied)."""
         before = await self.sheet(table_id)
-        self._check_open(before, expected)
+        self.log.check_open(before.table, before.count, expected)
         payload = _payload(entry)
         match = _match(before.table, before.chat)
         match.rubber = rubber = copy.deepcopy(before.rubber)
         last = match.record(payload)  # a RuleError refuses it before anything is written
-        await self._write(before, expected, ENTRY, payload, player_id, update_key)
+        await self.log.write(table_id, expected, ENTRY, payload, player_id, update_key)
         after = replace(
             before, rubber=rubber, count=expected + 1, last=tuple(last), last_entry=entry
         )
@@ -166,10 +162,10 @@ class Scorekeeper:
     ) -> tuple[Sheet, Sheet]:
         """Take the last entry back (itself an entry): the sheet before and after."""
         before = await self.sheet(table_id)
-        self._check_open(before, expected)
+        self.log.check_open(before.table, before.count, expected)
         if not before.rubber.entries:
             raise Refusal("keeper_nothing_to_undo")
-        await self._write(before, expected, ENTRY_UNDO, {"undo": True}, player_id, update_key)
+        await self.log.write(table_id, expected, ENTRY_UNDO, {"undo": True}, player_id, update_key)
         rubber = copy.deepcopy(before.rubber)
         rubber.undo_last()
         return before, replace(before, rubber=rubber, count=expected + 1, last=())
@@ -181,30 +177,6 @@ class Scorekeeper:
             raise Refusal("keeper_closed")
         sheet.rubber.close()
         return await self._finish(sheet, unfinished=True)
-
-    def _check_open(self, sheet: Sheet, expected: int) -> None:
-        if sheet.table.status is not TableStatus.PLAYING or sheet.table.match_id is None:
-            raise Refusal("keeper_closed")
-        if expected != sheet.count:
-            raise Refusal("stale")
-
-    async def _write(
-        self,
-        sheet: Sheet,
-        expected: int,
-        kind: str,
-        payload: Mapping[str, Any],
-        player_id: int | None,
-        update_key: str | None,
-    ) -> None:
-        number = expected + 1
-        try:
-            await self.storage.start_deal(
-                sheet.table.id, number, payload, player_id, update_key, kind=kind
-            )
-        except ConflictError:
-            raise Refusal("stale") from None
-        await self.storage.finish_deal(sheet.table.id, number, payload)
 
     async def _finish(self, sheet: Sheet, unfinished: bool) -> Sheet:
         assert sheet.table.match_id is not None

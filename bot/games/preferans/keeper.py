@@ -13,11 +13,18 @@ import dataclasses
 import logging
 from typing import Any
 
-from telegram import MessageEntity, Update
+from telegram import Update
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
 from bot.callback_data import PULKA_KEEPER_ACTS, Act, BadCallbackData, Button, route
 from bot.context import BotContext
+from bot.games.keeping import (
+    close_sheet,
+    command_words,
+    named_players,
+    show_sheet,
+    typed_entry,
+)
 from bot.games.preferans.keeper_view import entry_of, render_pulka_keeper
 from bot.games.preferans.scorekeeper import PulkaKeeper, PulkaSheet
 from bot.handlers.common import (
@@ -27,17 +34,15 @@ from bot.handlers.common import (
     refusal_message,
     refusal_text,
     thread_of,
-    update_key,
     user_translator,
 )
 from bot.i18n import Translator, translator
 from bot.service import Refusal
-from bot.views import Rendered
 from bot.views.text import user_text
 from games.errors import RuleError
 from games.preferans.entry import Entry, parse_entry
 from games.preferans.settlement import Variant
-from storage.interface import AlreadyApplied, NotFound, Player
+from storage.interface import NotFound, Player
 
 log = logging.getLogger(__name__)
 
@@ -58,26 +63,13 @@ def _t(sheet: PulkaSheet) -> Translator:
 def _show(context: BotContext, sheet: PulkaSheet, arg: str = "", note: str = "") -> None:
     """The sheet's message for this number of entries (a new one after each entry)."""
     content = render_pulka_keeper(sheet, arg, _t(sheet), note)
-    context.outbox.want(
-        sheet.table.id,
-        f"keeper:{sheet.count}",
-        sheet.chat.tg_chat_id,
-        sheet.table.topic_id,
-        content,
-    )
+    show_sheet(context, sheet.table, sheet.chat.tg_chat_id, sheet.count, content)
 
 
 def _close_old(context: BotContext, before: PulkaSheet, summary: str) -> None:
     """The previous wizard message keeps its sheet but loses its buttons."""
     content = render_pulka_keeper(before, "", _t(before), summary)
-    text = content.text
-    context.outbox.want(
-        before.table.id,
-        f"keeper:{before.count}",
-        before.chat.tg_chat_id,
-        before.table.topic_id,
-        Rendered(text),
-    )
+    close_sheet(context, before.table, before.chat.tg_chat_id, before.count, content)
 
 
 def _split_options(words: list[str]) -> tuple[list[str], dict[str, Any]]:
@@ -100,38 +92,16 @@ def _split_options(words: list[str]) -> tuple[list[str], dict[str, Any]]:
 async def _players(
     update: Update, context: BotContext, chat_id: int
 ) -> tuple[list[Player], dict[str, Any]]:
-    """The players named after /prefkeep: @username of someone the bot has seen, a Telegram user
-    picked from the mention list, or any other name for a guest without Telegram."""
-    message = update.effective_message
-    assert message is not None
-    text = message.text or ""
-    command_end = text.find(" ")
-    body = text[command_end + 1 :] if command_end >= 0 else ""
-    picked = {
-        entity_text: entity.user
-        for entity, entity_text in message.parse_entities([MessageEntity.TEXT_MENTION]).items()
-        if entity.user is not None
-    }
-    words = [w.strip() for w in (body.split(",") if "," in body else body.split())]
-    names, options = _split_options([w for w in words if w])
+    """The players named after /prefkeep (see ``bot.games.keeping.named_players``), and the
+    pool target and variant typed after them."""
+    words, picked = command_words(update)
+    names, options = _split_options(words)
     if len(names) not in (3, 4):
         raise Refusal("pref_keeper_usage")
-    players = []
-    for word in names:
-        user = picked.get(word)
-        if user is not None:
-            players.append(
-                await context.service.player(
-                    user.id, user.full_name, user.language_code or "", user.username
-                )
-            )
-        elif word.startswith("@"):
-            known = await _keeper(context).known(word[1:])
-            if known is None:
-                raise Refusal("keeper_unknown_user", name=word)
-            players.append(known)
-        else:
-            players.append(await _keeper(context).guest(chat_id, word[:40]))
+    keeper = _keeper(context)
+    players = await named_players(
+        context, names, picked, keeper.known, lambda name: keeper.guest(chat_id, name)
+    )
     return players, options
 
 
@@ -189,21 +159,15 @@ async def _undo(
 
 async def typed(update: Update, context: BotContext, table_id: int, count: int, undo: bool) -> None:
     """/deal 7H 0 whist/pass 6/3/1 or /undo at this group's open pulka."""
-    chat = update.effective_chat
-    assert chat is not None
-    t = await chat_translator(update, context)
-    key = update_key(context, update)  # a second delivery of the same update writes nothing
-    try:
-        player = await acting_player(update, context)
+
+    async def write(player: Player, key: str | None) -> None:
         if undo:
             await _undo(context, table_id, count, player, key)
         else:
             entry = parse_entry(" ".join(context.args or []))
             await _save(context, table_id, count, entry, player, key)
-    except AlreadyApplied:
-        log.info("update %s was applied before it was delivered again; skipped", key)
-    except (Refusal, RuleError) as error:
-        context.outbox.post(chat.id, thread_of(update), refusal_message(error, t))
+
+    await typed_entry(update, context, write)
 
 
 async def keeper_button(update: Update, context: BotContext) -> None:

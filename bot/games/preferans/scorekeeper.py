@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.games.keeping import ENTRY, ENTRY_UNDO, EntryLog
 from bot.service import Refusal
 from games.errors import PulkaError, Reason
 from games.preferans.cards import active_seats
@@ -34,7 +35,6 @@ from storage.interface import (
 )
 
 GAME = "preferans"
-ENTRY, ENTRY_UNDO = "entry", "entry_undo"
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +113,7 @@ def _match(table: Table, players: int) -> PulkaMatch:
 class PulkaKeeper:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
+        self.log = EntryLog(storage)
 
     async def open_sheet(self, chat_id: int, topic_id: int | None) -> Table | None:
         return await self.storage.table_in(chat_id, topic_id, scorekeeper=True)
@@ -166,18 +167,11 @@ class PulkaKeeper:
         chat = await self.storage.get_chat(table.chat_id)
         players = {s: await self.storage.get_player(pid) for s, pid in sorted(table.seats.items())}
         results: list[Mapping[str, Any]] = []
-        if table.match_id is not None:
-            for summary in await self.storage.deals(table.match_id):
-                result = summary.result
-                if result is None:  # killed between the two writes: the event says it all
-                    events = await self.storage.events(table_id, summary.deal_no)
-                    result = dict(events[0].payload) if events else {"undo": True}
-                    await self.storage.finish_deal(table_id, summary.deal_no, result)
-                if result.get("undo"):
-                    if results:
-                        results.pop()
-                else:
-                    results.append(result)
+        for result in await self.log.results(table):
+            if not result.get("undo"):
+                results.append(result)
+            elif results:
+                results.pop()
         match = _match(table, len(players))
         for result in results:
             match.record(result)
@@ -194,11 +188,11 @@ class PulkaKeeper:
         """Write one deal: the sheet before and after. ``expected`` is the count the button or
         command saw: a double tap or a stale wizard writes nothing (Refusal "stale")."""
         before = await self.sheet(table_id)
-        self._check_open(before, expected)
+        self.log.check_open(before.table, before.count, expected)
         payload = outcome(entry, before.size, before.dealer)
         match = copy.deepcopy(before.match)
         match.record(payload)  # a RuleError refuses it before anything is written
-        await self._write(before, expected, ENTRY, payload, player_id, update_key)
+        await self.log.write(table_id, expected, ENTRY, payload, player_id, update_key)
         after = replace(
             before,
             match=match,
@@ -214,10 +208,10 @@ class PulkaKeeper:
         self, table_id: int, expected: int, player_id: int | None, update_key: str | None = None
     ) -> tuple[PulkaSheet, PulkaSheet]:
         before = await self.sheet(table_id)
-        self._check_open(before, expected)
+        self.log.check_open(before.table, before.count, expected)
         if not before.results:
             raise Refusal("keeper_nothing_to_undo")
-        await self._write(before, expected, ENTRY_UNDO, {"undo": True}, player_id, update_key)
+        await self.log.write(table_id, expected, ENTRY_UNDO, {"undo": True}, player_id, update_key)
         return before, await self.sheet(table_id)
 
     async def end(self, table_id: int) -> PulkaSheet:
@@ -227,30 +221,6 @@ class PulkaKeeper:
             raise Refusal("keeper_closed")
         sheet.match.close()
         return await self._finish(sheet, unfinished=True)
-
-    def _check_open(self, sheet: PulkaSheet, expected: int) -> None:
-        if sheet.table.status is not TableStatus.PLAYING or sheet.table.match_id is None:
-            raise Refusal("keeper_closed")
-        if expected != sheet.count:
-            raise Refusal("stale")
-
-    async def _write(
-        self,
-        sheet: PulkaSheet,
-        expected: int,
-        kind: str,
-        payload: Mapping[str, Any],
-        player_id: int | None,
-        update_key: str | None,
-    ) -> None:
-        number = expected + 1
-        try:
-            await self.storage.start_deal(
-                sheet.table.id, number, payload, player_id, update_key, kind=kind
-            )
-        except ConflictError:
-            raise Refusal("stale") from None
-        await self.storage.finish_deal(sheet.table.id, number, payload)
 
     async def _finish(self, sheet: PulkaSheet, unfinished: bool) -> PulkaSheet:
         assert sheet.table.match_id is not None

@@ -40,6 +40,7 @@ from bot.service import (
 )
 from bot.views import Key, Rendered
 from bot.views.amounts import account_lines, amount, money
+from bot.views.misc import answer_keys
 from bot.views.text import user_text
 from games.preferans.cards import Card
 from games.preferans.deal import (
@@ -401,17 +402,8 @@ class PreferansUI:
         elif isinstance(notice, UndoAsked):
             voters = () if snap.state is None else snap.game.undo_voters(snap.state, notice.seat)
             others = ", ".join(user_text(names[s]) for s in sorted(voters) if s in names)
-            keys = (
-                (
-                    Key(
-                        t("button.allow"),
-                        Button(snap.table_id, snap.deal_no, Act.UNDO_ANSWER, "y").encode(),
-                    ),
-                    Key(
-                        t("button.refuse"),
-                        Button(snap.table_id, snap.deal_no, Act.UNDO_ANSWER, "n").encode(),
-                    ),
-                ),
+            keys = answer_keys(
+                snap.table_id, snap.deal_no, Act.UNDO_ANSWER, t("button.allow"), t("button.refuse")
             )
             who = user_text(names.get(notice.seat, "—"))
             post(chat, thread, Rendered(t("pref.undo.asked", name=who, others=others), keys))
@@ -428,17 +420,8 @@ class PreferansUI:
                 return True
             agreed = ", ".join(user_text(names[s]) for s in sorted(snap.end_votes) if s in names)
             count = f"{len(snap.end_votes)}/{len(snap.seats)}"
-            keys = (
-                (
-                    Key(
-                        t("button.end_yes"),
-                        Button(snap.table_id, snap.deal_no, Act.END, "y").encode(),
-                    ),
-                    Key(
-                        t("button.end_no"),
-                        Button(snap.table_id, snap.deal_no, Act.END, "n").encode(),
-                    ),
-                ),
+            keys = answer_keys(
+                snap.table_id, snap.deal_no, Act.END, t("button.end_yes"), t("button.end_no")
             )
             post(chat, thread, Rendered(t("pref.end.proposed", names=agreed, count=count), keys))
         else:
