@@ -95,6 +95,15 @@ async def run(
                 f"(naive: {naive} posts in the deal, up to {min(naive, int(60 / card_seconds))} "
                 "a minute)"
             )
+            # Tables one token serves at Telegram's ~30 calls a second, at this pace: counting
+            # messages sent and edited, and counting the callback answers too.
+            seconds = elapsed / scale
+            messages = len(group) + len(private)
+            print(
+                f"  floor {4 + 2 * presses} private calls (4 hands + 2 edits an action); tables "
+                f"per token: {30 / (messages / seconds):.0f} counting messages, "
+                f"{30 / ((messages + len(answers)) / seconds):.0f} with the answers too"
+            )
         await harness.stop()
     await api.stop()
 
