@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -20,3 +21,8 @@ class Rendered:
 
     text: str
     keys: tuple[tuple[Key, ...], ...] = ()
+
+
+def key_rows(keys: Sequence[Key], width: int) -> list[tuple[Key, ...]]:
+    """Buttons laid out ``width`` to a row, as a phone shows them."""
+    return [tuple(keys[i : i + width]) for i in range(0, len(keys), width)]

@@ -13,7 +13,7 @@ from bot.games.bridge.cards import contract_text, seat_text, side_text, strain_t
 from bot.games.bridge.score import result_line, sheet_lines
 from bot.games.bridge.scorekeeper import Sheet
 from bot.i18n import Translator
-from bot.views import Key, Rendered
+from bot.views import Key, Rendered, key_rows
 from bot.views.amounts import account_lines
 from bot.views.text import user_text
 from games.bridge.calls import Contract, Strain
@@ -93,7 +93,7 @@ def wizard(sheet: Sheet, arg: str, t: Translator) -> tuple[str, tuple[tuple[Key,
         options = [("m" + str(-d), f"−{-d}") for d in range(-needed, 0)]
         options += [("e", "=")] + [(f"p{d}", f"+{d}") for d in range(1, 14 - needed)]
         keys = [_key(sheet, label, f"{arg}.{code}") for code, label in options]
-        rows = [tuple(keys[i : i + 7]) for i in range(0, len(keys), 7)]
+        rows = key_rows(keys, 7)
         return t("keeper.ask_result", head=head), (*rows, cancel)
     choices = [("h0", t("keeper.no_honours"))]
     for side in Side:

@@ -22,7 +22,7 @@ from bot.games.bridge.cards import (
 from bot.games.bridge.state import bridge_options
 from bot.i18n import Translator
 from bot.service import Snapshot
-from bot.views import Key, Rendered
+from bot.views import Key, Rendered, key_rows
 from bot.views.text import user_text
 from games.bridge.calls import Call
 from games.bridge.cards import Card, Seat, Side, Suit, sort_hand
@@ -308,7 +308,7 @@ def render_private(
             Key(str(n), action_data(snap.table_id, deal_no, at, CODEC.claim(n)))
             for n in range(left, -1, -1)
         ]
-        rows = [tuple(options[i : i + 7]) for i in range(0, len(options), 7)]
+        rows = key_rows(options, 7)
         back = Key(t("button.back"), Button(snap.table_id, deal_no, Act.REFRESH).encode())
         keys = (*rows, (back,))
     elif view.legal_cards:

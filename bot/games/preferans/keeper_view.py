@@ -15,7 +15,7 @@ from bot.callback_data import Act, Button
 from bot.games.preferans.scorekeeper import PulkaSheet
 from bot.games.preferans.views import bid_text, sheet_text
 from bot.i18n import Translator
-from bot.views import Key, Rendered
+from bot.views import Key, Rendered, key_rows
 from bot.views.amounts import account_lines, amount
 from bot.views.text import plain_text, user_text
 from games.preferans.bids import ALL_BIDS, Bid
@@ -98,10 +98,6 @@ def _name(sheet: PulkaSheet, seat: int) -> str:
     return sheet.names.get(seat, "—")
 
 
-def _rows(keys: list[Key], width: int) -> list[tuple[Key, ...]]:
-    return [tuple(keys[i : i + width]) for i in range(0, len(keys), width)]
-
-
 def wizard(sheet: PulkaSheet, arg: str, t: Translator) -> tuple[str, list[tuple[Key, ...]]]:
     """The prompt and the buttons for the next field of the entry."""
     active = sheet.active
@@ -122,18 +118,18 @@ def wizard(sheet: PulkaSheet, arg: str, t: Translator) -> tuple[str, list[tuple[
     g_seat, g_bid, g_words, g_mine, _, m_seat, _, r_a, _ = match.groups()
     if arg in ("g", "m"):
         keys = [_key(sheet, plain_text(_name(sheet, s))[:24], f"{arg}{s}") for s in active]
-        return t("pref.keeper.ask_declarer"), [*_rows(keys, 3), back]
+        return t("pref.keeper.ask_declarer"), [*key_rows(keys, 3), back]
     if arg[0] == "m":
         keys = [_key(sheet, str(n), f"{arg}.{n}") for n in range(TRICKS + 1)]
         who = _name(sheet, int(m_seat))
-        return t("pref.keeper.ask_misere", name=user_text(who)), [*_rows(keys, 6), back]
+        return t("pref.keeper.ask_misere", name=user_text(who)), [*key_rows(keys, 6), back]
     if arg[0] == "r":
         seat = active[0] if r_a is None else active[1]
         top = TRICKS if r_a is None else TRICKS - int(r_a)
         prefix = "r" if r_a is None else f"{arg}."
         keys = [_key(sheet, str(n), f"{prefix}{n}") for n in range(top + 1)]
         ask = t("pref.keeper.ask_tricks", name=user_text(_name(sheet, seat)))
-        return ask, [*_rows(keys, 6), back]
+        return ask, [*key_rows(keys, 6), back]
     declarer = int(g_seat)
     at = active.index(declarer)
     first, second = active[(at + 1) % 3], active[(at + 2) % 3]
@@ -141,7 +137,7 @@ def wizard(sheet: PulkaSheet, arg: str, t: Translator) -> tuple[str, list[tuple[
         keys = [
             _key(sheet, bid_text(bid, t), f"{arg}.{bid}") for bid in ALL_BIDS if not bid.is_misere
         ]
-        return t("pref.keeper.ask_contract"), [*_rows(keys, 5), back]
+        return t("pref.keeper.ask_contract"), [*key_rows(keys, 5), back]
     if g_words is None:
         bid = Bid.parse(g_bid)
         pairs = ["ww", "wp", "pw", "pp"] + (["ph"] if bid.level in (6, 7) else [])
@@ -155,14 +151,14 @@ def wizard(sheet: PulkaSheet, arg: str, t: Translator) -> tuple[str, list[tuple[
             first=user_text(_name(sheet, first)),
             second=user_text(_name(sheet, second)),
         )
-        return ask, [*_rows(keys, 3), back]
+        return ask, [*key_rows(keys, 3), back]
     if g_mine is None:
         keys = [_key(sheet, str(n), f"{arg}.{n}") for n in range(TRICKS + 1)]
         ask = t("pref.keeper.ask_tricks", name=user_text(_name(sheet, declarer)))
-        return ask, [*_rows(keys, 6), back]
+        return ask, [*key_rows(keys, 6), back]
     keys = [_key(sheet, str(n), f"{arg}.{n}") for n in range(TRICKS - int(g_mine) + 1)]
     ask = t("pref.keeper.ask_tricks", name=user_text(_name(sheet, first)))
-    return ask, [*_rows(keys, 6), back]
+    return ask, [*key_rows(keys, 6), back]
 
 
 def render_pulka_keeper(sheet: PulkaSheet, arg: str, t: Translator, note: str = "") -> Rendered:

@@ -38,7 +38,7 @@ from bot.service import (
     UndoAnswered,
     UndoAsked,
 )
-from bot.views import Key, Rendered
+from bot.views import Key, Rendered, key_rows
 from bot.views.amounts import account_lines, amount, money
 from bot.views.misc import answer_keys
 from bot.views.text import user_text
@@ -260,7 +260,7 @@ class PreferansUI:
         if view.phase is Phase.CONTRACT:
             declares = [a for a in legal if isinstance(a, Declare)]
             keys = [act(bid_text(d.contract, t), d) for d in declares]
-            return tuple(tuple(keys[i : i + 5]) for i in range(0, len(keys), 5))
+            return tuple(key_rows(keys, 5))
         if view.phase is Phase.WHIST:
             words = [a for a in legal if isinstance(a, Whist)]
             return (tuple(act(t(f"pref.word.{w.word}"), w) for w in words),)
@@ -272,7 +272,7 @@ class PreferansUI:
             return self._claim_keys(snap, deal_no, claims, t, lines, act)
         plays = [a for a in legal if isinstance(a, Play)]
         keys = [act(card_text(p.card, t), p) for p in plays]
-        grid = [tuple(keys[i : i + 6]) for i in range(0, len(keys), 6)]
+        grid = key_rows(keys, 6)
         if claims:  # between tricks, declarer (or a lone whister) may claim the rest
             data = Button(snap.table_id, deal_no, Act.MENU, "claim").encode()
             grid.append((Key(t("pref.claim_menu"), data),))
@@ -293,7 +293,7 @@ class PreferansUI:
             act(t("pref.claim_none") if c.tricks == 0 else t("pref.claim_n", n=c.tricks), c)
             for c in claims
         ]
-        rows = [tuple(keys[i : i + 4]) for i in range(0, len(keys), 4)]
+        rows = key_rows(keys, 4)
         back = Key(t("pref.claim_back"), Button(snap.table_id, deal_no, Act.MENU, "").encode())
         rows.append((back,))
         return tuple(rows)
@@ -323,7 +323,7 @@ class PreferansUI:
             )
 
         cards = [pick(c) for c in sorted(hand, reverse=True)]
-        rows = [tuple(cards[i : i + 6]) for i in range(0, len(cards), 6)]
+        rows = key_rows(cards, 6)
         if len(picked) == 2:
             action = Discard(view.viewer, (picked[0], picked[1]))
             confirm = Key(
