@@ -49,7 +49,7 @@ def amount(
     shown = signed(points) if sign else number(points)
     if unit == CENTS:
         return money(points, 1, group.currency, sign) or "0"
-    count = t("amount.whists", whists=shown) if unit == WHISTS else t("amount.points", points=shown)
+    count = _count(shown, unit, t)
     price = group.price(unit)
     if not price:
         return shown if unit == POINTS and not label else count
@@ -74,15 +74,17 @@ def holding(
         return amount(value, group, t, sign, unit)
     if priced_together(set(live), group):
         total = sum(value * group.price(unit) for unit, value in live.items())
-        parts = [_count(value, unit, t) for unit, value in sorted(live.items()) if unit != CENTS]
+        parts = [
+            _count(signed(value), unit, t) for unit, value in sorted(live.items()) if unit != CENTS
+        ]
         return f"{money(total, 1, group.currency, sign) or '0'} ({' · '.join(parts)})"
     return " · ".join(
         amount(value, group, t, sign, unit, label=True) for unit, value in sorted(live.items())
     )
 
 
-def _count(value: int, unit: str, t: Translator) -> str:
-    shown = signed(value)
+def _count(shown: str, unit: str, t: Translator) -> str:
+    """A number already written out, with its unit's name: ``+12 вист.``, ``1 200 pts``."""
     return t("amount.whists", whists=shown) if unit == WHISTS else t("amount.points", points=shown)
 
 

@@ -13,14 +13,12 @@ import re
 
 from bot.callback_data import Act, Button
 from bot.games.preferans.scorekeeper import PulkaSheet
-from bot.games.preferans.views import bid_text, sheet_text
+from bot.games.preferans.views import bid_text, pulka_block, settlement_lines
 from bot.i18n import Translator
 from bot.views import Key, Rendered, key_rows
-from bot.views.amounts import account_lines, amount
 from bot.views.text import plain_text, user_text
 from games.preferans.bids import ALL_BIDS, Bid
 from games.preferans.entry import Entry
-from storage.interface import WHISTS
 
 STAGE = re.compile(
     r"^(?:"
@@ -163,28 +161,16 @@ def wizard(sheet: PulkaSheet, arg: str, t: Translator) -> tuple[str, list[tuple[
 
 def render_pulka_keeper(sheet: PulkaSheet, arg: str, t: Translator, note: str = "") -> Rendered:
     """The sheet, what was entered last, who deals next, and the wizard (none once finished)."""
-    state = sheet.match.pulka.state()
-    names = sheet.names
     lines = [f"<b>{t('pref.keeper.title', number=sheet.table.id)}</b>"]
-    pool, gora = list(state["pool"]), list(state["gora"])
-    whists = [list(r) for r in state["whists"]]
-    lines.append(f"<pre>{sheet_text(pool, gora, whists, names, t)}</pre>")
+    lines.append(pulka_block(sheet.match.pulka, sheet.names, t))
     if note:
         lines.append(note)
     if sheet.finished is not None:
-        group = sheet.chat.settings
-        title = t("pref.over")
-        if sheet.finished.unfinished:
-            title += " " + t("pref.unfinished")
-        lines.append(f"<b>{title}</b>")
+        finished = sheet.finished
         by_id = {p.id: p.name for p in sheet.players.values()}
-        entries = " · ".join(
-            f"{user_text(by_id.get(pid, '?'))} {amount(v, group, t, True, WHISTS)}"
-            for pid, v in sorted(sheet.finished.entries.items(), key=lambda kv: -kv[1])
+        lines += settlement_lines(
+            finished.unfinished, finished.entries, finished.balances, by_id, sheet.chat.settings, t
         )
-        lines.append(t("pref.whists", entries=entries))
-        lines.append(t("rubber.accounts"))
-        lines.extend(account_lines(sheet.finished.balances, by_id, group, t))
         return Rendered("\n".join(lines))
     dealer = user_text(_name(sheet, sheet.dealer))
     deal_line = t("pref.keeper.deal", number=len(sheet.results) + 1, dealer=dealer)

@@ -24,8 +24,9 @@ from bot.games.preferans.views import (
     contract_lines,
     hand_lines,
     hands_block,
+    pulka_block,
     result_line,
-    sheet_text,
+    settlement_lines,
     trick_lines,
 )
 from bot.i18n import Translator
@@ -39,7 +40,7 @@ from bot.service import (
     UndoAsked,
 )
 from bot.views import Key, Rendered, key_rows
-from bot.views.amounts import account_lines, amount, money
+from bot.views.amounts import money
 from bot.views.misc import answer_keys
 from bot.views.text import user_text
 from games.preferans.cards import Card
@@ -369,21 +370,12 @@ class PreferansUI:
             self._deal(presenter, snap, notice.deal_no, final)
             match = notice.match
             assert isinstance(match, PulkaMatch)
-            sheet = match.pulka.state()
             view = final.view(None)
             lines = [
                 f"<b>{t('pref.deal_result', number=snap.deal_in_match(notice.deal_no))}</b>",
                 result_line(final.result, names, t),
                 *written_lines(notice.before, match, names, t),
-                "<pre>"
-                + sheet_text(
-                    list(sheet["pool"]),
-                    list(sheet["gora"]),
-                    [list(r) for r in sheet["whists"]],
-                    names,
-                    t,
-                )
-                + "</pre>",
+                pulka_block(match.pulka, names, t),
                 t("pref.full_deal"),
                 "<pre>"
                 + "\n\n".join(
@@ -432,15 +424,8 @@ class PreferansUI:
         match = snap.match
         if not isinstance(match, PulkaMatch):
             return Rendered(t("score.none"))
-        sheet = match.pulka.state()
-        text = sheet_text(
-            list(sheet["pool"]),
-            list(sheet["gora"]),
-            [list(r) for r in sheet["whists"]],
-            _names(snap),
-            t,
-        )
-        return Rendered(f"{t('pref.table', number=snap.table_id)}\n<pre>{text}</pre>")
+        block = pulka_block(match.pulka, _names(snap), t)
+        return Rendered(f"{t('pref.table', number=snap.table_id)}\n{block}")
 
     def score_picture(self, presenter: Presenter, snap: Snapshot, t: Translator) -> None:
         if isinstance(snap.match, PulkaMatch):
@@ -583,24 +568,11 @@ def settings_line(snap: Snapshot, t: Translator) -> str:
 def pulka_result(snap: Snapshot, notice: MatchFinished, t: Translator) -> Rendered:
     """The pulka closed: the sheet as it ended, each player's whists (and money when the group
     prices a whist), the group's running accounts, and what to do next."""
-    group = snap.chat.settings
-    title = t("pref.over")
-    if notice.unfinished:
-        title += " " + t("pref.unfinished")
-    lines = [f"<b>{title}</b>"]
-    match = notice.match
-    if isinstance(match, PulkaMatch):
-        sheet = match.pulka.state()
-        pool, gora = list(sheet["pool"]), list(sheet["gora"])
-        whists = [list(r) for r in sheet["whists"]]
-        lines.append(f"<pre>{sheet_text(pool, gora, whists, _names(snap), t)}</pre>")
-    entries = " · ".join(
-        f"{user_text(notice.names.get(pid, '?'))} {amount(points, group, t, True, notice.unit)}"
-        for pid, points in sorted(notice.entries.items(), key=lambda kv: -kv[1])
+    lines = settlement_lines(
+        notice.unfinished, notice.entries, notice.balances, notice.names, snap.chat.settings, t
     )
-    lines.append(t("pref.whists", entries=entries))
-    lines.append(t("rubber.accounts"))
-    lines.extend(account_lines(notice.balances, notice.names, group, t))
+    if isinstance(notice.match, PulkaMatch):
+        lines.insert(1, pulka_block(notice.match.pulka, _names(snap), t))
     keys = (
         (
             Key(t("pref.button.next"), Button(snap.table_id, 0, Act.NEXT_RUBBER).encode()),

@@ -10,10 +10,13 @@ from collections.abc import Iterable, Mapping
 from html import escape
 
 from bot.i18n import Translator
+from bot.views.amounts import account_lines, amount
 from bot.views.text import user_text
 from games.preferans.bids import Bid
 from games.preferans.cards import Card, Rank, Suit
 from games.preferans.deal import Kind, Phase, Result, SeatView, Trick
+from games.preferans.pulka import Pulka
+from storage.interface import WHISTS, ChatSettings
 
 SUIT_SYMBOL = {Suit.SPADES: "♠", Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥"}
 _RANK_KEYS = {Rank.ACE: "A", Rank.KING: "K", Rank.QUEEN: "Q", Rank.JACK: "J"}
@@ -157,3 +160,36 @@ def sheet_text(
         row = "".join(f"{'·' if writer == on else whists[writer][on]:>{width + 1}}" for on in seats)
         lines.append(f"{t('pref.sheet.whists')}{writer + 1:<3}" + row)
     return escape("\n".join(lines))
+
+
+def pulka_block(pulka: Pulka, names: Mapping[int, str], t: Translator) -> str:
+    """The pulka's sheet as it stands, as a monospace block of a message."""
+    state = pulka.state()
+    pool, gora = list(state["pool"]), list(state["gora"])
+    whists = [list(row) for row in state["whists"]]
+    return f"<pre>{sheet_text(pool, gora, whists, names, t)}</pre>"
+
+
+def settlement_lines(
+    unfinished: bool,
+    entries: Mapping[int, int],
+    balances: Mapping[str, Mapping[int, int]],
+    names: Mapping[int, str],
+    group: ChatSettings,
+    t: Translator,
+) -> list[str]:
+    """A closed pulka, online or kept: each player's whists (money too once the group prices a
+    whist) and the group's running accounts (``names`` by player id)."""
+    title = t("pref.over")
+    if unfinished:
+        title += " " + t("pref.unfinished")
+    shown = " · ".join(
+        f"{user_text(names.get(pid, '?'))} {amount(whists, group, t, True, WHISTS)}"
+        for pid, whists in sorted(entries.items(), key=lambda kv: -kv[1])
+    )
+    return [
+        f"<b>{title}</b>",
+        t("pref.whists", entries=shown),
+        t("rubber.accounts"),
+        *account_lines(balances, names, group, t),
+    ]
