@@ -20,7 +20,16 @@ from bot.handlers.common import (
 from bot.service import Refusal
 from bot.views import Rendered
 from games.errors import RuleError
-from storage.interface import AlreadyApplied, ConflictError, Player, Storage, Table, TableStatus
+from storage.interface import (
+    AlreadyApplied,
+    Chat,
+    ConflictError,
+    Player,
+    Storage,
+    Table,
+    TableSettings,
+    TableStatus,
+)
 
 if TYPE_CHECKING:
     from bot.context import BotContext
@@ -79,6 +88,56 @@ class EntryLog:
         except ConflictError:
             raise Refusal("stale") from None
         await self.storage.finish_deal(table_id, number, payload)
+
+
+class SheetKeeper:
+    """A game's scorekeeper: what every game's shares (its sheets are tables of ``game`` kept
+    for real cards, their entries in an ``EntryLog``)."""
+
+    game = ""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.log = EntryLog(storage)
+
+    async def open_sheet(self, chat_id: int, topic_id: int | None) -> Table | None:
+        """The sheet open in this group or topic, of whatever game (one at a time)."""
+        return await self.storage.table_in(chat_id, topic_id, scorekeeper=True)
+
+    async def chat(self, tg_chat_id: int, title: str, language: str) -> Chat:
+        return await self.storage.ensure_chat(tg_chat_id, title, language)
+
+    async def known(self, username: str) -> Player | None:
+        """A Telegram player named by @username, if the bot has met them."""
+        return await self.storage.player_by_username(username)
+
+    async def guest(self, chat_id: int, name: str) -> Player:
+        """A player without Telegram, by name, reused within the group."""
+        return await self.storage.add_guest(chat_id, name)
+
+    async def table_settings(self, chat: Chat, topic_id: int | None) -> TableSettings:
+        """A new sheet takes the settings of the online table of its game here, if any."""
+        online = await self.storage.table_in(chat.id, topic_id)
+        if online is not None and online.game == self.game:
+            return online.settings
+        return TableSettings(language=chat.language)
+
+    async def open_new(
+        self, chat: Chat, topic_id: int | None, players: Sequence[Player], settings: TableSettings
+    ) -> int:
+        """A new sheet (its table id) with ``players`` in seat order and its match started."""
+        if len({p.id for p in players}) != len(players):
+            raise Refusal("keeper_same_player")
+        if await self.open_sheet(chat.id, topic_id) is not None:
+            raise Refusal("keeper_already_open")
+        table = await self.storage.create_table(
+            chat.id, topic_id, settings, scorekeeper=True, game=self.game
+        )
+        seats = {seat: player.id for seat, player in enumerate(players)}
+        for seat, pid in seats.items():
+            await self.storage.set_seat(table.id, seat, pid)
+        await self.storage.start_match(table.id, seats)
+        return table.id
 
 
 def command_words(update: Update) -> tuple[list[str], dict[str, Any]]:

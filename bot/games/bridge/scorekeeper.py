@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.games.keeping import ENTRY, ENTRY_UNDO, EntryLog
+from bot.games.keeping import ENTRY, ENTRY_UNDO, SheetKeeper
 from bot.service import Refusal
 from games.bridge.cards import Seat, Side
 from games.bridge.entry import Entry
@@ -24,7 +24,6 @@ from storage.interface import (
     ConflictError,
     NotFound,
     Player,
-    Storage,
     Table,
     TableSettings,
     TableStatus,
@@ -73,50 +72,22 @@ def _match(table: Table, chat: Chat) -> RubberMatch:
     return RubberMatch({**table.settings.options, "rounding": chat.settings.rounding.value})
 
 
-class Scorekeeper:
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
-        self.log = EntryLog(storage)
-
-    async def open_sheet(self, chat_id: int, topic_id: int | None) -> Table | None:
-        return await self.storage.table_in(chat_id, topic_id, scorekeeper=True)
-
-    async def chat(self, tg_chat_id: int, title: str, language: str) -> Chat:
-        return await self.storage.ensure_chat(tg_chat_id, title, language)
-
-    async def known(self, username: str) -> Player | None:
-        """A Telegram player named by @username, if the bot has met them."""
-        return await self.storage.player_by_username(username)
-
-    async def guest(self, chat_id: int, name: str) -> Player:
-        """A player without Telegram, by name, reused within the group."""
-        return await self.storage.add_guest(chat_id, name)
-
-    async def table_settings(self, chat: Chat, topic_id: int | None) -> TableSettings:
-        """A new sheet takes the online table's settings where there is one."""
-        online = await self.storage.table_in(chat.id, topic_id)
-        return online.settings if online is not None else TableSettings(language=chat.language)
+class Scorekeeper(SheetKeeper):
+    game = "bridge"
 
     async def start(
         self, chat: Chat, topic_id: int | None, players: Sequence[Player], settings: TableSettings
     ) -> Sheet:
         """A new sheet with the four in seat order N, E, S, W (N-S against E-W)."""
-        if len({p.id for p in players}) != 4:
-            raise Refusal("keeper_same_player")
-        if await self.open_sheet(chat.id, topic_id) is not None:
-            raise Refusal("keeper_already_open")
-        table = await self.storage.create_table(chat.id, topic_id, settings, scorekeeper=True)
-        seats = {int(seat): player.id for seat, player in zip(Seat, players, strict=True)}
-        for seat, pid in seats.items():
-            await self.storage.set_seat(table.id, seat, pid)
-        await self.storage.start_match(table.id, seats)
-        return await self.sheet(table.id)
+        if len(players) != 4:
+            raise Refusal("keeper_usage")
+        return await self.sheet(await self.open_new(chat, topic_id, players, settings))
 
     async def sheet(self, table_id: int) -> Sheet:
         """The sheet as its entries say (NotFound for any table that is not a scoresheet: the
         completion below would otherwise read an online deal in progress as an entry)."""
         table = await self.storage.get_table(table_id)
-        if not table.scorekeeper or table.game != "bridge":
+        if not table.scorekeeper or table.game != self.game:
             raise NotFound(f"table {table_id} is not a bridge scoresheet")
         chat = await self.storage.get_chat(table.chat_id)
         players = {Seat(s): await self.storage.get_player(pid) for s, pid in table.seats.items()}

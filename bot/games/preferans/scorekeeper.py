@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.games.keeping import ENTRY, ENTRY_UNDO, EntryLog
+from bot.games.keeping import ENTRY, ENTRY_UNDO, SheetKeeper
 from bot.service import Refusal
 from games.errors import PulkaError, Reason
 from games.preferans.cards import active_seats
@@ -28,7 +28,6 @@ from storage.interface import (
     ConflictError,
     NotFound,
     Player,
-    Storage,
     Table,
     TableSettings,
     TableStatus,
@@ -110,29 +109,8 @@ def _match(table: Table, players: int) -> PulkaMatch:
     return PulkaMatch(players, table.settings.options)
 
 
-class PulkaKeeper:
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
-        self.log = EntryLog(storage)
-
-    async def open_sheet(self, chat_id: int, topic_id: int | None) -> Table | None:
-        return await self.storage.table_in(chat_id, topic_id, scorekeeper=True)
-
-    async def chat(self, tg_chat_id: int, title: str, language: str) -> Chat:
-        return await self.storage.ensure_chat(tg_chat_id, title, language)
-
-    async def known(self, username: str) -> Player | None:
-        return await self.storage.player_by_username(username)
-
-    async def guest(self, chat_id: int, name: str) -> Player:
-        return await self.storage.add_guest(chat_id, name)
-
-    async def table_settings(self, chat: Chat, topic_id: int | None) -> TableSettings:
-        """A new sheet takes the online Preferans table's settings where there is one here."""
-        online = await self.storage.table_in(chat.id, topic_id)
-        if online is not None and online.game == GAME:
-            return replace(online.settings, options=dict(online.settings.options))
-        return TableSettings(language=chat.language)
+class PulkaKeeper(SheetKeeper):
+    game = GAME
 
     async def start(
         self,
@@ -144,25 +122,15 @@ class PulkaKeeper:
         """A new pulka with three or four players in seat order, the first dealing first."""
         if len(players) not in (3, 4):
             raise Refusal("pref_keeper_usage")
-        if len({p.id for p in players}) != len(players):
-            raise Refusal("keeper_same_player")
-        if await self.open_sheet(chat.id, topic_id) is not None:
-            raise Refusal("keeper_already_open")
         options = {**settings.options, "players": len(players)}
         PulkaMatch(len(players), options)  # PulkaError for settings no pulka can have
-        table = await self.storage.create_table(
-            chat.id, topic_id, replace(settings, options=options), scorekeeper=True, game=GAME
-        )
-        seats = {seat: player.id for seat, player in enumerate(players)}
-        for seat, pid in seats.items():
-            await self.storage.set_seat(table.id, seat, pid)
-        await self.storage.start_match(table.id, seats)
-        return await self.sheet(table.id)
+        table_id = await self.open_new(chat, topic_id, players, replace(settings, options=options))
+        return await self.sheet(table_id)
 
     async def sheet(self, table_id: int) -> PulkaSheet:
         """The sheet as its entries say (NotFound for a table that is not a pulka's sheet)."""
         table = await self.storage.get_table(table_id)
-        if not table.scorekeeper or table.game != GAME:
+        if not table.scorekeeper or table.game != self.game:
             raise NotFound(f"table {table_id} is not a pulka's sheet")
         chat = await self.storage.get_chat(table.chat_id)
         players = {s: await self.storage.get_player(pid) for s, pid in sorted(table.seats.items())}
