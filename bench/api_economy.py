@@ -19,11 +19,38 @@ import asyncio
 import random
 import tempfile
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
-from tests.fakeapi import FakeBotApi
+from tests.fakeapi import Call, FakeBotApi
+
+
+@dataclass(frozen=True)
+class DealCalls:
+    """A deal's Bot API calls, by where they went."""
+
+    group: int
+    private: int
+    answers: int  # answerCallbackQuery
+    deletes: int  # deleteMessage: one per turn notice
+    busiest_minute: int  # group calls in the busiest (scaled) minute
+
+
+def deal_calls(calls: Sequence[Call], scale: float) -> DealCalls:
+    group = [c for c in calls if int(c.params.get("chat_id", 0)) < 0]
+    private = [c for c in calls if int(c.params.get("chat_id", 0)) > 0]
+    window = 60.0 * scale
+    worst = max((sum(1 for d in group if c.at <= d.at < c.at + window) for c in group), default=0)
+    return DealCalls(
+        len(group),
+        len(private),
+        sum(1 for c in calls if c.method == "answerCallbackQuery"),
+        sum(1 for c in calls if c.method == "deleteMessage"),
+        worst,
+    )
 
 
 async def run(
@@ -78,31 +105,24 @@ async def run(
             await harness.outbox.drain()
             calls = api.calls[start_index:]
             elapsed = time.monotonic() - start
-            group = [c for c in calls if int(c.params.get("chat_id", 0)) < 0]
-            private = [c for c in calls if int(c.params.get("chat_id", 0)) > 0]
-            answers = [c for c in calls if c.method == "answerCallbackQuery"]
-            deletes = [c for c in calls if c.method == "deleteMessage"]
-            window = 60.0 * scale
-            worst = max(
-                (sum(1 for d in group if c.at <= d.at < c.at + window) for c in group), default=0
-            )
+            counted = deal_calls(calls, scale)
             naive = presses  # one group post per call and per card
             print(
                 f"deal {deal}: {presses} presses ({cards} cards) in {elapsed / scale:.0f} s "
-                f"(scaled): group calls {len(group)}, private calls {len(private)}, "
-                f"callback answers {len(answers)}, turn notices {len(deletes)} (each a new "
-                f"message and a deletion); busiest minute {worst} group calls "
+                f"(scaled): group calls {counted.group}, private calls {counted.private}, "
+                f"callback answers {counted.answers}, turn notices {counted.deletes} (each a "
+                f"new message and a deletion); busiest minute {counted.busiest_minute} group calls "
                 f"(naive: {naive} posts in the deal, up to {min(naive, int(60 / card_seconds))} "
                 "a minute)"
             )
             # Tables one token serves at Telegram's ~30 calls a second, at this pace: counting
             # messages sent and edited, and counting the callback answers too.
             seconds = elapsed / scale
-            messages = len(group) + len(private)
+            messages = counted.group + counted.private
             print(
                 f"  floor {4 + 2 * presses} private calls (4 hands + 2 edits an action); tables "
                 f"per token: {30 / (messages / seconds):.0f} counting messages, "
-                f"{30 / ((messages + len(answers)) / seconds):.0f} with the answers too"
+                f"{30 / ((messages + counted.answers) / seconds):.0f} with the answers too"
             )
         await harness.stop()
     await api.stop()

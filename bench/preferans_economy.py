@@ -17,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.api_economy import deal_calls
 from tests.bot.harness import GROUP, Harness
 from tests.bot.test_preferans_table import PLAYERS, _choose, _offer, sit_all
 from tests.fakeapi import FakeBotApi
@@ -68,22 +69,17 @@ async def run(deals: int, card_seconds: float, group_interval: float, scale: flo
             await harness.outbox.drain()
             calls = api.calls[start_index:]
             elapsed = time.monotonic() - start
-            group = [c for c in calls if int(c.params.get("chat_id", 0)) < 0]
-            private = [c for c in calls if int(c.params.get("chat_id", 0)) > 0]
-            answers = [c for c in calls if c.method == "answerCallbackQuery"]
-            window = 60.0 * scale
-            worst = max(
-                (sum(1 for d in group if c.at <= d.at < c.at + window) for c in group), default=0
-            )
+            counted = deal_calls(calls, scale)
             print(
                 f"deal {deal}: {presses} presses in {elapsed / scale:.0f} s (scaled): "
-                f"group calls {len(group)}, private calls {len(private)}, callback answers "
-                f"{len(answers)}; busiest minute {worst} group calls (naive: {presses} posts "
-                f"in the deal, up to {min(presses, int(60 / card_seconds))} a minute)"
+                f"group calls {counted.group}, private calls {counted.private}, callback "
+                f"answers {counted.answers}; busiest minute {counted.busiest_minute} group calls "
+                f"(naive: {presses} posts in the deal, up to {min(presses, int(60 / card_seconds))}"
+                " a minute)"
             )
-            totals["group"] += len(group)
-            totals["private"] += len(private)
-            totals["answers"] += len(answers)
+            totals["group"] += counted.group
+            totals["private"] += counted.private
+            totals["answers"] += counted.answers
             totals["presses"] += presses
         print(
             f"per deal on average: {totals['group'] / deals:.1f} group calls, "
