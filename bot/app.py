@@ -25,6 +25,7 @@ from bot.i18n import LANGUAGES, Translator
 from bot.ledger import LedgerService
 from bot.outbox import Outbox
 from bot.presenter import Presenter
+from bot.robots import RobotPlayers
 from bot.service import TableService
 from bot.timers import TurnTimers
 from bot.transport import SlimUpdates
@@ -121,6 +122,9 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
         service.forget_chat()
 
     outbox.on_blocked, outbox.on_migrated = blocked, migrated
+    presenter.robots = RobotPlayers(
+        service, presenter.show, config.robot_delay, config.robot_budget, config.robot_workers
+    )
     service.on_recovered = presenter.show
     application.bot_data.update(
         storage=storage,
@@ -168,6 +172,9 @@ async def _post_stop(application: Application[Any, Any, Any, Any, Any, Any]) -> 
 
 
 async def _post_shutdown(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    presenter: Presenter | None = application.bot_data.get("presenter")
+    if presenter is not None and presenter.robots is not None:
+        await presenter.robots.close()
     service: TableService | None = application.bot_data.get("service")
     if service is not None:
         await service.close()

@@ -28,6 +28,7 @@ PATTERN = re.compile(
 
 class Act(StrEnum):
     SIT = "sit"  # arg: seat (its code: the game's UI reads it)
+    ROBOT = "rb"  # arg: seat: fill it with a robot
     ACTION = "a"  # arg: the action in the game's own words (its codec's text, "card.SQ")
     MENU = "mn"  # arg: a screen of the game's UI on the way to an action ("drop.SA": one picked)
     LEAVE = "lv"

@@ -34,6 +34,11 @@ class Config:
     # A fixed shuffle for reproducible runs (tests comparing releases); never from the
     # environment: real tables are always shuffled with ``secrets``.
     shuffle_seed: int | None = None
+    # Robots: the pause before a robot's call or card (so people see each one), the seconds a
+    # robot may think over a card, and the processes they think in (0: one per CPU).
+    robot_delay: float = 1.0
+    robot_budget: float = 1.0
+    robot_workers: int = 0
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
@@ -61,6 +66,9 @@ class Config:
                 poll_timeout=int(source.get("POLL_TIMEOUT", "30")),
                 timer_minute=float(source.get("TURN_TIMER_MINUTE_SECONDS", "60")),
                 turn_notice_seconds=float(source.get("TURN_NOTICE_SECONDS", "20")),
+                robot_delay=float(source.get("ROBOT_DELAY_SECONDS", "1.0")),
+                robot_budget=float(source.get("ROBOT_SECONDS_PER_CARD", "1.0")),
+                robot_workers=int(source.get("ROBOT_WORKERS", "0")),
             )
         except ValueError as exc:
             raise ConfigError(f"a setting is not a number: {exc}") from exc

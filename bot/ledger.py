@@ -8,13 +8,14 @@ stands (button data is untrusted; the ledger's size, checked again inside the wr
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.service import Refusal
 from bot.views.amounts import priced_together
 from games.core.settlement import Transfer, transfers
 from storage.interface import (
     CENTS,
+    PRACTICE,
     Chat,
     ChatSettings,
     ConflictError,
@@ -35,6 +36,7 @@ class Accounts:
     counts: Mapping[int, int]
     names: Mapping[int, str]
     version: int  # the ledger's size: what its buttons carry
+    practice: Mapping[int, int] = field(default_factory=dict)  # people's points with robots
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +93,14 @@ class LedgerService:
     async def accounts(self, chat_id: int) -> Accounts:
         balances = await self.storage.accounts(chat_id)
         counts = await self.storage.match_counts(chat_id)
-        names = await self.names(pid for b in balances.values() for pid in b)
-        return Accounts(balances, counts, names, await self.storage.ledger_size(chat_id))
+        practice = {
+            pid: points
+            for pid, points in (await self.storage.balances(chat_id, PRACTICE)).items()
+            if not await self.storage.player_flag(pid, "robot")
+        }
+        names = await self.names([*(pid for b in balances.values() for pid in b), *practice])
+        size = await self.storage.ledger_size(chat_id)
+        return Accounts(balances, counts, names, size, practice)
 
     async def plan(self, chat: Chat) -> Plan:
         balances = await self.storage.accounts(chat.id)

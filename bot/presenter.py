@@ -10,6 +10,7 @@ Kept messages: ``table:<deal>`` in the group (one per deal, edited as it goes),
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from bot.callback_data import Act
 from bot.games import ui_for
@@ -23,6 +24,7 @@ from bot.service import (
     SubDone,
     SubProposed,
     SubRefused,
+    TakeoverAsked,
 )
 from bot.timers import TurnTimers
 from bot.views import Rendered
@@ -30,12 +32,16 @@ from bot.views.misc import answer_keys
 from bot.views.text import user_text
 from storage.interface import TableStatus
 
+if TYPE_CHECKING:
+    from bot.robots import RobotPlayers
+
 
 class Presenter:
     def __init__(self, outbox: Outbox, bot_username: str) -> None:
         self.outbox = outbox
         self.bot_username = bot_username
         self.timers: TurnTimers | None = None  # set once the job queue exists
+        self.robots: RobotPlayers | None = None  # moves robot seats after each change
 
     def group_translator(self, snap: Snapshot) -> Translator:
         return translator(snap.settings.language)
@@ -63,6 +69,10 @@ class Presenter:
                 self._substituted(snap, notice, t)
             elif isinstance(notice, SubProposed):
                 self.outbox.post(chat, thread, _sub_proposed(snap, notice, t))
+            elif isinstance(notice, TakeoverAsked):
+                seat = ui.seat_name(notice.seat, t.language)
+                text = t("robot.takeover", name=user_text(notice.newcomer), seat=seat)
+                self.outbox.post(chat, thread, Rendered(text))
         if snap.status is TableStatus.PLAYING and snap.state is not None:
             if snap.dealer_drawn:
                 # The match just started: the seating message it was seated from (perhaps by
@@ -75,6 +85,8 @@ class Presenter:
             key = f"seating:{snap.deal_no}"
             seating = ui.seating(snap, t, self.bot_username)
             self.outbox.want(snap.table_id, key, chat, thread, seating)
+        if self.robots is not None:
+            self.robots.poke(snap)
 
     def notify_turn(self, snap: Snapshot, seat: int) -> None:
         """The seat's screen sent anew as a new message (a notification), the old one deleted."""

@@ -28,6 +28,7 @@ from games.core.shuffle import shuffled
 from games.errors import RuleError
 from storage.events import replay
 from storage.interface import (
+    PRACTICE,
     Chat,
     ChatSettings,
     ConflictError,
@@ -50,6 +51,8 @@ RECOVERY_DELAYS = (0.2, 0.5, 1, 2, 5, 10, 20, 30, 60, 60, 120, 120, 120, 120)
 
 VOTE = "vote"  # an event kind of the deal's log that the rules skip
 UNDO_ASK, UNDO_ANSWER, SUB_ASK, SUB_ANSWER, END = "undo", "undo_answer", "sub", "sub_answer", "end"
+TAKEOVER = "takeover"  # a person asked for a robot's seat: theirs from the next deal
+ROBOT = "robot"  # the player flag of a robot
 
 
 class Refusal(Exception):
@@ -69,6 +72,7 @@ class Holder:
     name: str
     tg_user_id: int | None
     language: str
+    robot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +97,18 @@ class Snapshot:
     game: Game = dataclasses.field(default_factory=lambda: find_game("bridge"))
     players: int = 0  # seats in play: the match's, or the game's most while seating
     first_deal: int = 1  # the number of the match's first deal
+    takeovers: Mapping[Seat, Holder] = dataclasses.field(default_factory=dict)
+
+    def robot_turns(self) -> list[Seat]:
+        """The robot seats that have something to do now (a call, a card, a claim to answer)."""
+        state = self.state
+        if state is None or state.finished or self.status is not TableStatus.PLAYING:
+            return []
+        return [
+            seat
+            for seat, holder in sorted(self.seats.items())
+            if holder.robot and state.legal_actions(seat)
+        ]
 
     def deal_in_match(self, deal_no: int) -> int:
         """A deal as players count it: from 1 in each match (the log counts per table)."""
@@ -100,6 +116,11 @@ class Snapshot:
 
     def check_sit(self, player_id: int, seat: Seat) -> None:
         """Refusal if the player may not take ``seat`` now (the same checks ``sit`` makes)."""
+        holder = self.seats.get(seat)
+        if holder is not None and holder.robot and self.seat_of(player_id) is None:
+            if self.status is TableStatus.CLOSED:
+                raise Refusal("table_closed")
+            return  # a person may always take a robot's place (during a match: next deal)
         _check_sit(self.status, self.seats, player_id, seat)
 
     def view(self, viewer: Seat | None) -> Any:
@@ -119,6 +140,7 @@ class DealFinished:
     final: State[Any, Any]
     match: Match  # after the deal
     before: Match  # as the deal was played (bridge: who was vulnerable)
+    holders: Mapping[Seat, Holder] = dataclasses.field(default_factory=dict)  # who played it
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +204,14 @@ class SubRefused:
 
 
 @dataclass(frozen=True, slots=True)
+class TakeoverAsked:
+    """A person will take a robot's seat when the deal in progress ends."""
+
+    seat: Seat
+    newcomer: str
+
+
+@dataclass(frozen=True, slots=True)
 class EndVote:
     seat: Seat
     agree: bool
@@ -217,6 +247,11 @@ class _Live:
     scored: set[int] = field(default_factory=set)  # those whose result storage holds
     moves: int = 1  # the deal event and every rules action: the position buttons name
     players: int = 0  # seats in play in the match
+    takeovers: dict[Seat, Holder] = field(default_factory=dict)  # robot seats people asked for
+
+    @property
+    def humans(self) -> set[Seat]:
+        return {seat for seat, holder in self.holders.items() if not holder.robot}
 
     @property
     def table_size(self) -> int:
@@ -383,6 +418,7 @@ class TableService:
             game=live.game,
             players=live.seat_count,
             first_deal=min(live.match_deals, default=1),
+            takeovers=dict(live.takeovers),
         )
 
     async def snapshot(self, table_id: int) -> Snapshot:
@@ -471,6 +507,9 @@ class TableService:
     async def sit(self, table_id: int, player: Player, seat: Seat) -> Change:
         async with self._guard(table_id):
             live = await self._get(table_id)
+            robot = live.holders.get(seat)
+            if robot is not None and robot.robot and _seat_of(live, player.id) is None:
+                return await self._take_from_robot(live, player, seat)
             _check_sit(live.table.status, live.holders, player.id, seat)
             if not 0 <= seat < live.table_size:
                 raise Refusal("unknown_action")
@@ -481,6 +520,62 @@ class TableService:
             await self.storage.set_seat(table_id, seat, player.id)
             live.holders[seat] = _holder(player)
             live.paused.discard(seat)
+            if len(live.holders) == live.table_size:
+                await self._start_match(live)
+            return Change(self._snapshot(live))
+
+    async def _take_from_robot(self, live: _Live, player: Player, seat: Seat) -> Change:
+        """A person sits in a robot's place: at once between matches; during one, from the next
+        deal (the deal in progress is the robot's to finish)."""
+        if live.table.status is TableStatus.CLOSED:
+            raise Refusal("table_closed")
+        newcomer = _holder(player)
+        if live.table.status is not TableStatus.PLAYING:
+            await self.storage.set_seat(live.table.id, seat, player.id)
+            live.holders[seat] = newcomer
+            return Change(self._snapshot(live))
+        if seat in live.takeovers:
+            raise Refusal("seat_taken", name=live.takeovers[seat].name)
+        payload = {"what": TAKEOVER, "seat": seat, "newcomer": dataclasses.asdict(newcomer)}
+        await self._log_vote(live, player.id, payload)
+        live.takeovers[seat] = newcomer
+        return Change(self._snapshot(live), (TakeoverAsked(seat, newcomer.name),))
+
+    async def _hand_over(self, live: _Live) -> list[Notice]:
+        """Seat the people who asked for robots' seats (between deals)."""
+        notices: list[Notice] = []
+        for seat, newcomer in sorted(live.takeovers.items()):
+            left = live.holders.get(seat)
+            await self.storage.set_seat(live.table.id, seat, newcomer.player_id)
+            live.holders[seat] = newcomer
+            if left is not None:
+                notices.append(SubDone(seat, left, newcomer))
+        live.takeovers.clear()
+        return notices
+
+    async def seat_robot(self, table_id: int, player_id: int, seat: Seat, name: str) -> Change:
+        """A seated player fills an empty seat with a robot (between matches). ``name`` is the
+        robot's, in the table's language; robots are players of the group flagged as such."""
+        async with self._guard(table_id):
+            live = await self._get(table_id)
+            if _seat_of(live, player_id) is None:
+                raise Refusal("not_seated")
+            if live.table.status is TableStatus.CLOSED:
+                raise Refusal("table_closed")
+            if live.table.status is TableStatus.PLAYING:
+                raise Refusal("rubber_in_progress")
+            if not 0 <= seat < live.table_size:
+                raise Refusal("unknown_action")
+            if seat in live.holders:
+                raise Refusal("seat_taken", name=live.holders[seat].name)
+            taken = {holder.name for holder in live.holders.values()}
+            number = 1
+            while f"{name} {number}" in taken:
+                number += 1
+            robot = await self.storage.add_guest(live.chat.id, f"{name} {number}")
+            await self.storage.set_player_flag(robot.id, ROBOT, True)
+            await self.storage.set_seat(table_id, seat, robot.id)
+            live.holders[seat] = _holder(robot, robot=True)
             if len(live.holders) == live.table_size:
                 await self._start_match(live)
             return Change(self._snapshot(live))
@@ -653,7 +748,17 @@ class TableService:
             assert live.state is not None
             live.game.undo(live.state, seat)  # RuleError if it is not theirs, or too late
             await self._log_vote(live, player_id, {"what": UNDO_ASK, "seat": seat})
-            live.undo_request = UndoRequest(seat, live.moves)
+            request = live.undo_request = UndoRequest(seat, live.moves)
+            voters = live.game.undo_voters(live.state, seat)
+            robots = sorted(s for s in voters if live.holders[s].robot)
+            for robot in robots:  # a robot allows a take-back at once
+                answer = {"what": UNDO_ANSWER, "seat": robot, "agree": True}
+                await self._log_vote(live, live.holders[robot].player_id, answer)
+                request.allowed.add(robot)
+            if robots and voters <= request.allowed:
+                done = UndoAnswered(seat, robots[-1], True)
+                undo = live.game.undo(live.state, seat)
+                return await self._apply(live, undo, seat, player_id, UndoAsked(seat), done)
             return Change(self._snapshot(live), (UndoAsked(seat),))
 
     async def answer_undo(self, table_id: int, deal_no: int, player_id: int, agree: bool) -> Change:
@@ -735,8 +840,8 @@ class TableService:
     async def _sub_progress(self, live: _Live) -> Change:
         request = live.sub_request
         assert request is not None
-        others = {s for s in live.holders if s != request.seat}
-        if request.agreed < others:
+        others = {s for s in live.humans if s != request.seat}  # robots agree
+        if not others <= request.agreed:
             leaving = live.holders[request.seat].name
             notice: Notice = SubProposed(
                 request.seat, leaving, request.newcomer.name, frozenset(request.agreed)
@@ -763,7 +868,7 @@ class TableService:
                 live.end_votes.clear()
                 return Change(self._snapshot(live), (EndVote(seat, False),))
             live.end_votes.add(seat)
-            if len(live.end_votes) < len(live.holders):
+            if not live.humans <= live.end_votes:  # robots agree to stop
                 return Change(self._snapshot(live), (EndVote(seat, True),))
             notices = await self._end_match(live)
             return Change(self._snapshot(live), tuple(notices))
@@ -826,10 +931,15 @@ class TableService:
             before = copy.deepcopy(match)
             written = match.record(outcome)
             after = copy.deepcopy(match)
-            notices.append(DealFinished(live.deal_no, outcome, written, state, after, before))
+            notices.append(
+                DealFinished(
+                    live.deal_no, outcome, written, state, after, before, dict(live.holders)
+                )
+            )
         if match.finished:
             notices.extend(await self._finish_match(live))
         else:
+            notices.extend(await self._hand_over(live))
             live.dealer_drawn = False
             await self._start_deal(live, live.game.next_dealer(state.dealer, live.players))
         return notices
@@ -842,10 +952,11 @@ class TableService:
         amounts = match.settle()
         entries = {players[seat]: _whole(amounts[seat]) for seat in sorted(players)}
         summary = match.summary()
+        unit = PRACTICE if await self._with_robots(live) else live.game.unit
         # ConflictError: written before a restart; the ledger already holds it.
         with contextlib.suppress(ConflictError):
             await self.storage.finish_match(
-                live.match_id, summary, entries, players, unfinished, live.game.unit
+                live.match_id, summary, entries, players, unfinished, unit
             )
         live.table = await self.storage.get_table(live.table.id)
         if live.table.status is TableStatus.PLAYING:
@@ -853,18 +964,31 @@ class TableService:
             live.table = await self.storage.get_table(live.table.id)
         live.match_id = None
         balances = await self.storage.accounts(live.chat.id)
+        if unit == PRACTICE:  # the people's practice points (robots' are no one's statistics)
+            practice = await self.storage.balances(live.chat.id, PRACTICE)
+            balances = {
+                PRACTICE: {
+                    pid: points
+                    for pid, points in practice.items()
+                    if not await self.storage.player_flag(pid, ROBOT)
+                }
+            }
         names = {h.player_id: h.name for h in live.holders.values()}
-        return [
-            MatchFinished(
-                summary,
-                entries,
-                balances,
-                names,
-                copy.deepcopy(match),
-                unfinished,
-                live.game.unit,
-            )
-        ]
+        finished = MatchFinished(
+            summary, entries, balances, names, copy.deepcopy(match), unfinished, unit
+        )
+        return [finished, *await self._hand_over(live)]
+
+    async def _with_robots(self, live: _Live) -> bool:
+        """A robot sat in the match (at its start, or now): it is practice, not money."""
+        if any(holder.robot for holder in live.holders.values()):
+            return True
+        assert live.match_id is not None
+        started = await self.storage.get_match(live.match_id)
+        for player_id in started.seats.values():
+            if await self.storage.player_flag(player_id, ROBOT):
+                return True
+        return False
 
 
 def _options(settings: TableSettings, chat: Chat) -> dict[str, Any]:
@@ -884,7 +1008,10 @@ def _live_from(bundle: TableBundle) -> _Live:
     """Rebuild a table from storage: the match from its deals' outcomes, the deal by replay."""
     table = bundle.table
     game = find_game(table.game)
-    holders = {seat: _holder(bundle.players[pid]) for seat, pid in table.seats.items()}
+    holders = {
+        seat: _holder(bundle.players[pid], ROBOT in bundle.flags.get(pid, ()))
+        for seat, pid in table.seats.items()
+    }
     players = len(holders) if table.match_id is not None else 0
     match = None
     if table.match_id is not None:
@@ -960,6 +1087,8 @@ def _restore_votes(live: _Live, events: Sequence[Event]) -> None:
                 live.sub_request.agreed.add(seat)
             else:
                 live.sub_request = None
+        elif what == TAKEOVER:
+            live.takeovers[seat] = Holder(**vote["newcomer"])
         elif what == END:
             if agree:
                 live.end_votes.add(seat)
@@ -968,6 +1097,9 @@ def _restore_votes(live: _Live, events: Sequence[Event]) -> None:
     request = live.sub_request
     if request is not None and live.holders.get(request.seat) == request.newcomer:
         live.sub_request = None  # done: the newcomer holds the seat
+    for seat, newcomer in list(live.takeovers.items()):
+        if live.holders.get(seat) == newcomer:
+            del live.takeovers[seat]  # done before the process stopped
 
 
 def _check_sit(
@@ -984,8 +1116,8 @@ def _check_sit(
         raise Refusal("seat_taken", name=holders[seat].name)
 
 
-def _holder(player: Player) -> Holder:
-    return Holder(player.id, player.name, player.tg_user_id, player.language)
+def _holder(player: Player, robot: bool = False) -> Holder:
+    return Holder(player.id, player.name, player.tg_user_id, player.language, robot)
 
 
 def _seat_of(live: _Live, player_id: int) -> Seat | None:

@@ -70,6 +70,10 @@ POINTS, WHISTS, CENTS = "points", "whists", "cents"
 UNITS = (POINTS, WHISTS, CENTS)
 """What a ledger row counts: bridge points, Preferans whists, or money (hundredths of the
 group's currency: payments made on a plan that priced several games together)."""
+PRACTICE = "practice"
+LEDGER_UNITS = (*UNITS, PRACTICE)
+"""Practice: points of a match a robot sat in. Kept for the players' statistics, never money:
+no account, settle plan or payment counts them."""
 
 
 class Rounding(StrEnum):
@@ -101,6 +105,8 @@ class ChatSettings:
             return 1
         if unit == WHISTS:
             return self.whist_price
+        if unit == PRACTICE:
+            return 0  # never money
         return self.stake  # money per 100 points = hundredths per point
 
 
@@ -415,7 +421,8 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def accounts(self, chat_id: int) -> dict[str, dict[int, int]]:
-        """unit -> player id -> balance, for every unit the chat's ledger has rows in."""
+        """unit -> player id -> balance, for every unit the chat's ledger has rows in (practice
+        aside: it is not an account)."""
 
     @abc.abstractmethod
     async def ledger_size(self, chat_id: int) -> int:

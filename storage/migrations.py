@@ -235,6 +235,37 @@ MIGRATIONS: tuple[str, ...] = (
         CHECK (unit IN ('points', 'whists', 'cents'));
     ALTER TABLE chats ADD COLUMN whist_price INTEGER NOT NULL DEFAULT 0;
     """,
+    # 8: robots. A match a robot sat in is written in practice points: statistics, not money.
+    # SQLite cannot widen a CHECK in place, so the ledger is copied (ids, order and the
+    # append-only triggers kept).
+    """
+    CREATE TABLE ledger_new (
+        id          INTEGER PRIMARY KEY,
+        chat_id     INTEGER NOT NULL REFERENCES chats(id),
+        player_id   INTEGER NOT NULL REFERENCES players(id),
+        points      INTEGER NOT NULL,
+        kind        TEXT NOT NULL CHECK (kind IN ('match', 'payment')),
+        match_id    INTEGER REFERENCES matches(id),
+        txn         TEXT NOT NULL,
+        note        TEXT NOT NULL DEFAULT '',
+        at          TEXT NOT NULL,
+        unit        TEXT NOT NULL DEFAULT 'points'
+            CHECK (unit IN ('points', 'whists', 'cents', 'practice'))
+    );
+    INSERT INTO ledger_new (id, chat_id, player_id, points, kind, match_id, txn, note, at, unit)
+        SELECT id, chat_id, player_id, points, kind, match_id, txn, note, at, unit
+        FROM ledger ORDER BY id;
+    DROP TABLE ledger;
+    ALTER TABLE ledger_new RENAME TO ledger;
+    CREATE INDEX ledger_by_chat ON ledger(chat_id, player_id);
+    CREATE INDEX ledger_by_match ON ledger(match_id);
+    CREATE UNIQUE INDEX one_row_per_player_per_match ON ledger(match_id, player_id)
+        WHERE kind = 'match';
+    CREATE TRIGGER ledger_append_only_u BEFORE UPDATE ON ledger
+        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+    CREATE TRIGGER ledger_append_only_d BEFORE DELETE ON ledger
+        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+    """,
 )
 
 LATEST = len(MIGRATIONS)

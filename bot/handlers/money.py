@@ -62,7 +62,7 @@ async def ledger_command(update: Update, context: BotContext) -> None:
 async def ledger_view(context: BotContext, chat: Chat) -> Rendered:
     a = await context.ledger.accounts(chat.id)
     return render_ledger(
-        chat.id, a.version, a.balances, a.counts, a.names, chat.settings, _group_t(chat)
+        chat.id, a.version, a.balances, a.counts, a.names, chat.settings, _group_t(chat), a.practice
     )
 
 

@@ -24,6 +24,7 @@ from bot.handlers.common import (
     thread_of,
     user_translator,
 )
+from bot.i18n import translator
 from bot.service import Refusal
 from bot.views import Rendered
 from games.errors import RuleError
@@ -166,6 +167,14 @@ async def button(update: Update, context: BotContext) -> None:
                 await query.answer(url=sit_link(context.bot.username, snap.token, code))
                 return
             change = await service.sit(pressed.table_id, player, wanted)
+        elif pressed.act is Act.ROBOT:
+            snap = await service.snapshot(pressed.table_id)
+            ui = ui_for(snap.game.name)
+            seat = ui.seat_from_word(pressed.arg)
+            if seat is None or getattr(ui, "robot", None) is None:
+                raise Refusal("unknown_action")
+            name = translator(snap.settings.language)("robot.name")
+            change = await service.seat_robot(pressed.table_id, player.id, seat, name)
         elif pressed.act in (Act.LEAVE, Act.STAND_UP):
             change = await service.leave(pressed.table_id, player.id)
         elif pressed.act in (Act.NEXT_RUBBER, Act.NEW_PARTNERS):

@@ -13,7 +13,7 @@ from bot.callback_data import Act, Button
 from bot.games import ui_for
 from bot.i18n import Translator
 from bot.views import Key, Rendered
-from bot.views.amounts import amount, by_player, holding, worth
+from bot.views.amounts import amount, by_player, holding, signed, worth
 from bot.views.text import plain_text, user_text
 from games.core.settlement import Transfer
 from storage.interface import CENTS, POINTS, ChatSettings, LedgerRow, Match
@@ -29,11 +29,13 @@ def render_ledger(
     names: Mapping[int, str],
     group: ChatSettings,
     t: Translator,
+    practice: Mapping[int, int] | None = None,
 ) -> Rendered:
     """/ledger: every player's running account over both games, best first; the sums shown
-    (one per unit) are zero."""
+    (one per unit) are zero. ``practice``: people's points from rubbers with robots, shown
+    apart (they are statistics, not money)."""
     players = by_player(accounts)
-    if not players:
+    if not players and not practice:
         return Rendered(t("ledger.empty"))
     lines = [f"<b>{t('ledger.title')}</b>"]
     ordered = sorted(
@@ -54,7 +56,12 @@ def render_ledger(
         for unit in sorted(accounts)
         if unit in (POINTS, "whists") or any(accounts[unit].values())
     )
-    lines.append(t("ledger.sum", points=sums))
+    if players:
+        lines.append(t("ledger.sum", points=sums))
+    if practice:
+        lines.append(f"<b>{t('robot.practice_title')}</b>")
+        for pid, points in sorted(practice.items(), key=lambda kv: (-kv[1], names.get(kv[0], ""))):
+            lines.append(f"  {user_text(names.get(pid, '?'))}: {signed(points)}")
     keys = (
         (
             Key(t("button.chart"), Button(chat_id, version, Act.CHART).encode()),

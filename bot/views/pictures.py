@@ -20,6 +20,13 @@ FONT = "DejaVu Sans"  # ships with matplotlib; has Cyrillic and the suit symbols
 
 
 def _png(figure: Figure) -> bytes:
+    from matplotlib.text import Text
+
+    for text in figure.findobj(Text):  # the font has no emoji (a robot's 🤖): drop them
+        shown = text.get_text()
+        drawable = "".join(ch for ch in shown if ord(ch) <= 0xFFFF).strip()
+        if drawable != shown:
+            text.set_text(drawable)
     out = io.BytesIO()
     figure.savefig(out, format="png", dpi=100)
     return out.getvalue()

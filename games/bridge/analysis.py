@@ -20,7 +20,7 @@ from games.bridge.cards import Deal, Seat
 # DDS keeps per-process solver state and crashes when two threads call it at once (found by
 # the test suite: a segfault with two tables' analyses in flight). It runs one solve at a time;
 # it parallelises a table's strains internally.
-_SOLVER = threading.Lock()
+SOLVER_LOCK = threading.Lock()
 
 _DENOM = {
     Strain.CLUBS: Denom.clubs,
@@ -59,7 +59,7 @@ class Analysis:
 def analyse(deal: Deal, ns_vulnerable: bool, ew_vulnerable: bool) -> Analysis:
     """The double-dummy table and the par of ``deal`` with this vulnerability."""
     solver_deal = SolverDeal.from_pbn(deal.to_pbn())
-    with _SOLVER:
+    with SOLVER_LOCK:
         table = calc_dd_table(solver_deal)
     tricks = {
         (strain, seat): int(table[denom, player])
@@ -72,7 +72,7 @@ def analyse(deal: Deal, ns_vulnerable: bool, ew_vulnerable: bool) -> Analysis:
         (True, False): Vul.ns,
         (False, True): Vul.ew,
     }[(ns_vulnerable, ew_vulnerable)]
-    with _SOLVER:
+    with SOLVER_LOCK:
         found = par(table, vul, _PLAYER[deal.dealer])
     contracts = tuple(
         ParContract(

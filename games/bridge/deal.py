@@ -282,14 +282,20 @@ class DealState:
     def view(self, viewer: Seat | None) -> SeatView:
         """What ``viewer`` may see (None: a kibitzer in the group).
 
-        No hand but the viewer's own, and dummy's once the opening lead is faced (Law 41D).
+        No hand but the viewer's own, dummy's once the opening lead is faced (Law 41D), and a
+        claimant's while the claim stands (Law 68: a claim is made with the hand faced).
         Showing the whole deal after it ends is the caller's explicit choice, from ``deal``.
         """
         hands: dict[Seat, frozenset[Card]] = {}
         play = self.play
+        claimant = None if self.claim is None else self.claim.claimant
         for seat in Seat:
             held = self.deal.hand(seat) if play is None else play.hand(seat)
-            if seat is viewer or (self.dummy_exposed and seat is self.dummy):
+            if (
+                seat is viewer
+                or (self.dummy_exposed and seat is self.dummy)
+                or (seat is claimant and viewer is not None)
+            ):
                 hands[seat] = held
         turn = self.turn
         tricks_won = {side: 0 for side in Side}

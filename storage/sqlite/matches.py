@@ -9,7 +9,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from storage.interface import (
+    LEDGER_UNITS,
     POINTS,
+    PRACTICE,
     UNITS,
     ConflictError,
     LedgerRow,
@@ -75,7 +77,7 @@ class LedgerRepository(GroupCommitWriter):
         unit: str = POINTS,
     ) -> None:
         check_balanced(entries)
-        _check_unit(unit)
+        _check_unit(unit, LEDGER_UNITS)
         at = _now()
         txn = uuid.uuid4().hex
         async with self._tx() as db:
@@ -157,13 +159,18 @@ class LedgerRepository(GroupCommitWriter):
         ]
 
     async def balances(self, chat_id: int, unit: str = POINTS) -> dict[int, int]:
-        return (await self.accounts(chat_id)).get(unit, {})
+        rows = await self._all(
+            "SELECT player_id, sum(points) AS total FROM ledger WHERE chat_id = ? AND unit = ? "
+            "GROUP BY player_id ORDER BY player_id",
+            (chat_id, unit),
+        )
+        return {r["player_id"]: r["total"] for r in rows}
 
     async def accounts(self, chat_id: int) -> dict[str, dict[int, int]]:
         rows = await self._all(
             "SELECT unit, player_id, sum(points) AS total FROM ledger WHERE chat_id = ? "
-            "GROUP BY unit, player_id ORDER BY unit, player_id",
-            (chat_id,),
+            "AND unit != ? GROUP BY unit, player_id ORDER BY unit, player_id",
+            (chat_id, PRACTICE),
         )
         found: dict[str, dict[int, int]] = {}
         for r in rows:
@@ -182,9 +189,9 @@ class LedgerRepository(GroupCommitWriter):
         return {r["player_id"]: r["n"] for r in rows}
 
 
-def _check_unit(unit: str) -> None:
-    if unit not in UNITS:
-        raise StorageError(f"a ledger row counts one of {UNITS}, not {unit!r}")
+def _check_unit(unit: str, allowed: tuple[str, ...] = UNITS) -> None:
+    if unit not in allowed:
+        raise StorageError(f"a ledger row counts one of {allowed}, not {unit!r}")
 
 
 def _match(row: sqlite3.Row) -> Match:

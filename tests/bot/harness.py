@@ -64,6 +64,8 @@ class Harness:
     timer_minute: float = 60.0  # seconds in a turn-timer minute; timer tests shorten it
     turn_notice: float = 0.0  # seconds before an idle player's screen is sent anew (0: off)
     shuffle_seed: int | None = None  # reproducible deals (the release comparison)
+    robot_delay: float = 0.0  # the bot's pause before a robot acts
+    robot_budget: float = 0.05  # a robot's seconds per card (few samples: tests test paths)
 
     def config(self) -> Config:
         return Config(
@@ -79,6 +81,9 @@ class Harness:
             timer_minute=self.timer_minute,
             turn_notice_seconds=self.turn_notice,
             shuffle_seed=self.shuffle_seed,
+            robot_delay=self.robot_delay,
+            robot_budget=self.robot_budget,
+            robot_workers=2,
         )
 
     async def start(self) -> None:

@@ -32,6 +32,7 @@ from games.bridge.analysis import Analysis
 from games.bridge.calls import Contract, Strain
 from games.bridge.cards import Deal, Seat, Side
 from games.bridge.rubber import Line, Rubber, ScoreEntry
+from storage.interface import PRACTICE
 
 COLUMN = 9
 
@@ -192,8 +193,12 @@ def render_rubber_result(snap: Snapshot, notice: MatchFinished, t: Translator) -
         for pid, points in sorted(notice.entries.items(), key=lambda kv: -kv[1])
     ]
     lines.append(t("rubber.entries", entries=" · ".join(entry_parts)))
-    lines.append(t("rubber.accounts"))
-    lines.extend(account_lines(notice.balances, notice.names, snap.chat.settings, t))
+    if notice.unit == PRACTICE:  # a robot sat in: the people's practice points, not money
+        lines.append(t("robot.practice_done"))
+        lines.extend(account_lines(notice.balances, notice.names, snap.chat.settings, t))
+    else:
+        lines.append(t("rubber.accounts"))
+        lines.extend(account_lines(notice.balances, notice.names, snap.chat.settings, t))
     keys = (
         (
             Key(t("button.next_rubber"), Button(snap.table_id, 0, Act.NEXT_RUBBER).encode()),

@@ -12,6 +12,7 @@ from html import escape
 
 from bot.callback_data import Act, Button, action_data
 from bot.games.bridge.cards import (
+    SUIT_SYMBOL,
     call_text,
     card_text,
     contract_text,
@@ -24,6 +25,7 @@ from bot.i18n import Translator
 from bot.service import Snapshot
 from bot.views import Key, Rendered, key_rows
 from bot.views.text import user_text
+from games.bridge.bidding import read_auction
 from games.bridge.calls import Call
 from games.bridge.cards import Card, Seat, Side, Suit, sort_hand
 from games.bridge.deal import Phase, SeatView
@@ -68,6 +70,36 @@ def auction_grid(view: SeatView, language: str) -> str:
     for start in range(0, len(cells), 4):
         rows.append("".join(cell.ljust(CELL) for cell in cells[start : start + 4]).rstrip())
     return "\n".join(rows)
+
+
+def robot_notes(snap: Snapshot, view: SeatView, t: Translator) -> list[str]:
+    """What each robot's call promised, by the robots' system (``games.bridge.bidding``): the
+    people at the table and in the group read a robot's calls as the robot meant them."""
+    robots = {seat for seat, holder in snap.seats.items() if holder.robot}
+    if not robots or not view.calls:
+        return []
+    lang = t.language
+    notes = []
+    for i, meaning in enumerate(read_auction(view.dealer, view.calls)):
+        seat = view.dealer.after(i)
+        if seat not in robots or meaning is None:
+            continue
+        call = view.calls[i]
+        parts = [t(f"robot.tag.{meaning.tag}")] if meaning.tag != "natural" else []
+        low, high = meaning.hcp
+        if (low, high) != (0, 40):
+            points = f"{low}+" if high >= 37 else f"{low}–{high}"
+            parts.append(t("robot.points", points=points))
+        for suit, count in sorted(meaning.lengths.items(), reverse=True):
+            parts.append(f"{count}+{SUIT_SYMBOL[suit]}")
+        if meaning.balanced:
+            parts.append(t("robot.balanced"))
+        if meaning.aces:
+            parts.append(t("robot.aces", aces="/".join(map(str, meaning.aces))))
+        if not parts:
+            continue
+        notes.append(f"🤖 {seat_text(seat, lang)} {call_text(call, lang)}: {', '.join(parts)}")
+    return notes
 
 
 def _trick_line(view: SeatView, language: str) -> tuple[int, str]:
@@ -174,6 +206,8 @@ def render_table(
         )
     if auction_over:
         lines.append(f"<pre>{escape(auction_grid(view, lang))}</pre>")
+        if view.phase is Phase.PLAY and sum(view.tricks_won.values()) == 0:
+            lines.extend(robot_notes(snap, view, t))  # until the first trick is done
     else:
         lines.append(t("table.auction_on"))
     lines.extend(_play_lines(snap, view, t))
@@ -212,9 +246,19 @@ def render_seating(snap: Snapshot, t: Translator) -> Rendered:
     lines = [t("table.title", number=snap.table_id), _settings_line(snap, t)]
     for seat in Seat:
         lines.append(f"{seat_text(seat, lang)}: {_name(snap, seat)}")
+    robots = [seat for seat in Seat if seat in snap.seats and snap.seats[seat].robot]
+    replace = tuple(
+        Key(
+            t("button.replace_robot", seat=seat_text(seat, lang)),
+            Button(snap.table_id, 0, Act.SIT, seat.name).encode(),
+        )
+        for seat in robots
+    )
     if snap.status is TableStatus.PLAYING:  # the seats were taken: a rubber is on
         lines.append(t("table.started"))
-        return Rendered("\n".join(lines))
+        if robots:
+            lines.append(t("robot.practice"))
+        return Rendered("\n".join(lines), (replace,) if replace else ())
     free = [seat for seat in Seat if seat not in snap.seats]
     lines.append(t("table.sit_hint") if free else t("table.full"))
     row = tuple(
@@ -225,6 +269,20 @@ def render_seating(snap: Snapshot, t: Translator) -> Rendered:
         for seat in free
     )
     keys: list[tuple[Key, ...]] = [row] if row else []
+    if free and snap.seats:  # any seated player may fill the empty seats with robots
+        keys.append(
+            tuple(
+                Key(
+                    t("button.robot", seat=seat_text(seat, lang)),
+                    Button(snap.table_id, 0, Act.ROBOT, seat.name).encode(),
+                )
+                for seat in free
+            )
+        )
+    if replace:
+        keys.append(replace)
+    if robots:
+        lines.append(t("robot.practice"))
     if snap.seats:
         keys.append((Key(t("button.leave"), Button(snap.table_id, 0, Act.LEAVE).encode()),))
     return Rendered("\n".join(lines), tuple(keys))
@@ -271,6 +329,8 @@ def render_private(
     ]
     if view.calls:
         lines.append(f"<pre>{escape(auction_grid(view, lang))}</pre>")
+        if view.phase is Phase.AUCTION:
+            lines.extend(robot_notes(snap, view, t))
     lines.extend(_play_lines(snap, view, t))
     if view.phase is not Phase.AUCTION:
         mine = view.tricks_won[seat.side]
@@ -340,6 +400,10 @@ def _claim_lines(snap: Snapshot, view: SeatView, t: Translator) -> list[str]:
             left=_tricks_left(view),
         )
     ]
+    shown = view.hands.get(claim.claimant)
+    if shown is not None and claim.claimant is not view.viewer:  # faced with the claim
+        lines.append(t("private.claim_hand", seat=seat_text(claim.claimant, lang)))
+        lines.append(f"<pre>{escape(_hand_block(shown, lang))}</pre>")
     if claim.accepted:
         names = ", ".join(_name(snap, s) for s in sorted(claim.accepted))
         lines.append(t("private.claim_accepted_by", names=names))

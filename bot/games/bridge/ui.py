@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +49,7 @@ from games.bridge.analysis import Analysis, analyse
 from games.bridge.cards import Deal, Seat, Side
 from games.bridge.deal import DealState
 from games.bridge.game import ClaimRejected
+from games.bridge.robot import move as robot_move
 from games.bridge.rubber import Rubber
 from storage.interface import Match
 
@@ -131,6 +133,7 @@ async def _result_with_analysis(
 class BridgeUI:
     game = "bridge"
     commands: tuple[str, ...] = ("bridge", "table")
+    robot: Callable[[Any, int, float], Any] | None = staticmethod(robot_move)
 
     def seat_name(self, seat: int, language: str) -> str:
         return seat_text(Seat(seat), language)
@@ -203,7 +206,10 @@ class BridgeUI:
             final = bridge_deal(notice.final)
             before = bridge_rubber(notice.before)
             vul = (before.vulnerable(Side.NS), before.vulnerable(Side.EW))
-            self._deal(presenter, snap, notice.deal_no, final, vul)
+            # The deal's screens go to those who played it (a person taking a robot's seat
+            # from the next deal is not sent the finished one).
+            played = dataclasses.replace(snap, seats=notice.holders or snap.seats)
+            self._deal(presenter, played, notice.deal_no, final, vul)
             post(chat, thread, _result_with_analysis(snap, notice, t, final.deal, vul))
         elif isinstance(notice, ClaimRejected):
             by = snap.seats.get(notice.by)

@@ -1,0 +1,114 @@
+"""Robots in empty seats: after each change the presenter shows, a robot with something to do
+thinks in a worker process and then acts through the table service exactly as a person's press
+does (the event written first, the change shown by the presenter).
+
+Thinking happens off the event loop, in a process pool sized for the machine, so other tables
+keep their answer times while a robot samples; each process has its own double-dummy solver.
+Nothing here is kept across a restart, and nothing needs to be: the restored tables are shown,
+and a robot on turn is asked again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+from bot.games import ui_for
+from bot.service import Change, Refusal, Snapshot, TableService
+from games.errors import RuleError
+
+log = logging.getLogger(__name__)
+
+
+class RobotPlayers:
+    """Moves the robots' seats; ``show`` is the presenter's (which pokes back after each change)."""
+
+    def __init__(
+        self,
+        service: TableService,
+        show: Callable[[Change], None],
+        delay: float = 1.0,
+        budget_s: float = 1.0,
+        workers: int | None = None,
+    ) -> None:
+        self.service = service
+        self.show = show
+        self.delay = delay
+        self.budget_s = budget_s
+        self.workers = workers or max(1, os.cpu_count() or 1)
+        self._pool: Executor | None = None
+        self._busy: set[int] = set()  # tables with a robot thinking
+        self._again: set[int] = set()  # tables changed while it thought
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def poke(self, snap: Snapshot) -> None:
+        """A table changed: if a robot there has something to do, it starts thinking."""
+        if snap.table_id in self._busy:
+            self._again.add(snap.table_id)
+            return
+        seats = snap.robot_turns()
+        if not seats:
+            return
+        mover = getattr(ui_for(snap.game.name), "robot", None)
+        if mover is None:
+            return
+        self._busy.add(snap.table_id)
+        task = asyncio.create_task(self._move(snap, seats[0], mover), name=f"robot:{snap.table_id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _move(self, snap: Snapshot, seat: int, mover: Callable[..., Any]) -> None:
+        table_id = snap.table_id
+        acted = False
+        try:
+            if self.delay > 0:
+                await asyncio.sleep(self.delay)  # people see a call or card before the next
+            view = snap.view(seat)
+            seed = table_id * 10_000 + snap.deal_no
+            loop = asyncio.get_running_loop()
+            action = await loop.run_in_executor(self._executor(), mover, view, seed, self.budget_s)
+            text = snap.game.codec.encode(action)
+            holder = snap.seats[seat]
+            change = await self.service.act(
+                table_id, snap.deal_no, holder.player_id, text, snap.actions
+            )
+            acted = True
+        except (Refusal, RuleError) as refused:
+            # The table moved on (a person acted, an undo, a restart): the change that moved
+            # it is shown and pokes again. A paused table waits for its people.
+            log.debug("table %s: robot move not taken (%s)", table_id, refused)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: robot failed to move", table_id)
+        finally:
+            self._busy.discard(table_id)
+        if acted:
+            self._again.discard(table_id)
+            self.show(change)  # pokes again if another robot is to act
+        elif table_id in self._again:
+            self._again.discard(table_id)
+            with contextlib.suppress(Refusal):
+                self.poke(await self.service.snapshot(table_id))
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            # spawn: a fork of a process with running threads (SQLite's, the loop's) is unsafe
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        return self._pool
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,562 @@
+"""The robots' bidding system, written as data: a table of rules, each a situation, a call
+pattern, the hand it needs and what it promises.
+
+The same table is read two ways. A robot *chooses* a call: the first rule of its situation
+whose hand conditions hold and whose call is legal. Anyone *reads* a call: the union of what the
+rules of that situation producing that call promise (points, suit lengths), which is what the
+group sees beside a robot's call and what a robot's card play assumes about hidden hands.
+
+The system is small and natural: one-level openings with 12+, 1NT 15–17, 2NT 20–21, 2♣ strong,
+weak twos and three-level preempts; simple and limit raises, new suits, 1NT and 2NT responses;
+Stayman; Blackwood; overcalls, 1NT overcall and takeout doubles, with advances; then game and
+slam by combined points. Where no rule fits, the robot passes (or raises partner in a fit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from games.bridge.calls import DOUBLE, PASS, Bid, Call, CallKind, Strain
+from games.bridge.cards import Card, Rank, Seat, Suit
+
+ANY = (0, 40)
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One line of the system.
+
+    ``call`` is a level then a strain, or ``P``/``X``. The level is a digit, ``c`` (the cheapest
+    legal level) or ``j`` (one above the cheapest: a jump). The strain is a letter (``C D H S``),
+    ``NT``, or a variable: ``x`` a new suit (not one the opponents named), ``M`` a major, ``m``
+    the better minor, ``p`` partner's suit, ``f`` our fit (longest known combined, majors first).
+    ``length`` is the length the call's suit needs; ``total`` is the combined points (own plus
+    partner's promised minimum).
+    """
+
+    when: str
+    call: str
+    tag: str = "natural"
+    hcp: tuple[int, int] = ANY
+    length: tuple[int, int] = (0, 13)
+    balanced: bool | None = None
+    total: tuple[int, int] | None = None
+    short: int | None = None  # at most this many cards in the opponents' suit
+    major4: bool | None = None  # holds a four-card major
+    aces: tuple[int, ...] | None = None  # own aces (Blackwood answers)
+    our_aces: tuple[int, int] | None = None  # own plus partner's shown
+    contested: bool | None = None  # the last bid was the opponents'
+    below_game: bool | None = None  # our side's last bid is below game
+    max_level: int = 7  # not above this level (competing stops at the three level)
+
+
+def _r(when: str, call: str, tag: str = "natural", **kw: object) -> Rule:
+    return Rule(when, call, tag, **kw)  # type: ignore[arg-type]
+
+
+# Order matters: the first rule that fits the hand and is legal is the robot's call.
+SYSTEM: tuple[Rule, ...] = (
+    # --- openings ---------------------------------------------------------------------------
+    _r("open", "2C", "strong", hcp=(22, 40)),
+    _r("open", "2NT", hcp=(20, 21), balanced=True),
+    _r("open", "1NT", hcp=(15, 17), balanced=True),
+    _r("open", "1M", hcp=(12, 21), length=(5, 13)),
+    _r("open", "1m", hcp=(12, 21), length=(3, 13)),
+    _r("open", "2D", "weak", hcp=(6, 10), length=(6, 6)),
+    _r("open", "2H", "weak", hcp=(6, 10), length=(6, 6)),
+    _r("open", "2S", "weak", hcp=(6, 10), length=(6, 6)),
+    _r("open", "3x", "preempt", hcp=(5, 10), length=(7, 13)),
+    _r("open", "P", hcp=(0, 11)),
+    # --- responses to one of a major --------------------------------------------------------
+    _r("respond:1M", "4p", "game", hcp=(13, 15), length=(4, 13)),
+    _r("respond:1M", "3p", "invite", hcp=(10, 12), length=(4, 13)),
+    _r("respond:1M", "2p", hcp=(6, 9), length=(3, 13)),
+    _r("respond:1M", "1x", "forcing", hcp=(6, 40), length=(4, 13)),
+    _r("respond:1M", "2x", "forcing", hcp=(11, 40), length=(4, 13)),
+    _r("respond:1M", "3NT", hcp=(16, 18), balanced=True),
+    _r("respond:1M", "2NT", "forcing", hcp=(13, 40)),
+    _r("respond:1M", "1NT", hcp=(6, 10)),
+    _r("respond:1M", "P", hcp=(0, 5)),
+    # --- responses to one of a minor --------------------------------------------------------
+    _r("respond:1m", "1x", "forcing", hcp=(6, 40), length=(4, 13)),
+    _r("respond:1m", "3NT", hcp=(13, 15), balanced=True),
+    _r("respond:1m", "2NT", "invite", hcp=(11, 12), balanced=True),
+    _r("respond:1m", "3p", "invite", hcp=(10, 12), length=(5, 13)),
+    _r("respond:1m", "2p", hcp=(6, 9), length=(5, 13)),
+    _r("respond:1m", "2x", "forcing", hcp=(11, 40), length=(4, 13)),
+    _r("respond:1m", "1NT", hcp=(6, 10)),
+    _r("respond:1m", "P", hcp=(0, 5)),
+    # --- responses to 1NT and 2NT -----------------------------------------------------------
+    _r("respond:1NT", "2C", "stayman", hcp=(8, 40), major4=True),
+    _r("respond:1NT", "4M", "to_play", hcp=(10, 15), length=(6, 13)),
+    _r("respond:1NT", "2x", "to_play", hcp=(0, 7), length=(5, 13)),
+    _r("respond:1NT", "6NT", hcp=(18, 19)),
+    _r("respond:1NT", "3NT", "to_play", hcp=(10, 15)),
+    _r("respond:1NT", "2NT", "invite", hcp=(8, 9)),
+    _r("respond:1NT", "P", hcp=(0, 7)),
+    _r("respond:2NT", "3C", "stayman", hcp=(5, 40), major4=True),
+    _r("respond:2NT", "4M", "to_play", hcp=(5, 10), length=(6, 13)),
+    _r("respond:2NT", "6NT", hcp=(12, 14)),
+    _r("respond:2NT", "3NT", "to_play", hcp=(5, 11)),
+    _r("respond:2NT", "P", hcp=(0, 4)),
+    _r("stayman", "cH", "stayman_answer", length=(4, 13)),
+    _r("stayman", "cS", "stayman_answer", length=(4, 13)),
+    _r("stayman", "cD", "no_major", length=(0, 13)),
+    # --- strong 2C and weak twos ------------------------------------------------------------
+    _r("respond:2C", "2D", "waiting"),
+    _r("respond:weak", "4p", "game", hcp=(16, 40), length=(2, 13)),
+    _r("respond:weak", "3p", "preempt", hcp=(6, 15), length=(3, 13)),
+    _r("respond:weak", "3NT", "to_play", hcp=(17, 40), balanced=True),
+    _r("respond:weak", "P", hcp=(0, 40)),
+    # --- opener's rebid, opponents silent ---------------------------------------------------
+    _r("rebid:strong", "cNT", hcp=(22, 24), balanced=True),
+    _r("rebid:strong", "cx", "forcing", length=(5, 13)),
+    _r("rebid:strong", "cNT", hcp=(22, 40)),
+    _r("rebid:raised", "4p", "game", total=(25, 40), length=(5, 13), hcp=(0, 40)),
+    _r("rebid:raised", "3NT", "game", total=(25, 40)),
+    _r("rebid:raised", "3p", "invite", total=(22, 24)),
+    _r("rebid:raised", "P", hcp=(0, 40)),
+    _r("rebid:new", "4p", "game", hcp=(19, 21), length=(4, 13)),
+    _r("rebid:new", "3p", "invite", hcp=(16, 18), length=(4, 13)),
+    _r("rebid:new", "cp", hcp=(12, 15), length=(4, 13)),
+    _r("rebid:new", "1x", hcp=(12, 18), length=(4, 13)),
+    _r("rebid:new", "cNT", hcp=(12, 14), balanced=True),
+    _r("rebid:new", "2NT", hcp=(18, 19), balanced=True),
+    _r("rebid:new", "cf", "rebid", length=(6, 13)),
+    _r("rebid:new", "cx", hcp=(12, 18), length=(4, 13)),
+    _r("rebid:new", "3NT", hcp=(19, 21)),
+    _r("rebid:new", "cf", "rebid", length=(5, 13)),
+    _r("rebid:new", "cNT", hcp=(12, 40)),
+    _r("rebid:1NT", "3NT", "game", hcp=(19, 21)),
+    _r("rebid:1NT", "2NT", "invite", hcp=(17, 18)),
+    _r("rebid:1NT", "cf", "rebid", length=(6, 13)),
+    _r("rebid:1NT", "P", hcp=(0, 40)),
+    # --- competition ------------------------------------------------------------------------
+    _r("overcall", "1NT", "overcall", hcp=(15, 18), balanced=True),
+    _r("overcall", "1x", "overcall", hcp=(8, 16), length=(5, 13)),
+    _r("overcall", "X", "takeout", hcp=(12, 40), short=2),
+    _r("overcall", "2x", "overcall", hcp=(11, 16), length=(5, 13)),
+    _r("overcall", "X", "takeout", hcp=(17, 40)),
+    _r("overcall", "P", hcp=(0, 40)),
+    _r("advance:double", "jx", "invite", hcp=(9, 11), length=(4, 13)),
+    _r("advance:double", "3NT", "to_play", hcp=(12, 40), balanced=True),
+    _r("advance:double", "cx", "forced", length=(3, 13)),
+    _r("advance:double", "cx", "forced", length=(2, 13)),
+    _r("advance:suit", "4p", "game", hcp=(13, 40), length=(3, 13)),
+    _r("advance:suit", "cp", hcp=(7, 12), length=(3, 13)),
+    _r("advance:suit", "cx", hcp=(10, 40), length=(5, 13)),
+    _r("advance:suit", "P", hcp=(0, 40)),
+    # --- slam: Blackwood --------------------------------------------------------------------
+    _r("blackwood", "5C", "aces", aces=(0, 4)),
+    _r("blackwood", "5D", "aces", aces=(1,)),
+    _r("blackwood", "5H", "aces", aces=(2,)),
+    _r("blackwood", "5S", "aces", aces=(3,)),
+    _r("asked", "7f", "grand", our_aces=(4, 4), total=(37, 40)),
+    _r("asked", "6f", "slam", our_aces=(3, 4)),
+    _r("asked", "cf", "signoff", our_aces=(0, 2)),
+    _r("asked", "P", "signoff", hcp=(0, 40)),
+    # --- everything later: game and slam by combined points ---------------------------------
+    _r("later", "4NT", "blackwood", total=(33, 40), length=(8, 13)),
+    _r("later", "4f", "game", total=(25, 40), length=(8, 13), below_game=True),
+    _r("later", "3NT", "game", total=(25, 40), below_game=True),
+    _r("later", "5f", "game", total=(29, 40), length=(8, 13), below_game=True),
+    _r("later", "X", "penalty", hcp=(12, 40), total=(23, 40), contested=True),
+    _r("later", "cf", "compete", total=(18, 40), length=(8, 13), contested=True, max_level=3),
+    _r("later", "cf", "invite", total=(23, 24), length=(8, 13), below_game=True, max_level=3),
+    _r("later", "2NT", "invite", total=(23, 24), below_game=True),
+    _r("later", "P", hcp=(0, 40)),
+)
+
+# Calls a rule names outright (``2C`` after 1NT is Stayman): a rule with a variable suit in
+# the same situation never makes them, so their meaning is the named rule's alone.
+NAMED: dict[str, frozenset[str]] = {}
+for _rule in SYSTEM:
+    if _rule.call[0].isdigit() and _rule.call[1:] in ("C", "D", "H", "S"):
+        NAMED[_rule.when] = NAMED.get(_rule.when, frozenset()) | {_rule.call}
+
+GAME_LEVEL = {Strain.CLUBS: 5, Strain.DIAMONDS: 5, Strain.HEARTS: 4, Strain.SPADES: 4}
+
+
+@dataclass(frozen=True, slots=True)
+class Meaning:
+    """What a call promises about the hand that made it (ranges are inclusive)."""
+
+    tag: str
+    hcp: tuple[int, int] = ANY
+    lengths: Mapping[Suit, int] = field(default_factory=dict)  # suit -> at least
+    balanced: bool = False
+    aces: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandInfo:
+    hcp: int
+    lengths: Mapping[Suit, int]
+    balanced: bool
+    aces: int
+
+    @classmethod
+    def of(cls, cards: Iterable[Card]) -> HandInfo:
+        held = list(cards)
+        lengths = {suit: sum(1 for c in held if c.suit is suit) for suit in Suit}
+        shape = sorted(lengths.values())
+        return cls(
+            hcp=hcp(held),
+            lengths=lengths,
+            balanced=shape[0] >= 2 and shape[1] >= 3,  # 4333, 4432, 5332
+            aces=sum(1 for c in held if c.rank is Rank.ACE),
+        )
+
+
+def hcp(cards: Iterable[Card]) -> int:
+    """Milton Work points: A 4, K 3, Q 2, J 1."""
+    return sum(max(0, c.rank - 10) for c in cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """The auction as one seat sees it when it is to call."""
+
+    seat: Seat
+    situation: str
+    partner_suit: Suit | None  # partner's last named suit
+    opponents: frozenset[Suit]  # suits the opponents bid
+    ours: frozenset[Suit]  # suits our side bid
+    partner: Meaning  # what partner's calls promise together
+    contested: bool
+    our_last: Bid | None
+
+
+def read_auction(dealer: Seat, calls: Sequence[Call]) -> list[Meaning | None]:
+    """What each call of the auction promised, by the system (None: a call it does not know)."""
+    meanings: list[Meaning | None] = []
+    for i, call in enumerate(calls):
+        seat = dealer.after(i)
+        context = _context(dealer, calls[:i], seat, meanings)
+        meanings.append(_meaning(context, call, calls[:i]))
+    return meanings
+
+
+def choose_call(
+    dealer: Seat, calls: Sequence[Call], hand: Iterable[Card], legal: Sequence[Call]
+) -> tuple[Call, Meaning]:
+    """The robot's call with ``hand``: the first rule that fits and is legal, else a pass."""
+    meanings = read_auction(dealer, calls)
+    seat = dealer.after(len(calls))
+    info = HandInfo.of(hand)
+    context = _context(dealer, calls, seat, meanings)
+    for rule in SYSTEM:
+        if rule.when != context.situation:
+            continue
+        for call in _candidates(rule, context, calls, info):
+            if call in legal and _fits(rule, info, context, call):
+                return call, _rule_meaning(rule, call, context)
+    return PASS, Meaning("no_rule")
+
+
+def _context(
+    dealer: Seat, calls: Sequence[Call], seat: Seat, meanings: Sequence[Meaning | None]
+) -> Context:
+    bids = [(dealer.after(i), c.bid) for i, c in enumerate(calls) if c.bid is not None]
+    partner = seat.partner
+    own = [(i, c) for i, c in enumerate(calls) if dealer.after(i) is seat]
+    partner_calls = [(i, c) for i, c in enumerate(calls) if dealer.after(i) is partner]
+    opponents = frozenset(
+        b.strain.suit for s, b in bids if s.side is not seat.side and b.strain.suit is not None
+    )
+    ours = frozenset(
+        b.strain.suit for s, b in bids if s.side is seat.side and b.strain.suit is not None
+    )
+    partner_suit = None
+    for s, b in reversed(bids):
+        if s is partner and b.strain.suit is not None:
+            partner_suit = b.strain.suit
+            break
+    shown = _combine(meanings[i] for i, _ in partner_calls)
+    contested = bool(bids) and bids[-1][0].side is not seat.side
+    our_last = next((b for s, b in reversed(bids) if s.side is seat.side), None)
+    situation = _situation(seat, calls, dealer, bids, own, partner_calls)
+    return Context(seat, situation, partner_suit, opponents, ours, shown, contested, our_last)
+
+
+def _situation(
+    seat: Seat,
+    calls: Sequence[Call],
+    dealer: Seat,
+    bids: list[tuple[Seat, Bid]],
+    own: list[tuple[int, Call]],
+    partner_calls: list[tuple[int, Call]],
+) -> str:
+    if not bids:
+        return "open"
+    partner = seat.partner
+    first_seat, first = bids[0]
+    last_seat, last = bids[-1]
+    own_bids = [c for _, c in own if c.kind is not CallKind.PASS]
+    partner_acts = [c for _, c in partner_calls if c.kind is not CallKind.PASS]
+    our_side_only = all(s.side is seat.side for s, _ in bids) and not any(
+        dealer.after(i).side is not seat.side and c.kind is not CallKind.PASS
+        for i, c in enumerate(calls)
+    )
+    if last_seat is partner and str(last) == "4NT" and len(bids) > 1:
+        return "blackwood"
+    if own_bids and str(own_bids[-1]) == "4NT" and last_seat is partner and last.level == 5:
+        return "asked"
+    if our_side_only and not own_bids and first_seat is partner and len(partner_acts) == 1:
+        opening = first
+        if str(opening) == "1NT":
+            return "respond:1NT"
+        if str(opening) == "2NT":
+            return "respond:2NT"
+        if str(opening) == "2C":
+            return "respond:2C"
+        if opening.level == 2:
+            return "respond:weak"
+        if opening.level == 1:
+            return "respond:1M" if opening.strain.is_major else "respond:1m"
+        return "later"
+    if our_side_only and first_seat is seat and len(own_bids) == 1 and len(partner_acts) == 1:
+        opening, answer = first, partner_acts[0].bid
+        if answer is None:
+            return "later"
+        stayman = answer.strain is Strain.CLUBS and answer.level == opening.level + 1
+        if str(opening) in ("1NT", "2NT") and stayman:
+            return "stayman"
+        if str(opening) == "2C" and str(answer) == "2D":
+            return "rebid:strong"
+        if opening.level == 1 and opening.strain is not Strain.NOTRUMP:
+            if answer.strain is opening.strain:
+                return "rebid:raised"
+            if str(answer) == "1NT":
+                return "rebid:1NT"
+            if answer.strain is not Strain.NOTRUMP:
+                return "rebid:new"
+        return "later"
+    opponents_opened = first_seat.side is not seat.side
+    our_bids = [b for s, b in bids if s.side is seat.side]
+    if opponents_opened and not our_bids and not partner_acts:
+        return "overcall" if last.level <= 2 and len(bids) <= 2 else "later"
+    if opponents_opened and not own_bids and len(partner_acts) == 1:
+        only = partner_acts[0]
+        if only.kind is CallKind.DOUBLE:
+            return "advance:double"
+        if only.bid is not None:
+            return "advance:suit"
+    return "later"
+
+
+def _candidates(rule: Rule, context: Context, calls: Sequence[Call], info: HandInfo) -> list[Call]:
+    text = rule.call
+    if text == "P":
+        return [PASS]
+    if text == "X":
+        return [DOUBLE]
+    level_text, strain_text = text[0], text[1:]
+    strains: list[Strain] = []
+    if strain_text in ("C", "D", "H", "S", "NT"):
+        strains = [Strain.parse(strain_text)]
+    elif strain_text == "p":
+        if context.partner_suit is not None:
+            strains = [Strain(int(context.partner_suit))]
+    elif strain_text == "f":
+        fit = _fit(context, info, rule.length[0])
+        strains = [] if fit is None else [Strain(int(fit))]
+    else:
+        suits = [s for s in Suit if s not in context.opponents and s is not context.partner_suit]
+        if strain_text == "M":
+            suits = [s for s in suits if s in (Suit.HEARTS, Suit.SPADES)]
+        elif strain_text == "m":
+            suits = [_better_minor(info)]
+        suits.sort(key=lambda s: (-info.lengths[s], -s))
+        strains = [Strain(int(s)) for s in suits]
+    found = []
+    last = _last_bid(calls)
+    for strain in strains:
+        cheapest = 1
+        while cheapest <= 7 and last is not None and Bid(cheapest, strain).rank <= last.rank:
+            cheapest += 1
+        if level_text == "c":
+            level = cheapest
+        elif level_text == "j":
+            level = cheapest + 1
+        else:
+            level = int(level_text)
+        if not 1 <= level <= 7:
+            continue
+        bid = Bid(level, strain)
+        if strain_text in ("x", "M", "m") and str(bid) in NAMED.get(rule.when, ()):
+            continue
+        found.append(Call(CallKind.BID, bid))
+    return found
+
+
+def _fits(rule: Rule, info: HandInfo, context: Context, call: Call) -> bool:
+    lo, hi = rule.hcp
+    if not lo <= info.hcp <= hi:
+        return False
+    if rule.balanced is not None and info.balanced is not rule.balanced:
+        return False
+    if rule.major4 is not None:
+        has = max(info.lengths[Suit.HEARTS], info.lengths[Suit.SPADES]) >= 4
+        if has is not rule.major4:
+            return False
+    combined = info.hcp + context.partner.hcp[0]
+    if rule.total is not None and not rule.total[0] <= combined <= rule.total[1]:
+        return False
+    if rule.aces is not None and info.aces not in rule.aces:
+        return False
+    if rule.our_aces is not None:
+        total_aces = info.aces + _partner_aces(context.partner.aces, info.aces)
+        if not rule.our_aces[0] <= total_aces <= rule.our_aces[1]:
+            return False
+    if rule.contested is not None and context.contested is not rule.contested:
+        return False
+    if rule.below_game is not None:
+        below = context.our_last is None or not _is_game(context.our_last)
+        if below is not rule.below_game:
+            return False
+    if (
+        rule.short is not None
+        and context.opponents
+        and min(info.lengths[s] for s in context.opponents) > rule.short
+    ):
+        return False
+    bid = call.bid
+    if bid is not None and bid.level > rule.max_level:
+        return False
+    if bid is not None and bid.strain.suit is not None and rule.call[1:] != "f":
+        length = info.lengths[bid.strain.suit]
+        if not rule.length[0] <= length <= rule.length[1]:
+            return False
+    return True
+
+
+def _partner_aces(shown: tuple[int, ...] | None, own: int) -> int:
+    """Partner's aces from their Blackwood answer: 5C is none or all four, as own aces tell."""
+    if not shown:
+        return 0
+    if len(shown) > 1:
+        return 4 if own == 0 else 0
+    return shown[0]
+
+
+def _fit(context: Context, info: HandInfo, need: int) -> Suit | None:
+    """Our side's best suit: own length plus partner's promised length, at least ``need``
+    (8 for a fit); majors before minors, longer first."""
+    best: tuple[int, int, Suit] | None = None
+    for suit in Suit:
+        combined = info.lengths[suit] + context.partner.lengths.get(suit, 0)
+        if context.partner.balanced:
+            combined = max(combined, info.lengths[suit] + 2)
+        if combined < max(need, 1) or suit in context.opponents:
+            continue
+        if need < 8 and suit not in context.ours:
+            continue  # rebidding: our own suit
+        key = (int(suit in (Suit.HEARTS, Suit.SPADES)), combined, suit)
+        if best is None or key > best:
+            best = key
+    return None if best is None else best[2]
+
+
+def _better_minor(info: HandInfo) -> Suit:
+    clubs, diamonds = info.lengths[Suit.CLUBS], info.lengths[Suit.DIAMONDS]
+    if diamonds > clubs or (diamonds == clubs and diamonds >= 4):
+        return Suit.DIAMONDS
+    return Suit.CLUBS
+
+
+def _is_game(bid: Bid) -> bool:
+    if bid.strain is Strain.NOTRUMP:
+        return bid.level >= 3
+    return bid.level >= GAME_LEVEL[bid.strain]
+
+
+def _last_bid(calls: Sequence[Call]) -> Bid | None:
+    for call in reversed(calls):
+        if call.bid is not None:
+            return call.bid
+    return None
+
+
+def _rule_meaning(rule: Rule, call: Call, context: Context) -> Meaning:
+    lengths: dict[Suit, int] = {}
+    bid = call.bid
+    if bid is not None and bid.strain.suit is not None and rule.length[0] > 0:
+        need = rule.length[0]
+        if rule.call[1:] == "f":
+            need = max(0, need - context.partner.lengths.get(bid.strain.suit, 0))
+        if need > 0:
+            lengths[bid.strain.suit] = need
+    hcp_range = rule.hcp
+    if rule.total is not None:
+        hcp_range = (
+            max(hcp_range[0], rule.total[0] - context.partner.hcp[0]),
+            hcp_range[1],
+        )
+    return Meaning(rule.tag, hcp_range, lengths, bool(rule.balanced), rule.aces)
+
+
+def _meaning(context: Context, call: Call, before: Sequence[Call]) -> Meaning | None:
+    """The union of what every rule of the situation that can produce ``call`` promises."""
+    found: list[Meaning] = []
+    for rule in SYSTEM:
+        if rule.when != context.situation:
+            continue
+        # Which calls could this rule make, for any hand? Try every suit for a variable.
+        for candidate in _all_candidates(rule, context, before):
+            if candidate == call:
+                found.append(_rule_meaning(rule, call, context))
+    if not found:
+        return None
+    return _union(found)
+
+
+def _all_candidates(rule: Rule, context: Context, before: Sequence[Call]) -> list[Call]:
+    full = HandInfo(20, dict.fromkeys(Suit, 13), True, 4)
+    if rule.call[1:] != "f":
+        return _candidates(rule, context, before, full)
+    calls: list[Call] = []  # the fit is whichever suit our side bid
+    for suit in context.ours:
+        probe = Rule(rule.when, rule.call[0] + Strain(int(suit)).code)
+        calls += _candidates(probe, context, before, full)
+    return calls
+
+
+def _union(meanings: Sequence[Meaning]) -> Meaning:
+    lo = min(m.hcp[0] for m in meanings)
+    hi = max(m.hcp[1] for m in meanings)
+    suits = set.intersection(*(set(m.lengths) for m in meanings))
+    lengths = {s: min(m.lengths[s] for m in meanings) for s in suits}
+    aces: tuple[int, ...] | None = None
+    if all(m.aces is not None for m in meanings):
+        aces = tuple(sorted({a for m in meanings for a in (m.aces or ())}))
+    tags = [m.tag for m in meanings]
+    tag = tags[0] if len(set(tags)) == 1 else "natural"
+    return Meaning(tag, (lo, hi), lengths, all(m.balanced for m in meanings), aces)
+
+
+def _combine(meanings: Iterable[Meaning | None]) -> Meaning:
+    """Everything a player's calls promised together: the tightest range, the longest suits."""
+    lo, hi, lengths, balanced, aces = 0, 40, dict[Suit, int](), False, None
+    for meaning in meanings:
+        if meaning is None:
+            continue
+        lo, hi = max(lo, meaning.hcp[0]), min(hi, meaning.hcp[1])
+        for suit, n in meaning.lengths.items():
+            lengths[suit] = max(lengths.get(suit, 0), n)
+        balanced = balanced or meaning.balanced
+        if meaning.aces is not None:
+            aces = meaning.aces
+    if lo > hi:
+        lo, hi = min(lo, hi), max(lo, hi)
+    return Meaning("combined", (lo, hi), lengths, balanced, aces)
+
+
+def promises(dealer: Seat, calls: Sequence[Call]) -> dict[Seat, Meaning]:
+    """Each seat's promises over the whole auction so far (for sampling hidden hands)."""
+    meanings = read_auction(dealer, calls)
+    by_seat: dict[Seat, list[Meaning | None]] = {seat: [] for seat in Seat}
+    for i, meaning in enumerate(meanings):
+        by_seat[dealer.after(i)].append(meaning)
+    return {seat: _combine(found) for seat, found in by_seat.items()}

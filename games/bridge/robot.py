@@ -1,0 +1,278 @@
+"""A robot for an empty bridge seat: it bids by the system in ``bidding`` and plays by sampling.
+
+For a card it deals the hidden hands at random many times, consistent with what it can see: the
+cards played, the voids shown, and what each call promised; solves every sample double-dummy
+(``endplay``'s DDS, many samples per call so DDS's own threads share them) and plays the card with
+the best average. The number of samples grows as the deal shortens (later positions solve much
+faster), sized so a card takes about ``budget_s`` seconds on two cores.
+
+It sees only a ``SeatView`` (declarer's, which holds dummy, when dummy plays), so it cannot see a
+hidden card; and for a given seed and view it always does the same thing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from endplay.dds import solve_all_boards
+from endplay.types import Deal as SolverDeal
+from endplay.types import Denom, Player
+
+from games.bridge.analysis import SOLVER_LOCK
+from games.bridge.bidding import Meaning, choose_call, hcp, promises
+from games.bridge.cards import FULL_DECK, Card, Seat, Suit
+from games.bridge.deal import Action, AnswerClaim, MakeCall, Phase, PlayCard, SeatView
+from games.errors import OutOfTurn, Reason
+
+_PLAYER = {Seat.N: Player.north, Seat.E: Player.east, Seat.S: Player.south, Seat.W: Player.west}
+_DENOM = {
+    None: Denom.nt,
+    Suit.CLUBS: Denom.clubs,
+    Suit.DIAMONDS: Denom.diamonds,
+    Suit.HEARTS: Denom.hearts,
+    Suit.SPADES: Denom.spades,
+}
+# Samples a second on two cores, by tricks left (bench.robots: 24 samples at trick 1 take
+# 0.4 s on average, 1.9 s at worst; by trick 4 a sample costs a twentieth of that).
+_RATE = {13: 40, 12: 60, 11: 80, 10: 120, 9: 160, 8: 220}
+MAX_SAMPLES = 256
+MIN_SAMPLES = 6
+_BATCH = 100  # DDS solves at most 200 boards a call
+_TRIES = 60  # deals tried per sample before the auction's promises are relaxed
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """What the robot knows in play: hands it sees, cards played by each seat, voids."""
+
+    known: Mapping[Seat, frozenset[Card]]  # cards still held by the seats in view
+    played: Mapping[Seat, frozenset[Card]]
+    voids: Mapping[Seat, frozenset[Suit]]
+    counts: Mapping[Seat, int]  # cards still held by each seat
+    leader: Seat  # of the trick in progress
+    trick: tuple[Card, ...]
+    trump: Suit | None
+
+    @classmethod
+    def of(cls, view: SeatView) -> Position:
+        played: dict[Seat, set[Card]] = {seat: set() for seat in Seat}
+        voids: dict[Seat, set[Suit]] = {seat: set() for seat in Seat}
+        for trick in view.tricks:
+            led = trick.suit_led
+            for seat, card in trick.plays():
+                played[seat].add(card)
+                if led is not None and card.suit is not led:
+                    voids[seat].add(led)
+        current = view.tricks[-1]
+        return cls(
+            known=dict(view.hands),
+            played={s: frozenset(c) for s, c in played.items()},
+            voids={s: frozenset(v) for s, v in voids.items()},
+            counts={s: 13 - len(played[s]) for s in Seat},
+            leader=current.leader,
+            trick=current.cards,
+            trump=view.trump,
+        )
+
+    @property
+    def tricks_left(self) -> int:
+        return max(self.counts.values())
+
+
+class Robot:
+    """``Robot(seed=…, budget_s=…).act(view)``: the robot's call, card or claim answer."""
+
+    def __init__(self, seed: int = 0, budget_s: float = 1.0) -> None:
+        self.seed = seed
+        self.budget_s = budget_s
+
+    def act(self, view: SeatView) -> Action:
+        seat = view.viewer
+        if seat is None:
+            raise OutOfTurn("robot", Reason.NOT_YOUR_TURN)
+        claim = view.claim
+        if claim is not None and seat in claim.responders and seat not in claim.accepted:
+            return AnswerClaim(seat, self.claim_is_good(view))
+        if view.phase is Phase.AUCTION and view.legal_calls:
+            call, _ = choose_call(view.dealer, view.calls, view.hands[seat], view.legal_calls)
+            return MakeCall(seat, call)
+        if view.phase is Phase.PLAY and view.legal_cards:
+            return PlayCard(seat, self.card(view))
+        raise OutOfTurn("robot", Reason.NOT_YOUR_TURN)
+
+    # --- play ---------------------------------------------------------------------------
+
+    def samples_for(self, tricks_left: int) -> int:
+        rate = _RATE.get(tricks_left, MAX_SAMPLES)
+        return max(MIN_SAMPLES, min(MAX_SAMPLES, int(rate * self.budget_s)))
+
+    def card(self, view: SeatView) -> Card:
+        legal = sorted(view.legal_cards, key=lambda c: (c.rank, c.suit))
+        if len(legal) == 1:
+            return legal[0]
+        position = Position.of(view)
+        to_play = view.turn
+        assert to_play is not None
+        rng = self._rng(view)
+        worlds = self._sample(view, position, rng, self.samples_for(position.tricks_left))
+        totals = dict.fromkeys(legal, 0)
+        for solved in _solve(worlds, position):
+            for card, tricks in solved.items():
+                if card in totals:
+                    totals[card] += tricks
+        best = max(totals.values())
+        # Among equals, the lowest card: it gives nothing away that the sampling cannot see.
+        return next(card for card in legal if totals[card] == best)
+
+    def claim_is_good(self, view: SeatView) -> bool:
+        """Accept a claim only if the claiming side takes that many tricks in every sampled
+        layout, double-dummy: a wrong claim is rejected."""
+        claim = view.claim
+        assert claim is not None and view.viewer is not None
+        position = Position.of(view)
+        left = position.tricks_left
+        if claim.tricks == 0:
+            return True
+        rng = self._rng(view)
+        worlds = self._sample(view, position, rng, self.samples_for(position.tricks_left))
+        to_play = position.leader.after(len(position.trick))
+        for solved in _solve(worlds, position):
+            best = max(solved.values())
+            side_tricks = best if to_play.side is claim.claimant.side else left - best
+            if side_tricks < claim.tricks:
+                return False
+        return True
+
+    def _rng(self, view: SeatView) -> random.Random:
+        """Seeded by the seed and the position, so the same view gets the same answer."""
+        text = "|".join(
+            (
+                str(self.seed),
+                str(view.viewer),
+                str(view.dealer),
+                " ".join(map(str, view.calls)),
+                " ".join(str(c) for t in view.tricks for c in t.cards),
+                " ".join(sorted(str(c) for h in view.hands.values() for c in h)),
+            )
+        )
+        digest = hashlib.sha256(text.encode()).digest()
+        return random.Random(int.from_bytes(digest[:8], "big"))
+
+    def _sample(
+        self, view: SeatView, position: Position, rng: random.Random, count: int
+    ) -> list[dict[Seat, frozenset[Card]]]:
+        """``count`` layouts of the hidden cards (cards still held, per seat)."""
+        hidden = [seat for seat in Seat if seat not in position.known]
+        seen = {c for hand in position.known.values() for c in hand}
+        seen |= {c for cards in position.played.values() for c in cards}
+        pool = [c for c in FULL_DECK if c not in seen]
+        shown = promises(view.dealer, view.calls)
+        worlds = []
+        for _ in range(count):
+            world = _deal_hidden(pool, hidden, position, shown, rng)
+            worlds.append({**position.known, **world})
+        return worlds
+
+
+def _deal_hidden(
+    pool: Sequence[Card],
+    hidden: Sequence[Seat],
+    position: Position,
+    shown: Mapping[Seat, Meaning],
+    rng: random.Random,
+) -> dict[Seat, frozenset[Card]]:
+    """One layout: voids always kept; the auction's promises kept while it is easy to."""
+    fallback: dict[Seat, frozenset[Card]] | None = None
+    for attempt in range(_TRIES):
+        layout = _try_deal(pool, hidden, position, rng)
+        if layout is None:
+            continue
+        if fallback is None:
+            fallback = layout
+        if attempt >= _TRIES // 2 or all(
+            _keeps(shown[seat], layout[seat] | position.played[seat]) for seat in hidden
+        ):
+            return layout
+    if fallback is None:  # voids always allow a layout: the true one
+        raise AssertionError("no layout of the hidden cards")  # pragma: no cover
+    return fallback
+
+
+def _try_deal(
+    pool: Sequence[Card], hidden: Sequence[Seat], position: Position, rng: random.Random
+) -> dict[Seat, frozenset[Card]] | None:
+    cards = list(pool)
+    rng.shuffle(cards)
+    room = {seat: position.counts[seat] for seat in hidden}
+    hands: dict[Seat, set[Card]] = {seat: set() for seat in hidden}
+    # Cards only one hidden seat may hold go first, so voids cannot strand them.
+    cards.sort(key=lambda c: sum(c.suit not in position.voids[s] for s in hidden))
+    for card in cards:
+        options = [s for s in hidden if room[s] > 0 and card.suit not in position.voids[s]]
+        if not options:
+            return None
+        seat = options[rng.randrange(len(options))]
+        hands[seat].add(card)
+        room[seat] -= 1
+    return {seat: frozenset(cards) for seat, cards in hands.items()}
+
+
+def _keeps(meaning: Meaning, hand: frozenset[Card]) -> bool:
+    points = hcp(hand)
+    if not meaning.hcp[0] <= points <= meaning.hcp[1]:
+        return False
+    return all(sum(1 for c in hand if c.suit is s) >= n for s, n in meaning.lengths.items())
+
+
+def _solve(
+    worlds: Sequence[Mapping[Seat, frozenset[Card]]], position: Position
+) -> list[dict[Card, int]]:
+    """For each layout, every card of the seat to play and the tricks (of the remaining ones)
+    its side then takes, double-dummy."""
+    deals = []
+    for world in worlds:
+        at_start = {seat: set(world[seat]) for seat in Seat}
+        for i, card in enumerate(position.trick):
+            at_start[position.leader.after(i)].add(card)
+        text = "N:" + " ".join(_pbn_hand(at_start[seat]) for seat in Seat)
+        deal = SolverDeal.from_pbn(text)
+        deal.first = _PLAYER[position.leader]
+        deal.trump = _DENOM[position.trump]
+        for card in position.trick:
+            deal.play(str(card))
+        deals.append(deal)
+    found: list[dict[Card, int]] = []
+    for start in range(0, len(deals), _BATCH):
+        with SOLVER_LOCK:
+            solved = solve_all_boards(deals[start : start + _BATCH])
+        found += [{_card(c): int(t) for c, t in board} for board in solved]
+    return found
+
+
+def _pbn_hand(cards: set[Card]) -> str:
+    return ".".join(
+        "".join(c.rank.letter for c in sorted((c for c in cards if c.suit is suit), reverse=True))
+        for suit in reversed(Suit)
+    )
+
+
+_SUIT_OF_DENOM = {
+    Denom.spades: Suit.SPADES,
+    Denom.hearts: Suit.HEARTS,
+    Denom.diamonds: Suit.DIAMONDS,
+    Denom.clubs: Suit.CLUBS,
+}
+
+
+def _card(card: object) -> Card:
+    text = str(card)
+    suit = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}.get(text[0], text[0])
+    return Card.parse(suit + text[1:])
+
+
+def move(view: SeatView, seed: int, budget_s: float) -> Action:
+    """The robot's action for ``view``: a top-level function, so a worker process can run it."""
+    return Robot(seed=seed, budget_s=budget_s).act(view)

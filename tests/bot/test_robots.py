@@ -1,0 +1,170 @@
+"""Robots in empty seats, end to end through the fake Bot API: one person and three robots play
+a whole rubber (with a restart while a robot is to move), a second person takes a robot's seat
+from the next deal, the rubber goes to the practice account and not to money, and the group
+reads what the robots' calls promise."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import time
+
+from games.bridge.cards import Seat
+from tests.bot.harness import GROUP, Harness, action_of, cards_in, deal_number
+from tests.fakeapi import Sent, User
+
+ANNA = User(201, "Anna", "ru", "anna")
+BORIS = User(202, "Boris", "ru", "boris")
+
+
+async def _sit(h: Harness, user: User, seat: Seat) -> None:
+    """Sit through the Sit button and the deep link it answers with, as a new user would."""
+    table = _seating(h)
+    data = next(
+        b["callback_data"]
+        for b in table.buttons()
+        if b.get("callback_data", "").endswith(f":sit:{seat.name}")
+    )
+    answer = await h.press(user, table, data)
+    url = answer.get("url", "")
+    if url:
+        await h.say(user, user.id, f"/start {url.split('start=')[1]}")
+
+
+def _seating(h: Harness) -> Sent:
+    for sent in reversed(h.api.chat_messages(GROUP)):
+        if any(":sit:" in b.get("callback_data", "") for b in sent.buttons()):
+            return sent
+    raise AssertionError("no seating message with Sit buttons")
+
+
+def _robot_button(h: Harness, seat: Seat) -> tuple[Sent, str]:
+    for sent in reversed(h.api.chat_messages(GROUP)):
+        for b in sent.buttons():
+            if b.get("callback_data", "").endswith(f":rb:{seat.name}"):
+                return sent, b["callback_data"]
+    raise AssertionError(f"no robot button for {seat}")
+
+
+def _rubber_over(h: Harness) -> bool:
+    return any("Роббер окончен" in m.text for m in h.api.chat_messages(GROUP))
+
+
+async def _press_own(h: Harness, user: User, rng: random.Random, log: list[str]) -> bool:
+    """Press one of the buttons the person is offered (mostly passes in the auction)."""
+    message = h.action_message(user)
+    if message is None:
+        return False
+    data = [b["callback_data"] for b in message.buttons() if "callback_data" in b]
+    actions = [(action_of(d), d) for d in data if action_of(d)[0] in ("call", "card")]
+    if not actions:
+        return False
+    calls = [(a, d) for a, d in actions if a[0] == "call"]
+    if calls:
+        passes = [d for a, d in calls if a[1] == "P"]
+        bids = [d for a, d in calls if a[1] not in ("P", "X", "XX")][:6]
+        choice = passes[0] if passes and (rng.random() < 0.6 or not bids) else rng.choice(bids)
+    else:
+        choice = rng.choice([d for _, d in actions])
+    answer = await h.press(user, message, choice)
+    if answer.get("text"):  # a robot moved in the meantime: the screen was stale
+        assert "устарел" in answer["text"].lower() or "уже" in answer["text"].lower(), answer
+        return False
+    log.append(choice)
+    return True
+
+
+async def _play(
+    h: Harness, people: list[User], done: object, rng: random.Random, seconds: float = 240
+) -> list[str]:
+    pressed: list[str] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if callable(done) and done():
+            return pressed
+        moved = False
+        for user in people:
+            moved = await _press_own(h, user, rng, pressed) or moved
+        if not moved:
+            await asyncio.sleep(0.02)  # the robots think
+    raise AssertionError("the rubber did not finish in time")
+
+
+async def test_three_robots_and_a_person_play_a_rubber(h: Harness) -> None:
+    rng = random.Random(3)
+    await h.say(ANNA, ANNA.id, "/start")
+    await h.say(ANNA, GROUP, "/bridge")
+    await _sit(h, ANNA, Seat.S)
+    for seat in (Seat.W, Seat.N, Seat.E):
+        sent, data = _robot_button(h, seat)
+        answer = await h.press(ANNA, sent, data)
+        assert not answer.get("text"), answer
+    await h.settle()
+    table = h.table_message()
+    assert "🤖 Робот 1" in table.text and "🤖 Робот 3" in table.text
+
+    # A few actions in, the process dies and comes back: a robot on turn moves again.
+    await _play(h, [ANNA], lambda: len(h.api.calls) > 60, rng)
+    await h.crash()
+    await h.start()
+    pressed = await _play(h, [ANNA], lambda: _rubber_over(h), rng)
+    assert pressed, "the person pressed nothing"
+
+    group = "\n".join(text for m in h.api.chat_messages(GROUP) for _, text in m.history)
+    # What the robots' calls promised is shown with the auction.
+    assert re.search(r"🤖 \S+ \S+: .*(о\.|ровная|форсинг|Стейман|вход|контра|блок)", group), group
+    # The rubber is practice: written, shown, and out of money.
+    assert "Тренировочный счёт" in group
+    await h.say(ANNA, GROUP, "/ledger")
+    ledger = h.api.chat_messages(GROUP)[-1].text
+    assert "Тренировка с роботами" in ledger and "Anna" in ledger
+    assert "Робот" not in ledger.split("Тренировка с роботами")[1]
+    await h.say(ANNA, GROUP, "/settle")
+    assert "Anna" not in h.api.chat_messages(GROUP)[-1].text  # nothing to pay for practice
+
+    assert h.app is not None
+    storage = h.app.bot_data["storage"]
+    rows = await storage.ledger((await storage.chat_by_tg(GROUP)).id)
+    assert {r.unit for r in rows} == {"practice"} and sum(r.points for r in rows) == 0
+
+
+async def test_a_person_takes_a_robots_seat_from_the_next_deal(h: Harness) -> None:
+    rng = random.Random(5)
+    for user in (ANNA, BORIS):
+        await h.say(user, user.id, "/start")
+    await h.say(ANNA, GROUP, "/bridge")
+    await _sit(h, ANNA, Seat.N)
+    for seat in (Seat.E, Seat.S, Seat.W):
+        sent, data = _robot_button(h, seat)
+        await h.press(ANNA, sent, data)
+    await h.settle()
+    # The seating message now offers the robots' seats to people.
+    replace = [
+        (sent, b["callback_data"])
+        for sent in h.api.chat_messages(GROUP)
+        for b in sent.buttons()
+        if b.get("callback_data", "").endswith(":sit:S") and "🤖" in b.get("text", "")
+    ]
+    assert replace, "no button to take a robot's seat"
+    sent, data = replace[-1]
+    first_deal = deal_number(h.table_message().text)
+    answer = await h.press(BORIS, sent, data)
+    assert not answer.get("text"), answer
+    await h.settle()
+    group = [m.text for m in h.api.chat_messages(GROUP)]
+    assert any("Boris" in text and "следующей сдачи" in text for text in group), group[-3:]
+    # Boris has no hand in the deal under way: it is the robot's to finish.
+    assert h.action_message(BORIS) is None
+    assert not any(
+        deal_number(m.text) == first_deal and cards_in(m.text)
+        for m in h.api.chat_messages(BORIS.id)
+    )
+
+    def boris_dealt() -> bool:
+        return any("<pre>" in m.text and cards_in(m.text) for m in h.api.chat_messages(BORIS.id))
+
+    await _play(h, [ANNA, BORIS], boris_dealt, rng)
+    hand = next(m for m in h.api.chat_messages(BORIS.id) if "<pre>" in m.text)
+    assert len(cards_in(re.search(r"<pre>(.*?)</pre>", hand.history[0][1], re.S).group(1))) == 13
+    assert deal_number(hand.history[0][1]) != first_deal

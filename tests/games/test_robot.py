@@ -1,0 +1,192 @@
+"""The bridge robot: its system's calls on example hands, what its calls promise, legal moves
+only over whole random deals, no use of hidden cards, and claims checked double-dummy."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.bridge.auction import AuctionState
+from games.bridge.bidding import HandInfo, choose_call, promises, read_auction
+from games.bridge.calls import Call
+from games.bridge.cards import Card, Deal, Rank, Seat, Suit
+from games.bridge.deal import (
+    AnswerClaim,
+    DealState,
+    MakeCall,
+    MakeClaim,
+    Phase,
+    PlayCard,
+)
+from games.bridge.robot import Robot, move
+
+
+def hand(text: str) -> frozenset[Card]:
+    """``AKJ32.K32.Q32.32``: spades, hearts, diamonds, clubs."""
+    cards = set()
+    for suit, ranks in zip(reversed(Suit), text.split("."), strict=True):
+        for letter in ranks:
+            cards.add(Card(suit, Rank.parse(letter)))
+    assert len(cards) == 13, text
+    return frozenset(cards)
+
+
+def call_with(text: str, auction: str = "", dealer: Seat = Seat.N) -> str:
+    calls = tuple(Call.parse(c) for c in auction.split())
+
+    state = AuctionState(dealer, calls)
+    chosen, _ = choose_call(dealer, calls, hand(text), state.legal_calls())
+    return str(chosen)
+
+
+@pytest.mark.parametrize(
+    ("cards", "auction", "expected"),
+    [
+        # openings
+        ("AK32.KQ2.K32.J32", "", "1NT"),  # 16, balanced
+        ("AK32.KQ2.AK2.Q32", "", "2NT"),  # 21, balanced
+        ("AKQ2.AKQ2.AK2.A2", "", "2C"),  # 26
+        ("AKJ32.K32.Q32.32", "", "1S"),  # 13, five spades
+        ("AK532.KQJ42.2.32", "", "1S"),  # five-five: the higher
+        ("A32.K32.AJ32.Q32", "", "1D"),  # 14, 4-4... four diamonds, three clubs
+        ("A32.K32.AJ2.Q432", "", "1C"),  # 14 but clubs longer
+        ("32.KQJ932.32.432", "", "2H"),  # weak two
+        ("2.32.KQJ9532.432", "", "3D"),  # seven diamonds, weak
+        ("Q32.K32.J432.432", "", "P"),  # 6 points
+        # responses to one of a major
+        ("Q32.K32.J432.Q32", "1H P", "2H"),  # 8 points, three hearts
+        ("Q32.K432.A432.Q2", "1H P", "3H"),  # 11, four hearts: limit raise
+        ("KQ32.32.J432.Q32", "1H P", "1S"),  # 8, four spades, no fit
+        ("K32.32.J432.Q432", "1H P", "1NT"),  # 6, nothing to show
+        ("32.32.J5432.5432", "1H P", "P"),  # 1 point
+        # 1NT: Stayman, and its answers
+        ("KQ32.32.Q432.K32", "1NT P", "2C"),
+        ("AK32.KQ2.K32.J32", "1NT P 2C P", "2S"),
+        ("AK3.KQ2.K432.J32", "1NT P 2C P", "2D"),
+        ("Q32.K32.Q432.K32", "1NT P", "3NT"),  # 10, balanced, no major
+        # Blackwood: the answer counts aces
+        ("A2.K5432.K32.KQ2", "1H P 3H P 4NT P", "5D"),
+        ("A2.A5432.K32.KQ2", "1H P 3H P 4NT P", "5H"),
+        # competition
+        ("KQJ32.32.A32.432", "1D", "1S"),  # overcall, 10 points, five spades
+        ("AQ32.KJ32.2.Q432", "1D", "X"),  # takeout: short in diamonds
+        ("AK2.KQ2.J32.KJ32", "1D", "1NT"),  # 17 balanced
+    ],
+)
+def test_the_system_calls(cards: str, auction: str, expected: str) -> None:
+    assert call_with(cards, auction) == expected
+
+
+def test_calls_promise_what_the_rules_say() -> None:
+    calls = tuple(Call.parse(c) for c in ["1NT", "P", "2C", "P", "2S"])
+    meanings = read_auction(Seat.N, calls)
+    opening, stayman, answer = meanings[0], meanings[2], meanings[4]
+    assert opening is not None and opening.hcp == (15, 17) and opening.balanced
+    assert stayman is not None and stayman.tag == "stayman" and stayman.hcp[0] >= 8
+    assert answer is not None and answer.lengths == {Suit.SPADES: 4}
+    shown = promises(Seat.N, calls)
+    assert shown[Seat.N].hcp == (15, 17) and shown[Seat.N].lengths[Suit.SPADES] == 4
+    weak = read_auction(Seat.E, (Call.parse("2H"),))[0]
+    assert weak is not None and weak.tag == "weak" and weak.lengths == {Suit.HEARTS: 6}
+
+
+def test_hand_information() -> None:
+    info = HandInfo.of(hand("AK32.KQ2.K32.J32"))
+    assert info.hcp == 16 and info.balanced and info.aces == 1
+
+
+def _play_deal(deal: Deal, robot: Robot) -> DealState:
+    """Four robots, each acting from its own seat's view (declarer's for dummy)."""
+    state = DealState.new(deal)
+    while state.phase is not Phase.FINISHED:
+        actor = state.actor
+        assert actor is not None
+        view = state.view(actor)
+        action = robot.act(view)
+        if isinstance(action, MakeCall):
+            assert action.call in view.legal_calls
+        else:
+            assert isinstance(action, PlayCard) and action.card in view.legal_cards
+        state = state.apply(action)
+    return state
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.sampled_from(list(Seat)))
+def test_robots_only_make_legal_calls_and_plays(seed: int, dealer: Seat) -> None:
+    deal = Deal.shuffled(dealer, random.Random(seed).randrange)
+    final = _play_deal(deal, Robot(seed=seed, budget_s=0.05))
+    assert final.result is not None
+    if final.play is not None:
+        assert final.play.is_over
+
+
+def test_a_robot_does_not_use_cards_it_cannot_see() -> None:
+    """Two deals that differ only in hidden cards give the robot the same view, so the same
+    card: it is handed the seat's view and nothing else."""
+    rng = random.Random(11)
+    robot = Robot(seed=4, budget_s=0.05)
+    for _ in range(5):
+        deal = Deal.shuffled(Seat.N, rng.randrange)
+        state = DealState.new(deal)
+        for call in ("1NT", "P", "3NT", "P", "P", "P"):
+            state = state.apply(MakeCall(state.actor or Seat.N, Call.parse(call)))
+        # E leads: its view holds E's hand only. Swap a card between S and W (both hidden).
+        s_card = min(deal.hand(Seat.S))
+        w_card = min(deal.hand(Seat.W))
+        hands = list(deal.hands)
+        hands[Seat.S] = hands[Seat.S] - {s_card} | {w_card}
+        hands[Seat.W] = hands[Seat.W] - {w_card} | {s_card}
+        other = Deal(deal.dealer, (hands[0], hands[1], hands[2], hands[3]))
+        twin = DealState.replay(other, state.history)
+        assert state.view(Seat.E) == twin.view(Seat.E)
+        assert robot.act(state.view(Seat.E)) == robot.act(twin.view(Seat.E))
+        # and the same view twice: the same card (deterministic for a seed)
+        assert move(state.view(Seat.E), 4, 0.05) == robot.act(state.view(Seat.E))
+
+
+def _seven_spades() -> DealState:
+    """North holds all thirteen spades and plays 7♠."""
+    deal = Deal(
+        Seat.N,
+        (
+            hand("AKQJT98765432..."),
+            hand("..AKQJT98765432."),
+            hand(".AKQJT98765432.."),
+            hand("...AKQJT98765432"),
+        ),
+    )
+    state = DealState.new(deal)
+    for call in ("7S", "P", "P", "P"):
+        state = state.apply(MakeCall(state.actor or Seat.N, Call.parse(call)))
+    state = state.apply(PlayCard(Seat.E, Card(Suit.DIAMONDS, Rank.ACE)))
+    return state
+
+
+def test_a_robot_accepts_a_good_claim_and_rejects_a_wrong_one() -> None:
+    robot = Robot(seed=1, budget_s=0.05)
+    good = _seven_spades()
+    good = good.apply(PlayCard(Seat.N, Card(Suit.HEARTS, Rank.TWO)))  # dummy's, by declarer
+    good = good.apply(PlayCard(Seat.W, Card(Suit.CLUBS, Rank.TWO)))
+    # North will ruff and take every trick: a robot defender accepts (North's hand is faced).
+    claimed = good.apply(MakeClaim(Seat.N, 13))
+    assert robot.act(claimed.view(Seat.E)) == AnswerClaim(Seat.E, True)
+    assert robot.act(claimed.view(Seat.W)) == AnswerClaim(Seat.W, True)
+    # East claims tricks the defence cannot take: a robot declarer rejects it.
+    wrong = good.apply(PlayCard(Seat.N, Card(Suit.SPADES, Rank.TWO)))
+    wrong = wrong.apply(MakeClaim(Seat.E, 5))
+    assert robot.act(wrong.view(Seat.N)) == AnswerClaim(Seat.N, False)
+    # A concession is always accepted.
+    conceded = good.apply(PlayCard(Seat.N, Card(Suit.SPADES, Rank.TWO))).apply(MakeClaim(Seat.W, 0))
+    assert robot.act(conceded.view(Seat.N)) == AnswerClaim(Seat.N, True)
+
+
+def test_a_claimants_hand_is_faced_to_the_table_while_the_claim_stands() -> None:
+    state = _seven_spades().apply(MakeClaim(Seat.N, 12))
+    assert Seat.N in state.view(Seat.E).hands and Seat.N in state.view(Seat.W).hands
+    assert Seat.N not in state.view(None).hands  # the group's view stays as it was
+    rejected = state.apply(AnswerClaim(Seat.E, False))
+    assert Seat.N not in rejected.view(Seat.E).hands
