@@ -1,6 +1,11 @@
 """Load: N tables at once, each with four scripted players pressing the buttons the bot offers.
 
-    python -m bench.load [--tables 10 100 1000] [--seconds 30] [--think 2.0]
+    python -m bench.load [--tables 10 100 1000] [--seconds 30] [--think 2.0] [--robots 0 0.1]
+
+With ``--robots 0.1`` a tenth of the tables seat one person and three robots (they think in
+the bot's process pool, as in production, one second's budget a card, a second's pause before
+each move); the answer times printed are the people's presses, so a run with and without
+robots shows whether robots thinking slows everyone else down.
 
 The real application (PTB's ``Bot``, the rate limiter, handlers, service, SQLite in a temporary
 file, the outbox) runs against the fake Bot API the tests use, answered in-process through
@@ -216,14 +221,17 @@ class Load:
             rig.changed.set()  # look again: the next buttons may already be there
 
 
-async def seat(load: Load, rig: TableRig) -> None:
+async def seat(load: Load, rig: TableRig, robots: bool = False) -> None:
+    """Four people sit through deep links; or, at a robot table, one person sits North and
+    fills the other seats with robots from the seating message."""
     api = load.api
     await api.send_text(rig.users[0], rig.chat_id, "/bridge")
     while rig.table_message is None:
         await rig.changed.wait()
         rig.changed.clear()
     table = rig.table_message
-    for user, seat_name in zip(rig.users, "NESW", strict=True):
+    seated = list(zip(rig.users, "NESW", strict=True))[: 1 if robots else 4]
+    for user, seat_name in seated:
         data = next(
             b["callback_data"]
             for b in table.buttons()
@@ -233,12 +241,30 @@ async def seat(load: Load, rig: TableRig) -> None:
         answer = await api.answer_of(query, timeout=120)
         payload = answer["url"].split("start=")[1]
         await api.send_text(user, user.id, f"/start {payload}")
-    while not rig.actionable:
+    for seat_name in "ESW" if robots else "":
+        found = None
+        while found is None:
+            found = next(
+                (
+                    (sent, b["callback_data"])
+                    for sent in api.chat_messages(rig.chat_id)
+                    for b in sent.buttons()
+                    if b.get("callback_data", "").endswith(f":rb:{seat_name}")
+                ),
+                None,
+            )
+            if found is None:
+                await asyncio.sleep(0.05)
+        query = await api.press(rig.users[0], found[0], found[1])
+        await api.answer_of(query, timeout=120)
+    while not rig.actionable and not robots:
         await rig.changed.wait()
         rig.changed.clear()
 
 
-async def run(tables: int, seconds: float, think: float, warmup: float) -> dict[str, float]:
+async def run(
+    tables: int, seconds: float, think: float, warmup: float, robot_share: float = 0.0
+) -> dict[str, float]:
     api = LoadApi()
     with tempfile.TemporaryDirectory() as tmp:
         harness = Harness(
@@ -247,14 +273,20 @@ async def run(tables: int, seconds: float, think: float, warmup: float) -> dict[
             group_interval=4.0,
             private_interval=1.0,
             in_process=True,
+            robot_delay=1.0,  # as in production
+            robot_budget=1.0,
         )
         await harness.start()
         gc.collect()
         before = rss_kb()
         load = Load(api, tables, think, seed=tables)
         started = time.monotonic()
+        every = round(1 / robot_share) if robot_share else 0
+        robot_rigs = {r.index for r in load.rigs if every and r.index % every == 0}
         for chunk in range(0, tables, 100):
-            await asyncio.gather(*(seat(load, r) for r in load.rigs[chunk : chunk + 100]))
+            await asyncio.gather(
+                *(seat(load, r, r.index in robot_rigs) for r in load.rigs[chunk : chunk + 100])
+            )
         seating = time.monotonic() - started
         await harness.settle(timeout=600)
         gc.collect()
@@ -283,6 +315,7 @@ async def run(tables: int, seconds: float, think: float, warmup: float) -> dict[
             task.cancel()
         result = {
             "tables": tables,
+            "robot_tables": len(robot_rigs),
             "seating_s": seating,
             "presses": presses,
             "updates_per_s": len(handled) / window,
@@ -310,22 +343,31 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--think", type=float, default=2.0)
+    parser.add_argument(
+        "--robots",
+        type=float,
+        nargs="+",
+        default=[0.0],
+        help="shares of tables with one person and three robots (e.g. 0 0.1: both, in turn)",
+    )
     args = parser.parse_args()
     for tables in args.tables:
-        r = asyncio.run(run(tables, args.seconds, args.think, args.warmup))
-        print(
-            f"{r['tables']:>5} tables (think {args.think:g} s): "
-            f"{r['updates_per_s']:.0f} updates/s; "
-            f"answer p50 {r['answer_p50_ms']:.1f} / p99 {r['answer_p99_ms']:.1f} / "
-            f"max {r['answer_max_ms']:.0f} ms; "
-            f"next buttons p50 {r['next_p50_ms']:.0f} / p99 {r['next_p99_ms']:.0f} / "
-            f"max {r['next_max_ms']:.0f} ms; "
-            f"RSS {r['rss_before_mb']:.0f} -> {r['rss_idle_mb']:.0f} MB idle, "
-            f"peak {r['peak_mb']:.0f} MB; {r['kb_per_table']:.0f} KB per idle table; "
-            f"seated in {r['seating_s']:.1f} s; {r['refused']:.0f} presses refused; "
-            f"{r['gc_full']:.0f} full GCs, longest {r['gc_max_ms']:.0f} ms",
-            flush=True,
-        )
+        for share in args.robots:
+            r = asyncio.run(run(tables, args.seconds, args.think, args.warmup, share))
+            print(
+                f"{r['tables']:>5} tables, {r['robot_tables']:.0f} with robots "
+                f"(think {args.think:g} s): "
+                f"{r['updates_per_s']:.0f} updates/s; "
+                f"answer p50 {r['answer_p50_ms']:.1f} / p99 {r['answer_p99_ms']:.1f} / "
+                f"max {r['answer_max_ms']:.0f} ms; "
+                f"next buttons p50 {r['next_p50_ms']:.0f} / p99 {r['next_p99_ms']:.0f} / "
+                f"max {r['next_max_ms']:.0f} ms; "
+                f"RSS {r['rss_before_mb']:.0f} -> {r['rss_idle_mb']:.0f} MB idle, "
+                f"peak {r['peak_mb']:.0f} MB; {r['kb_per_table']:.0f} KB per idle table; "
+                f"seated in {r['seating_s']:.1f} s; {r['refused']:.0f} presses refused; "
+                f"{r['gc_full']:.0f} full GCs, longest {r['gc_max_ms']:.0f} ms",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

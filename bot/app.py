@@ -44,6 +44,7 @@ GROUP_COMMANDS = (
     "prefkeep",
     "deal",
     "undo",
+    "pbn",
     "settings",
     "leave",
     "end",

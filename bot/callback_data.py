@@ -46,6 +46,7 @@ class Act(StrEnum):
     END = "end"  # arg: "y" (stop the rubber now) or "n" (keep playing)
     SETTING = "st"  # arg: key=value
     REFRESH = "rf"
+    DD = "dd"  # arg: the vulnerability (o, n, e, b): a finished deal's double-dummy table
     # The group's money; the "table" field holds the chat's id, the "deal" field the ledger's
     # size when the button was made, so a button from before a payment is recognised as stale.
     CHART = "chr"

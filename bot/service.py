@@ -156,6 +156,18 @@ class MatchFinished:
     unit: str = "points"  # what ``entries`` count (the game's unit)
 
 
+@dataclass(frozen=True, slots=True)
+class PlayedDeal:
+    """A deal of a match as it was played, for hand records and analysis."""
+
+    deal_no: int  # the table's count
+    number: int  # the deal's number in its match
+    state: State[Any, Any]  # replayed from its log: to its end, or as far as it went
+    before: Match  # the match as the deal was played (bridge: who was vulnerable)
+    names: Mapping[Seat, str]  # who sat where
+    at: str  # when it was dealt (ISO time)
+
+
 @dataclass
 class UndoRequest:
     seat: Seat
@@ -472,6 +484,59 @@ class TableService:
         settings = TableSettings(language=language)
         table = await self.storage.create_table(chat.id, topic_id, settings, game=name)
         return Change(await self.snapshot(table.id)), True
+
+    async def played_deals(
+        self, table_id: int, since: str = "", until: str = ""
+    ) -> tuple[Game, list[PlayedDeal]]:
+        """The deals of the table's match in progress (or its last one), or with ``since`` and
+        ``until`` (ISO dates, inclusive) every deal of the table's matches dealt in that range."""
+        table = await self.storage.get_table(table_id)
+        game = find_game(table.game)
+        chat = await self.storage.get_chat(table.chat_id)
+        finished = [m for m in await self.storage.matches(chat.id, 1000) if m.table_id == table.id]
+        if since or until:
+            chosen = sorted(finished, key=lambda m: m.id)
+            if table.match_id is not None:
+                chosen.append(await self.storage.get_match(table.match_id))
+        elif table.match_id is not None:
+            chosen = [await self.storage.get_match(table.match_id)]
+        else:
+            chosen = finished[:1]
+        found: list[PlayedDeal] = []
+        for record in chosen:
+            players = len(record.seats)
+            match = game.new_match(players, _options(TableSettings(options=record.options), chat))
+            names = {
+                seat: (await self.storage.get_player(pid)).name
+                for seat, pid in record.seats.items()
+            }
+            for number, summary in enumerate(await self.storage.deals(record.id), start=1):
+                events = await self.storage.events(table.id, summary.deal_no)
+                before = copy.deepcopy(match)
+                if summary.result is not None:
+                    match.record(summary.result)
+                day = events[0].at[:10] if events else ""
+                if not events or (since and day < since) or (until and day > until):
+                    continue
+                state = replay(game, players, events)
+                found.append(
+                    PlayedDeal(summary.deal_no, number, state, before, names, events[0].at)
+                )
+        return game, found
+
+    async def finished_deal(self, table_id: int, deal_no: int) -> tuple[Chat, State[Any, Any]]:
+        """A deal of the table that is over (all its cards may be shown), with its group;
+        Refusal("stale") for one still being played or never dealt."""
+        table = await self.storage.get_table(table_id)
+        events = await self.storage.events(table_id, deal_no)
+        if not events:
+            raise Refusal("stale")
+        game = find_game(table.game)
+        players = len(table.seats) or game.table_size(table.settings.options)
+        state = replay(game, players, events)
+        if not state.finished:
+            raise Refusal("stale")
+        return await self.storage.get_chat(table.chat_id), state
 
     async def table_by_token(self, token: str) -> int | None:
         """The table a deep link names, if the token is one of ours."""

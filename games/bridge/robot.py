@@ -41,7 +41,7 @@ _RATE = {13: 40, 12: 60, 11: 80, 10: 120, 9: 160, 8: 220}
 MAX_SAMPLES = 256
 MIN_SAMPLES = 6
 _BATCH = 100  # DDS solves at most 200 boards a call
-_TRIES = 60  # deals tried per sample before the auction's promises are relaxed
+_TRIES = 120  # deals tried per sample before the auction's promises are relaxed
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,13 +119,15 @@ class Robot:
         rng = self._rng(view)
         worlds = self._sample(view, position, rng, self.samples_for(position.tricks_left))
         totals = dict.fromkeys(legal, 0)
+        best_in = dict.fromkeys(legal, 0)  # layouts in which the card is among the best
         for solved in _solve(worlds, position):
-            for card, tricks in solved.items():
-                if card in totals:
-                    totals[card] += tricks
-        best = max(totals.values())
-        # Among equals, the lowest card: it gives nothing away that the sampling cannot see.
-        return next(card for card in legal if totals[card] == best)
+            top = max(solved[card] for card in legal)
+            for card in legal:
+                totals[card] += solved[card]
+                best_in[card] += solved[card] == top
+        # The most tricks on average; then the card right in the most layouts; then the
+        # lowest (it gives nothing away that the sampling cannot see).
+        return max(legal, key=lambda card: (totals[card], best_in[card], -legal.index(card)))
 
     def claim_is_good(self, view: SeatView) -> bool:
         """Accept a claim only if the claiming side takes that many tricks in every sampled
@@ -186,8 +188,18 @@ def _deal_hidden(
 ) -> dict[Seat, frozenset[Card]]:
     """One layout: voids always kept; the auction's promises kept while it is easy to."""
     fallback: dict[Seat, frozenset[Card]] | None = None
+    need = {
+        seat: {
+            suit: max(0, count - sum(1 for c in position.played[seat] if c.suit is suit))
+            for suit, count in shown[seat].lengths.items()
+        }
+        for seat in hidden
+    }
     for attempt in range(_TRIES):
-        layout = _try_deal(pool, hidden, position, rng)
+        # The first half of the tries gives each seat the suit lengths its calls promised;
+        # the rest deal freely (a promise the cards played have disproved is dropped).
+        wanted = need if attempt < _TRIES // 2 else {}
+        layout = _try_deal(pool, hidden, position, rng, wanted)
         if layout is None:
             continue
         if fallback is None:
@@ -202,12 +214,27 @@ def _deal_hidden(
 
 
 def _try_deal(
-    pool: Sequence[Card], hidden: Sequence[Seat], position: Position, rng: random.Random
+    pool: Sequence[Card],
+    hidden: Sequence[Seat],
+    position: Position,
+    rng: random.Random,
+    need: Mapping[Seat, Mapping[Suit, int]] | None = None,
 ) -> dict[Seat, frozenset[Card]] | None:
     cards = list(pool)
     rng.shuffle(cards)
     room = {seat: position.counts[seat] for seat in hidden}
     hands: dict[Seat, set[Card]] = {seat: set() for seat in hidden}
+    for seat, suits in (need or {}).items():
+        for suit, count in suits.items():
+            if not count:
+                continue
+            of_suit = [c for c in cards if c.suit is suit]
+            if len(of_suit) < count or room[seat] < count or suit in position.voids[seat]:
+                return None
+            for card in of_suit[:count]:
+                hands[seat].add(card)
+                cards.remove(card)
+            room[seat] -= count
     # Cards only one hidden seat may hold go first, so voids cannot strand them.
     cards.sort(key=lambda c: sum(c.suit not in position.voids[s] for s in hidden))
     for card in cards:
@@ -224,7 +251,12 @@ def _keeps(meaning: Meaning, hand: frozenset[Card]) -> bool:
     points = hcp(hand)
     if not meaning.hcp[0] <= points <= meaning.hcp[1]:
         return False
-    return all(sum(1 for c in hand if c.suit is s) >= n for s, n in meaning.lengths.items())
+    lengths = {suit: sum(1 for c in hand if c.suit is suit) for suit in Suit}
+    if meaning.balanced:
+        shape = sorted(lengths.values())
+        if shape[0] < 2 or shape[1] < 3:
+            return False
+    return all(lengths[s] >= n for s, n in meaning.lengths.items())
 
 
 def _solve(

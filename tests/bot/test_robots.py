@@ -6,11 +6,22 @@ reads what the robots' calls promise."""
 from __future__ import annotations
 
 import asyncio
+import html
 import random
 import re
 import time
+from urllib.parse import unquote
 
-from games.bridge.cards import Seat
+import endplay.parsers.lin as lin
+import endplay.parsers.pbn as pbn
+
+from bot.callback_data import Act, Button
+from games.bridge.analysis import analyse
+from games.bridge.calls import Strain
+from games.bridge.cards import Deal, Seat
+from games.bridge.records import VIEWER
+from games.core.registry import find_game
+from storage.events import replay
 from tests.bot.harness import GROUP, Harness, action_of, cards_in, deal_number
 from tests.fakeapi import Sent, User
 
@@ -45,6 +56,17 @@ def _robot_button(h: Harness, seat: Seat) -> tuple[Sent, str]:
             if b.get("callback_data", "").endswith(f":rb:{seat.name}"):
                 return sent, b["callback_data"]
     raise AssertionError(f"no robot button for {seat}")
+
+
+def _position(h: Harness) -> tuple[int, int]:
+    """The table and the deal under way, from a button the bot showed."""
+    for sent in reversed(h.api.chat_messages(ANNA.id)):
+        for b in sent.buttons():
+            data = b.get("callback_data", "")
+            if data.startswith("b1:"):
+                pressed = Button.decode(data)
+                return pressed.table_id, pressed.deal_no
+    raise AssertionError("no button in Anna's chat")
 
 
 def _rubber_over(h: Harness) -> bool:
@@ -94,6 +116,7 @@ async def _play(
 async def test_three_robots_and_a_person_play_a_rubber(h: Harness) -> None:
     rng = random.Random(3)
     await h.say(ANNA, ANNA.id, "/start")
+    await h.say(BORIS, BORIS.id, "/start")
     await h.say(ANNA, GROUP, "/bridge")
     await _sit(h, ANNA, Seat.S)
     for seat in (Seat.W, Seat.N, Seat.E):
@@ -106,6 +129,13 @@ async def test_three_robots_and_a_person_play_a_rubber(h: Harness) -> None:
 
     # A few actions in, the process dies and comes back: a robot on turn moves again.
     await _play(h, [ANNA], lambda: len(h.api.calls) > 60, rng)
+    # The double-dummy table of the deal under way is nobody's to see: a forged button for it
+    # is refused and shows no card.
+    table_id, deal_no = _position(h)
+    forged = Button(table_id, deal_no, Act.DD, "o").encode()
+    answer = await h.press(ANNA, h.table_message(), forged)
+    assert answer.get("show_alert") and not cards_in(answer.get("text", "")), answer
+    assert "устарел" in answer["text"].lower() or "уже" in answer["text"].lower(), answer
     await h.crash()
     await h.start()
     pressed = await _play(h, [ANNA], lambda: _rubber_over(h), rng)
@@ -127,6 +157,48 @@ async def test_three_robots_and_a_person_play_a_rubber(h: Harness) -> None:
     storage = h.app.bot_data["storage"]
     rows = await storage.ledger((await storage.chat_by_tg(GROUP)).id)
     assert {r.unit for r in rows} == {"practice"} and sum(r.points for r in rows) == 0
+
+    # Each deal's result: a link that replays it on BBO, and the double-dummy table on a button.
+    results = [m for m in h.api.chat_messages(GROUP) if "Расклад" in m.text]
+    assert results
+    logs = {}
+    for deal_no in range(1, 40):
+        events = await storage.events(table_id, deal_no)
+        if events:
+            logs[deal_no] = replay(find_game("bridge"), 4, events).deal  # type: ignore[attr-defined]
+    for result in results:
+        [button] = [b["callback_data"] for b in result.buttons()]
+        pressed = Button.decode(button)
+        final = logs[pressed.deal_no]
+        href = re.search(r'href="([^"]+)"', result.text)
+        assert href is not None
+        [board] = lin.loads(unquote(html.unescape(href.group(1)).removeprefix(VIEWER)))
+        assert Deal.from_pbn(board.deal.to_pbn()).hands == final.deal.hands
+        assert len(board.auction) == len(final.auction.calls)
+        popup = await h.press(BORIS, result, button)  # anyone in the group may look
+        vul = {"o": (False, False), "n": (True, False), "e": (False, True), "b": (True, True)}
+        analysis = analyse(final.deal, *vul[pressed.arg])
+        assert popup.get("show_alert"), popup
+        for seat, row in zip(Seat, popup["text"].splitlines()[1:], strict=True):
+            assert [int(n) for n in re.findall(r"\d+", row)] == [
+                analysis.makes(s, seat)
+                for s in (
+                    Strain.NOTRUMP,
+                    Strain.SPADES,
+                    Strain.HEARTS,
+                    Strain.DIAMONDS,
+                    Strain.CLUBS,
+                )
+            ]
+
+    # /pbn: the rubber's deals as a PBN file that reads back to the deals played.
+    await h.say(ANNA, GROUP, "/pbn")
+    document = h.api.chat_messages(GROUP)[-1]
+    assert document.kind == "document" and document.upload is not None
+    boards = pbn.loads(document.upload.data.decode())
+    played = [logs[Button.decode(r.buttons()[0]["callback_data"]).deal_no] for r in results]
+    assert [Deal.from_pbn(b.deal.to_pbn()).hands for b in boards] == [d.deal.hands for d in played]
+    assert all(b.info.south == "Anna" for b in boards)
 
 
 async def test_a_person_takes_a_robots_seat_from_the_next_deal(h: Harness) -> None:

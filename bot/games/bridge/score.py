@@ -31,6 +31,7 @@ from bot.views.text import plain_text, user_text
 from games.bridge.analysis import Analysis
 from games.bridge.calls import Contract, Strain
 from games.bridge.cards import Deal, Seat, Side
+from games.bridge.records import Record, viewer_url
 from games.bridge.rubber import Line, Rubber, ScoreEntry
 from storage.interface import PRACTICE
 
@@ -99,7 +100,20 @@ def render_deal_result(
     lines.append(f"<pre>{escape(full_deal(final.deal, snap, lang))}</pre>")
     if analysis is not None:
         lines.extend(analysis_lines(analysis, result.contract, result.declarer, t))
-    return Rendered("\n".join(lines))
+    before = bridge_rubber(notice.before)
+    vul = (before.vulnerable(Side.NS), before.vulnerable(Side.EW))
+    holders = notice.holders or snap.seats
+    record = Record(
+        snap.deal_in_match(notice.deal_no),
+        final,
+        *vul,
+        names={Seat(s): plain_text(h.name) for s, h in holders.items()},
+        event=snap.chat.title,
+    )
+    lines.append(f'<a href="{escape(viewer_url(record))}">{t("result.bbo")}</a>')
+    code = {(False, False): "o", (True, False): "n", (False, True): "e", (True, True): "b"}[vul]
+    dd = Key(t("button.dd_table"), Button(snap.table_id, notice.deal_no, Act.DD, code).encode())
+    return Rendered("\n".join(lines), ((dd,),))
 
 
 def analysis_lines(
@@ -126,14 +140,17 @@ def analysis_lines(
         side = Side.NS if score >= 0 else Side.EW
         shown = f"{side_text(side, t)} {signed(abs(score))}" if score else "0"
         lines.append(t("analysis.par", score=shown, contracts=contracts))
-    strains = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
-    head = "   " + "".join(f"{strain_text(s, lang):>3}" for s in strains)
-    rows = [head] + [
-        f"{seat_text(seat, lang):<3}" + "".join(f"{analysis.makes(s, seat):>3}" for s in strains)
-        for seat in Seat
-    ]
-    lines.append(f"<pre>{escape(chr(10).join(rows))}</pre>")
     return lines
+
+
+def dd_table(analysis: Analysis, language: str) -> str:
+    """The whole double-dummy table, a row per declarer (for the result's button)."""
+    strains = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
+    return "\n".join(
+        f"{seat_text(seat, language)}: "
+        + " ".join(f"{strain_text(s, language)}{analysis.makes(s, seat)}" for s in strains)
+        for seat in Seat
+    )
 
 
 def full_deal(deal: Deal, snap: Snapshot, language: str) -> str:

@@ -84,6 +84,12 @@ class _Solver:
 
 _SOLVER = _Solver()
 
+
+async def solve(deal: Deal, vul: tuple[bool, bool]) -> Analysis | None:
+    """A deal's double-dummy analysis on the solver's worker (None when it is behind)."""
+    return await _SOLVER.analyse(deal, vul)
+
+
 if TYPE_CHECKING:
     from bot.presenter import Presenter
 
@@ -289,9 +295,9 @@ class BridgeUI:
         return None
 
     def handlers(self) -> list[BaseHandler[Update, Any, Any]]:
-        from bot.games.bridge import keeper  # its handlers import the presenter and services
+        from bot.games.bridge import keeper, records  # their handlers import the services
 
-        return list(keeper.handlers())
+        return [*keeper.handlers(), *records.handlers()]
 
     async def keeper_typed(
         self, update: Update, context: Any, table_id: int, count: int, undo: bool

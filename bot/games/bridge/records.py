@@ -1,0 +1,106 @@
+"""Hand records and analysis on request: ``/pbn`` sends the table's deals as a PBN file, and a
+deal result's button shows its double-dummy table to whoever pressed it (a popup: no message
+in the group, no edit)."""
+
+from __future__ import annotations
+
+import re
+
+from telegram import InputFile, Update
+from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
+
+from bot.callback_data import Act, BadCallbackData, Button, route
+from bot.context import BotContext
+from bot.games.bridge.score import dd_table
+from bot.games.bridge.state import bridge_deal, bridge_rubber
+from bot.handlers.common import chat_translator, thread_of, user_translator
+from bot.service import Refusal
+from bot.views import Rendered
+from games.bridge.cards import Seat, Side
+from games.bridge.records import Record, to_pbn
+
+DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+VUL_CODES = {"o": (False, False), "n": (True, False), "e": (False, True), "b": (True, True)}
+
+
+async def pbn_command(update: Update, context: BotContext) -> None:
+    """/pbn: the deals of the rubber under way (or the last one); ``/pbn 2026-11-01
+    2026-11-30``: every deal of the table dealt in those days."""
+    chat, message = update.effective_chat, update.effective_message
+    if chat is None or message is None:
+        return
+    t = await chat_translator(update, context)
+    thread = thread_of(update)
+    args = list(context.args or [])
+    if len(args) not in (0, 2) or not all(DATE.match(a) for a in args):
+        context.outbox.post(chat.id, thread, Rendered(t("pbn.usage")))
+        return
+    since, until = (args[0], args[1]) if args else ("", "")
+    table_id = await context.service.table_for(chat.id, thread)
+    if table_id is None:
+        context.outbox.post(chat.id, thread, Rendered(t("pbn.none")))
+        return
+    game, played = await context.service.played_deals(table_id, since, until)
+    if game.name != "bridge" or not played:
+        context.outbox.post(chat.id, thread, Rendered(t("pbn.none")))
+        return
+    title = chat.title or ""
+    records = []
+    for deal in played:
+        rubber = bridge_rubber(deal.before)
+        records.append(
+            Record(
+                deal.number,
+                bridge_deal(deal.state),
+                rubber.vulnerable(Side.NS),
+                rubber.vulnerable(Side.EW),
+                names={Seat(s): name for s, name in deal.names.items()},
+                event=title,
+                date=deal.at[:10].replace("-", "."),
+            )
+        )
+    text = to_pbn(records)
+    name = f"table-{table_id}" + (f"-{since}-{until}" if since else "") + ".pbn"
+    context.outbox.post_file(
+        chat.id,
+        thread,
+        "sendDocument",
+        "document",
+        InputFile(text.encode(), filename=name),
+        t("pbn.caption", deals=len(records)),
+    )
+
+
+async def dd_button(update: Update, context: BotContext) -> None:
+    """A finished deal's double-dummy table, in a popup for the one who pressed."""
+    query = update.callback_query
+    if query is None or query.data is None:
+        return
+    t = user_translator(update.effective_user, context.config.language)
+    try:
+        pressed = Button.decode(query.data)
+        vul = VUL_CODES[pressed.arg]
+        chat, state = await context.service.finished_deal(pressed.table_id, pressed.deal_no)
+    except (BadCallbackData, KeyError, Refusal):
+        await query.answer(t("refusal.stale"), show_alert=True)
+        return
+    here = query.message.chat.id if query.message is not None else None
+    if here != chat.tg_chat_id:  # a deal of another group's table: not this chat's to see
+        await query.answer(t("refusal.stale"), show_alert=True)
+        return
+    from bot.games.bridge.ui import solve  # the UI's solver worker (it imports this module)
+
+    analysis = await solve(bridge_deal(state).deal, vul)
+    if analysis is None:
+        await query.answer(t("analysis.busy"), show_alert=True)
+        return
+    await query.answer(
+        t("analysis.table_title") + "\n" + dd_table(analysis, t.language), show_alert=True
+    )
+
+
+def handlers() -> list[BaseHandler[Update, BotContext, None]]:
+    return [
+        CommandHandler("pbn", pbn_command, filters=filters.ChatType.GROUPS),
+        CallbackQueryHandler(dd_button, pattern=route(Act.DD)),
+    ]

@@ -1,0 +1,125 @@
+"""Hand records: deals as PBN (the file bridge software reads) and as LIN (BBO's hand viewer,
+which replays a deal from a link). ``endplay``'s encoders write both, so the files are what its
+own parsers, and other programs, read back; we only translate our deal into its board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from urllib.parse import quote
+
+import endplay.parsers.lin as lin
+import endplay.parsers.pbn as pbn
+from endplay.types import Board, Denom, Penalty, Player, Vul
+from endplay.types import Card as SolverCard
+from endplay.types import Contract as SolverContract
+from endplay.types import Deal as SolverDeal
+from endplay.types.bid import ContractBid, PenaltyBid
+
+from games.bridge.calls import Call, CallKind, Doubling, Strain
+from games.bridge.cards import Seat
+from games.bridge.deal import DealState, PlayCard, effective_actions
+
+VIEWER = "https://www.bridgebase.com/tools/handviewer.html?lin="
+
+_PLAYER = {Seat.N: Player.north, Seat.E: Player.east, Seat.S: Player.south, Seat.W: Player.west}
+_DENOM = {
+    Strain.CLUBS: Denom.clubs,
+    Strain.DIAMONDS: Denom.diamonds,
+    Strain.HEARTS: Denom.hearts,
+    Strain.SPADES: Denom.spades,
+    Strain.NOTRUMP: Denom.nt,
+}
+_PENALTY = {
+    Doubling.NONE: Penalty.passed,
+    Doubling.DOUBLED: Penalty.doubled,
+    Doubling.REDOUBLED: Penalty.redoubled,
+}
+_VUL = {
+    (False, False): Vul.none,
+    (True, False): Vul.ns,
+    (False, True): Vul.ew,
+    (True, True): Vul.both,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One deal as played: its number, its state (the auction and the cards played, to the
+    end or as far as it went), the vulnerability, and optionally who sat where."""
+
+    number: int
+    state: DealState
+    ns_vulnerable: bool = False
+    ew_vulnerable: bool = False
+    names: Mapping[Seat, str] = field(default_factory=dict)
+    event: str = ""
+    date: str = ""  # YYYY.MM.DD
+
+
+def _bid(call: Call) -> ContractBid | PenaltyBid:
+    if call.bid is not None:
+        return ContractBid(call.bid.level, _DENOM[call.bid.strain])
+    penalty = {
+        CallKind.PASS: Penalty.passed,
+        CallKind.DOUBLE: Penalty.doubled,
+        CallKind.REDOUBLE: Penalty.redoubled,
+    }[call.kind]
+    return PenaltyBid(penalty)
+
+
+def _clean(name: str) -> str:
+    """A name as a file field may hold it: no quotes, separators or line breaks."""
+    kept = "".join(ch for ch in name if ch.isprintable() and ch not in '"|,\\')
+    return kept.strip()[:40] or "?"
+
+
+def board(record: Record) -> Board:
+    """The deal as ``endplay``'s board: hands, dealer, vulnerability, auction, play, result."""
+    state = record.state
+    deal = SolverDeal.from_pbn(state.deal.to_pbn())
+    cards = [a.card for a in effective_actions(state.history) if isinstance(a, PlayCard)]
+    contract = None
+    result = state.result
+    if state.contract is not None and state.declarer is not None:
+        made = result.declarer_tricks if result is not None else None
+        contract = SolverContract(
+            level=state.contract.level,
+            denom=_DENOM[state.contract.strain],
+            declarer=_PLAYER[state.declarer],
+            penalty=_PENALTY[state.contract.doubling],
+            result=0 if made is None else made - state.contract.tricks_needed,
+        )
+    found = Board(
+        deal,
+        auction=[_bid(call) for call in state.auction.calls],
+        play=[SolverCard(str(card)) for card in cards],
+        board_num=record.number,
+        vul=_VUL[(record.ns_vulnerable, record.ew_vulnerable)],
+        dealer=_PLAYER[state.deal.dealer],
+        contract=contract,
+        claimed=bool(result is not None and result.claimed),
+    )
+    found.info.event = _clean(record.event) if record.event else "?"
+    if record.date:
+        found.info.date = record.date
+    for seat, tag in ((Seat.N, "north"), (Seat.E, "east"), (Seat.S, "south"), (Seat.W, "west")):
+        if seat in record.names:
+            setattr(found.info, tag, _clean(record.names[seat]))
+    return found
+
+
+def to_pbn(records: Sequence[Record]) -> str:
+    """A PBN file of the deals, in order."""
+    return pbn.dumps([board(record) for record in records])
+
+
+def to_lin(record: Record) -> str:
+    """The deal as one LIN line (BBO's format: players, hands, auction, play)."""
+    return lin.dumps([board(record)]).strip()
+
+
+def viewer_url(record: Record) -> str:
+    """A link that opens the deal in BBO's hand viewer, ready to replay card by card."""
+    return VIEWER + quote(to_lin(record), safe="")

@@ -1,0 +1,113 @@
+"""Hand records: PBN files and BBO hand-viewer links read back, with ``endplay``'s own parsers,
+to the same deals, auctions, play and results."""
+
+from __future__ import annotations
+
+import random
+from urllib.parse import unquote
+
+import endplay.parsers.lin as lin
+import endplay.parsers.pbn as pbn
+from endplay.types import Vul
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.bridge.cards import Card, Deal, Seat
+from games.bridge.deal import (
+    AnswerClaim,
+    DealState,
+    MakeCall,
+    MakeClaim,
+    Phase,
+    PlayCard,
+    effective_actions,
+)
+from games.bridge.records import VIEWER, Record, to_lin, to_pbn, viewer_url
+
+_VUL = {
+    (False, False): Vul.none,
+    (True, False): Vul.ns,
+    (False, True): Vul.ew,
+    (True, True): Vul.both,
+}
+
+
+def _played(seed: int, stop_after: int | None = None, claim: bool = False) -> DealState:
+    """A deal bid and played at random (to the end, or ``stop_after`` cards, or a claim)."""
+    rng = random.Random(seed)
+    deal = Deal.shuffled(Seat(rng.randrange(4)), rng.randrange)
+    state = DealState.new(deal)
+    cards = 0
+    while state.phase is not Phase.FINISHED:
+        if stop_after is not None and cards >= stop_after:
+            break
+        if claim and state.play is not None and state.claim is None and cards >= 20:
+            declarer = state.play.declarer
+            state = state.apply(MakeClaim(declarer, 0))  # a concession: accepted
+            continue
+        claim = state.claim
+        if claim is not None:
+            state = state.apply(AnswerClaim(min(claim.responders - claim.accepted), True))
+            continue
+        actor = state.actor
+        assert actor is not None
+        view = state.view(actor)
+        if view.legal_calls:
+            calls = view.legal_calls
+            call = calls[0] if rng.random() < 0.6 else rng.choice(calls[: min(len(calls), 8)])
+            state = state.apply(MakeCall(actor, call))
+        else:
+            state = state.apply(PlayCard(actor, rng.choice(sorted(view.legal_cards))))
+            cards += 1
+    return state
+
+
+def _cards(state: DealState) -> list[Card]:
+    return [a.card for a in effective_actions(state.history) if isinstance(a, PlayCard)]
+
+
+def _same(board: object, state: DealState, record: Record) -> None:
+    assert Deal.from_pbn(board.deal.to_pbn()).hands == state.deal.hands  # type: ignore[attr-defined]
+    assert board.dealer.abbr == state.deal.dealer.name  # type: ignore[attr-defined]
+    assert board.vul == _VUL[(record.ns_vulnerable, record.ew_vulnerable)]  # type: ignore[attr-defined]
+    calls = [
+        str(b).replace("♠", "S").replace("♥", "H").replace("♦", "D").replace("♣", "C")
+        for b in board.auction
+    ]  # type: ignore[attr-defined]
+    assert len(calls) == len(state.auction.calls)
+    played = [Card.parse(str(c).translate(str.maketrans("♠♥♦♣", "SHDC"))) for c in board.play]  # type: ignore[attr-defined]
+    assert played == _cards(state)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.booleans(), st.booleans())
+def test_pbn_reads_back_to_the_same_deals(seed: int, ns: bool, ew: bool) -> None:
+    states = [_played(seed), _played(seed + 1, stop_after=7), _played(seed + 2, claim=True)]
+    records = [
+        Record(n, s, ns, ew, {Seat.N: 'Анна "А"', Seat.E: "<b>Bob</b>"}, "Клуб", "2026.12.01")
+        for n, s in enumerate(states, start=1)
+    ]
+    boards = pbn.loads(to_pbn(records))
+    assert len(boards) == 3
+    for board, state, record in zip(boards, states, records, strict=True):
+        _same(board, state, record)
+        assert board.board_num == record.number
+        if state.result is not None and state.contract is not None:
+            assert board.contract.level == state.contract.level
+            assert state.declarer is not None
+            assert board.contract.declarer.abbr == state.declarer.name
+            made = board.contract.result + state.contract.tricks_needed
+            assert made == state.result.declarer_tricks
+    assert boards[0].info.north == "Анна А"
+
+
+def test_the_viewer_link_carries_the_deal_auction_and_play() -> None:
+    state = _played(42)
+    record = Record(3, state, True, False, {Seat.S: "Cat|Dog"})
+    url = viewer_url(record)
+    assert url.startswith(VIEWER)
+    text = unquote(url.removeprefix(VIEWER))
+    assert text == to_lin(record)
+    assert "|pc|" in text and "|mb|" in text and "Cat|Dog" not in text
+    [board] = lin.loads(text)
+    _same(board, state, record)
