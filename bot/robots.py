@@ -26,6 +26,16 @@ from games.errors import RuleError
 log = logging.getLogger(__name__)
 
 
+ROBOT_NICENESS = 10
+
+
+def _yield_to_people() -> None:
+    """A robot's process runs at a lower priority than the bot's: when the cores are busy, the
+    people's presses are answered first and the robots think with what is left."""
+    with contextlib.suppress(OSError):
+        os.nice(ROBOT_NICENESS)
+
+
 class RobotPlayers:
     """Moves the robots' seats; ``show`` is the presenter's (which pokes back after each change)."""
 
@@ -79,10 +89,12 @@ class RobotPlayers:
                 table_id, snap.deal_no, holder.player_id, text, snap.actions
             )
             acted = True
-        except (Refusal, RuleError) as refused:
+        except Refusal as refused:
             # The table moved on (a person acted, an undo, a restart): the change that moved
             # it is shown and pokes again. A paused table waits for its people.
-            log.debug("table %s: robot move not taken (%s)", table_id, refused)
+            log.debug("table %s: robot move not taken (%s)", table_id, refused.key)
+        except RuleError:
+            log.exception("table %s: a robot chose an illegal action", table_id)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -101,7 +113,9 @@ class RobotPlayers:
         if self._pool is None:
             # spawn: a fork of a process with running threads (SQLite's, the loop's) is unsafe
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_yield_to_people
+            )
         return self._pool
 
     async def close(self) -> None:

@@ -61,8 +61,11 @@ class TurnTimers:
         if snap.status is not TableStatus.PLAYING or state is None or state.finished or snap.paused:
             return
         # Who must press: the one with something to do (bridge: declarer for dummy; Preferans:
-        # an open whister for the passer), whatever seat's card it is.
-        seat = next((s for s in sorted(snap.seats) if state.legal_actions(s)), None)
+        # an open whister for the passer), whatever seat's card it is. Robots never time out.
+        seat = next(
+            (s for s in sorted(snap.seats) if not snap.seats[s].robot and state.legal_actions(s)),
+            None,
+        )
         if seat is None:
             return
         elapsed = time.time() - snap.last_at

@@ -1,10 +1,12 @@
 """A robot for an empty bridge seat: it bids by the system in ``bidding`` and plays by sampling.
 
 For a card it deals the hidden hands at random many times, consistent with what it can see: the
-cards played, the voids shown, and what each call promised; solves every sample double-dummy
-(``endplay``'s DDS, many samples per call so DDS's own threads share them) and plays the card with
-the best average. The number of samples grows as the deal shortens (later positions solve much
-faster), sized so a card takes about ``budget_s`` seconds on two cores.
+cards played, the voids shown, and what each call promised; weighs each layout by how well it
+explains the unseen players' recent cards (a card that would have cost a trick in a layout makes
+that layout less likely); solves every layout double-dummy (``endplay``'s DDS, many per call so
+DDS's own threads share them) and plays the card with the best weighted average. The number of
+samples grows as the deal shortens (later positions solve much faster), sized so a card takes
+about ``budget_s`` seconds on two cores.
 
 It sees only a ``SeatView`` (declarer's, which holds dummy, when dummy plays), so it cannot see a
 hidden card; and for a given seed and view it always does the same thing.
@@ -118,13 +120,14 @@ class Robot:
         assert to_play is not None
         rng = self._rng(view)
         worlds = self._sample(view, position, rng, self.samples_for(position.tricks_left))
-        totals = dict.fromkeys(legal, 0)
-        best_in = dict.fromkeys(legal, 0)  # layouts in which the card is among the best
-        for solved in _solve(worlds, position):
+        weights = _weights(view, position, worlds)
+        totals = dict.fromkeys(legal, 0.0)
+        best_in = dict.fromkeys(legal, 0.0)  # layouts in which the card is among the best
+        for weight, solved in zip(weights, _solve(worlds, position), strict=True):
             top = max(solved[card] for card in legal)
             for card in legal:
-                totals[card] += solved[card]
-                best_in[card] += solved[card] == top
+                totals[card] += weight * solved[card]
+                best_in[card] += weight * (solved[card] == top)
         # The most tricks on average; then the card right in the most layouts; then the
         # lowest (it gives nothing away that the sampling cannot see).
         return max(legal, key=lambda card: (totals[card], best_in[card], -legal.index(card)))
@@ -282,6 +285,58 @@ def _solve(
             solved = solve_all_boards(deals[start : start + _BATCH])
         found += [{_card(c): int(t) for c, t in board} for board in solved]
     return found
+
+
+UNLIKELY = 0.25  # how much less likely a layout is for each recent card that was a mistake in it
+CHECKED = 3  # recent cards of the unseen hands checked
+
+
+def _weights(
+    view: SeatView, position: Position, worlds: Sequence[Mapping[Seat, frozenset[Card]]]
+) -> list[float]:
+    """How likely each layout is given the unseen players' recent cards: players mostly play
+    a card that does not cost a trick, so a layout in which a recent card of theirs was a
+    double-dummy mistake is less likely (not ruled out: people do err)."""
+    hidden = {seat for seat in Seat if seat not in position.known}
+    tricks = view.tricks
+    checks = [
+        (index, step)
+        for index in range(max(0, len(tricks) - 2), len(tricks))
+        for step, (seat, _) in enumerate(tricks[index].plays())
+        if seat in hidden
+    ][-CHECKED:]
+    if not checks:
+        return [1.0] * len(worlds)
+    deals = []
+    for world in worlds:
+        for index, step in checks:
+            at_start = {seat: set(world[seat]) for seat in Seat}
+            for trick in tricks[index:]:
+                for seat, card in trick.plays():
+                    at_start[seat].add(card)
+            trick = tricks[index]
+            text = "N:" + " ".join(_pbn_hand(at_start[seat]) for seat in Seat)
+            deal = SolverDeal.from_pbn(text)
+            deal.first = _PLAYER[trick.leader]
+            deal.trump = _DENOM[position.trump]
+            for card in trick.cards[:step]:
+                deal.play(str(card))
+            deals.append(deal)
+    values: list[dict[Card, int]] = []
+    for start in range(0, len(deals), _BATCH):
+        with SOLVER_LOCK:
+            solved = solve_all_boards(deals[start : start + _BATCH])
+        values += [{_card(c): int(t) for c, t in board} for board in solved]
+    weights = []
+    for i in range(len(worlds)):
+        weight = 1.0
+        for j, (index, step) in enumerate(checks):
+            found = values[i * len(checks) + j]
+            played = tricks[index].cards[step]
+            if found.get(played, -1) < max(found.values()):
+                weight *= UNLIKELY
+        weights.append(weight)
+    return weights
 
 
 def _pbn_hand(cards: set[Card]) -> str:

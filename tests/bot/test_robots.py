@@ -16,6 +16,7 @@ import endplay.parsers.lin as lin
 import endplay.parsers.pbn as pbn
 
 from bot.callback_data import Act, Button
+from bot.i18n import Translator
 from games.bridge.analysis import analyse
 from games.bridge.calls import Strain
 from games.bridge.cards import Deal, Seat
@@ -25,6 +26,7 @@ from storage.events import replay
 from tests.bot.harness import GROUP, Harness, action_of, cards_in, deal_number
 from tests.fakeapi import Sent, User
 
+RU = Translator("ru")
 ANNA = User(201, "Anna", "ru", "anna")
 BORIS = User(202, "Boris", "ru", "boris")
 
@@ -91,7 +93,7 @@ async def _press_own(h: Harness, user: User, rng: random.Random, log: list[str])
         choice = rng.choice([d for _, d in actions])
     answer = await h.press(user, message, choice)
     if answer.get("text"):  # a robot moved in the meantime: the screen was stale
-        assert "устарел" in answer["text"].lower() or "уже" in answer["text"].lower(), answer
+        assert answer["text"] in (RU("refusal.moved_on"), RU("refusal.stale")), answer
         return False
     log.append(choice)
     return True
@@ -135,7 +137,7 @@ async def test_three_robots_and_a_person_play_a_rubber(h: Harness) -> None:
     forged = Button(table_id, deal_no, Act.DD, "o").encode()
     answer = await h.press(ANNA, h.table_message(), forged)
     assert answer.get("show_alert") and not cards_in(answer.get("text", "")), answer
-    assert "устарел" in answer["text"].lower() or "уже" in answer["text"].lower(), answer
+    assert answer["text"] == RU("refusal.stale"), answer
     await h.crash()
     await h.start()
     pressed = await _play(h, [ANNA], lambda: _rubber_over(h), rng)
