@@ -26,10 +26,10 @@ from collections.abc import Callable
 from endplay.dds import solve_board
 from endplay.types import Deal as SolverDeal
 
-from games.bridge.analysis import SOLVER_LOCK, analyse
+from games.bridge.analysis import PLAYER, SOLVER_LOCK, analyse
 from games.bridge.cards import Card, Deal, Seat
 from games.bridge.deal import DealState, MakeCall, Phase, PlayCard, SeatView
-from games.bridge.robot import _DENOM, _PLAYER, Robot, _card, _pbn_hand
+from games.bridge.robot import _DENOM, Robot, _card, _pbn_hand
 
 Chooser = Callable[[DealState, Seat], Card]
 
@@ -43,7 +43,7 @@ def dd_card(state: DealState, actor: Seat) -> Card:
     for i, card in enumerate(trick.cards):
         at_start[trick.leader.after(i)].add(card)
     deal = SolverDeal.from_pbn("N:" + " ".join(_pbn_hand(at_start[s]) for s in Seat))
-    deal.first = _PLAYER[trick.leader]
+    deal.first = PLAYER[trick.leader]
     deal.trump = _DENOM[play.trump]
     for card in trick.cards:
         deal.play(str(card))

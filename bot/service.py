@@ -601,6 +601,8 @@ class TableService:
             return Change(self._snapshot(live))
         if seat in live.takeovers:
             raise Refusal("seat_taken", name=live.takeovers[seat].name)
+        if any(h.player_id == player.id for h in live.takeovers.values()):
+            raise Refusal("takeover_pending")  # one robot's seat per person
         payload = {"what": TAKEOVER, "seat": seat, "newcomer": dataclasses.asdict(newcomer)}
         await self._log_vote(live, player.id, payload)
         live.takeovers[seat] = newcomer

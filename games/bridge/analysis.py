@@ -22,16 +22,16 @@ from games.bridge.cards import Deal, Seat
 # it parallelises a table's strains internally.
 SOLVER_LOCK = threading.Lock()
 
-_DENOM = {
+DENOM = {
     Strain.CLUBS: Denom.clubs,
     Strain.DIAMONDS: Denom.diamonds,
     Strain.HEARTS: Denom.hearts,
     Strain.SPADES: Denom.spades,
     Strain.NOTRUMP: Denom.nt,
 }
-_STRAIN = {denom: strain for strain, denom in _DENOM.items()}
-_PLAYER = {Seat.N: Player.north, Seat.E: Player.east, Seat.S: Player.south, Seat.W: Player.west}
-_SEAT = {player: seat for seat, player in _PLAYER.items()}
+_STRAIN = {denom: strain for strain, denom in DENOM.items()}
+PLAYER = {Seat.N: Player.north, Seat.E: Player.east, Seat.S: Player.south, Seat.W: Player.west}
+_SEAT = {player: seat for seat, player in PLAYER.items()}
 _DOUBLING = {
     Penalty.passed: Doubling.NONE,
     Penalty.doubled: Doubling.DOUBLED,
@@ -63,8 +63,8 @@ def analyse(deal: Deal, ns_vulnerable: bool, ew_vulnerable: bool) -> Analysis:
         table = calc_dd_table(solver_deal)
     tricks = {
         (strain, seat): int(table[denom, player])
-        for strain, denom in _DENOM.items()
-        for seat, player in _PLAYER.items()
+        for strain, denom in DENOM.items()
+        for seat, player in PLAYER.items()
     }
     vul = {
         (False, False): Vul.none,
@@ -73,7 +73,7 @@ def analyse(deal: Deal, ns_vulnerable: bool, ew_vulnerable: bool) -> Analysis:
         (False, True): Vul.ew,
     }[(ns_vulnerable, ew_vulnerable)]
     with SOLVER_LOCK:
-        found = par(table, vul, _PLAYER[deal.dealer])
+        found = par(table, vul, PLAYER[deal.dealer])
     contracts = tuple(
         ParContract(
             Contract(int(c.level), _STRAIN[Denom(c.denom)], _DOUBLING[Penalty(c.penalty)]),

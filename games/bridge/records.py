@@ -11,26 +11,19 @@ from urllib.parse import quote
 
 import endplay.parsers.lin as lin
 import endplay.parsers.pbn as pbn
-from endplay.types import Board, Denom, Penalty, Player, Vul
+from endplay.types import Board, Penalty, Vul
 from endplay.types import Card as SolverCard
 from endplay.types import Contract as SolverContract
 from endplay.types import Deal as SolverDeal
 from endplay.types.bid import ContractBid, PenaltyBid
 
-from games.bridge.calls import Call, CallKind, Doubling, Strain
+from games.bridge.analysis import DENOM, PLAYER
+from games.bridge.calls import Call, CallKind, Doubling
 from games.bridge.cards import Seat
 from games.bridge.deal import DealState, PlayCard, effective_actions
 
 VIEWER = "https://www.bridgebase.com/tools/handviewer.html?lin="
 
-_PLAYER = {Seat.N: Player.north, Seat.E: Player.east, Seat.S: Player.south, Seat.W: Player.west}
-_DENOM = {
-    Strain.CLUBS: Denom.clubs,
-    Strain.DIAMONDS: Denom.diamonds,
-    Strain.HEARTS: Denom.hearts,
-    Strain.SPADES: Denom.spades,
-    Strain.NOTRUMP: Denom.nt,
-}
 _PENALTY = {
     Doubling.NONE: Penalty.passed,
     Doubling.DOUBLED: Penalty.doubled,
@@ -60,7 +53,7 @@ class Record:
 
 def _bid(call: Call) -> ContractBid | PenaltyBid:
     if call.bid is not None:
-        return ContractBid(call.bid.level, _DENOM[call.bid.strain])
+        return ContractBid(call.bid.level, DENOM[call.bid.strain])
     penalty = {
         CallKind.PASS: Penalty.passed,
         CallKind.DOUBLE: Penalty.doubled,
@@ -86,8 +79,8 @@ def board(record: Record) -> Board:
         made = result.declarer_tricks if result is not None else None
         contract = SolverContract(
             level=state.contract.level,
-            denom=_DENOM[state.contract.strain],
-            declarer=_PLAYER[state.declarer],
+            denom=DENOM[state.contract.strain],
+            declarer=PLAYER[state.declarer],
             penalty=_PENALTY[state.contract.doubling],
             result=0 if made is None else made - state.contract.tricks_needed,
         )
@@ -97,7 +90,7 @@ def board(record: Record) -> Board:
         play=[SolverCard(str(card)) for card in cards],
         board_num=record.number,
         vul=_VUL[(record.ns_vulnerable, record.ew_vulnerable)],
-        dealer=_PLAYER[state.deal.dealer],
+        dealer=PLAYER[state.deal.dealer],
         contract=contract,
         claimed=bool(result is not None and result.claimed),
     )

@@ -21,15 +21,14 @@ from dataclasses import dataclass
 
 from endplay.dds import solve_all_boards
 from endplay.types import Deal as SolverDeal
-from endplay.types import Denom, Player
+from endplay.types import Denom
 
-from games.bridge.analysis import SOLVER_LOCK
+from games.bridge.analysis import PLAYER, SOLVER_LOCK
 from games.bridge.bidding import Meaning, choose_call, hcp, promises
 from games.bridge.cards import FULL_DECK, Card, Seat, Suit
 from games.bridge.deal import Action, AnswerClaim, MakeCall, Phase, PlayCard, SeatView
 from games.errors import OutOfTurn, Reason
 
-_PLAYER = {Seat.N: Player.north, Seat.E: Player.east, Seat.S: Player.south, Seat.W: Player.west}
 _DENOM = {
     None: Denom.nt,
     Suit.CLUBS: Denom.clubs,
@@ -119,7 +118,13 @@ class Robot:
         to_play = view.turn
         assert to_play is not None
         rng = self._rng(view)
-        worlds = self._sample(view, position, rng, self.samples_for(position.tricks_left))
+        # Weighing a layout solves it again at each checked card (earlier, so dearer): as many
+        # layouts as the budget pays for, all solves counted.
+        seconds = 1 / _RATE.get(position.tricks_left, MAX_SAMPLES) + sum(
+            1 / _RATE.get(13 - index, MAX_SAMPLES) for index, _ in _checks(view, position)
+        )
+        count = max(MIN_SAMPLES, min(MAX_SAMPLES, int(self.budget_s / seconds)))
+        worlds = self._sample(view, position, rng, count)
         weights = _weights(view, position, worlds)
         totals = dict.fromkeys(legal, 0.0)
         best_in = dict.fromkeys(legal, 0.0)  # layouts in which the card is among the best
@@ -274,11 +279,16 @@ def _solve(
             at_start[position.leader.after(i)].add(card)
         text = "N:" + " ".join(_pbn_hand(at_start[seat]) for seat in Seat)
         deal = SolverDeal.from_pbn(text)
-        deal.first = _PLAYER[position.leader]
+        deal.first = PLAYER[position.leader]
         deal.trump = _DENOM[position.trump]
         for card in position.trick:
             deal.play(str(card))
         deals.append(deal)
+    return _solve_all(deals)
+
+
+def _solve_all(deals: Sequence[SolverDeal]) -> list[dict[Card, int]]:
+    """Each position's cards for the seat to play, with the tricks its side then takes."""
     found: list[dict[Card, int]] = []
     for start in range(0, len(deals), _BATCH):
         with SOLVER_LOCK:
@@ -291,20 +301,26 @@ UNLIKELY = 0.25  # how much less likely a layout is for each recent card that wa
 CHECKED = 3  # recent cards of the unseen hands checked
 
 
+def _checks(view: SeatView, position: Position) -> list[tuple[int, int]]:
+    """The unseen players' last cards (trick, place in it), at most ``CHECKED``."""
+    hidden = {seat for seat in Seat if seat not in position.known}
+    tricks = view.tricks
+    return [
+        (index, step)
+        for index in range(max(0, len(tricks) - 2), len(tricks))
+        for step, (seat, _) in enumerate(tricks[index].plays())
+        if seat in hidden
+    ][-CHECKED:]
+
+
 def _weights(
     view: SeatView, position: Position, worlds: Sequence[Mapping[Seat, frozenset[Card]]]
 ) -> list[float]:
     """How likely each layout is given the unseen players' recent cards: players mostly play
     a card that does not cost a trick, so a layout in which a recent card of theirs was a
     double-dummy mistake is less likely (not ruled out: people do err)."""
-    hidden = {seat for seat in Seat if seat not in position.known}
     tricks = view.tricks
-    checks = [
-        (index, step)
-        for index in range(max(0, len(tricks) - 2), len(tricks))
-        for step, (seat, _) in enumerate(tricks[index].plays())
-        if seat in hidden
-    ][-CHECKED:]
+    checks = _checks(view, position)
     if not checks:
         return [1.0] * len(worlds)
     deals = []
@@ -317,16 +333,12 @@ def _weights(
             trick = tricks[index]
             text = "N:" + " ".join(_pbn_hand(at_start[seat]) for seat in Seat)
             deal = SolverDeal.from_pbn(text)
-            deal.first = _PLAYER[trick.leader]
+            deal.first = PLAYER[trick.leader]
             deal.trump = _DENOM[position.trump]
             for card in trick.cards[:step]:
                 deal.play(str(card))
             deals.append(deal)
-    values: list[dict[Card, int]] = []
-    for start in range(0, len(deals), _BATCH):
-        with SOLVER_LOCK:
-            solved = solve_all_boards(deals[start : start + _BATCH])
-        values += [{_card(c): int(t) for c, t in board} for board in solved]
+    values = _solve_all(deals)
     weights = []
     for i in range(len(worlds)):
         weight = 1.0

@@ -228,6 +228,14 @@ async def test_a_person_takes_a_robots_seat_from_the_next_deal(h: Harness) -> No
     await h.settle()
     group = [m.text for m in h.api.chat_messages(GROUP)]
     assert any("Boris" in text and "следующей сдачи" in text for text in group), group[-3:]
+    # One robot's seat per person.
+    other = next(
+        b["callback_data"]
+        for b in sent.buttons()
+        if b.get("callback_data", "").endswith(":sit:E") and "🤖" in b.get("text", "")
+    )
+    refused = await h.press(BORIS, sent, other)
+    assert refused.get("text") == RU("refusal.takeover_pending"), refused
     # Boris has no hand in the deal under way: it is the robot's to finish.
     assert h.action_message(BORIS) is None
     assert not any(
