@@ -33,6 +33,7 @@ from storage.interface import (
     ChatSettings,
     ConflictError,
     Event,
+    NotFound,
     Player,
     Storage,
     Table,
@@ -524,16 +525,25 @@ class TableService:
                 )
         return game, found
 
-    async def finished_deal(self, table_id: int, deal_no: int) -> tuple[Chat, State[Any, Any]]:
-        """A deal of the table that is over (all its cards may be shown), with its group;
-        Refusal("stale") for one still being played or never dealt."""
-        table = await self.storage.get_table(table_id)
+    async def finished_deal(
+        self, table_id: int, deal_no: int, game_name: str
+    ) -> tuple[Chat, State[Any, Any]]:
+        """A deal of an online table of ``game_name`` that is over (all its cards may be
+        shown), with its group; Refusal("stale") for one still being played, never dealt, of
+        another game or a scoresheet (forged data)."""
+        try:
+            table = await self.storage.get_table(table_id)
+        except NotFound:
+            raise Refusal("stale") from None
         events = await self.storage.events(table_id, deal_no)
-        if not events:
+        if not events or table.scorekeeper or table.game != game_name:
             raise Refusal("stale")
         game = find_game(table.game)
         players = len(table.seats) or game.table_size(table.settings.options)
-        state = replay(game, players, events)
+        try:
+            state = replay(game, players, events)
+        except (ValueError, RuleError):
+            raise Refusal("stale") from None
         if not state.finished:
             raise Refusal("stale")
         return await self.storage.get_chat(table.chat_id), state

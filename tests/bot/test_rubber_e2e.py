@@ -4,6 +4,7 @@ buttons; no concealed card ever reaches the group or another player's chat."""
 from __future__ import annotations
 
 import random
+import re
 
 from bot.games.bridge.cards import seat_text
 from games.bridge.analysis import analyse
@@ -93,10 +94,14 @@ async def test_full_rubber_by_offered_buttons_without_leaks(h: Harness) -> None:
     first = next(m for m in h.api.chat_messages(GROUP) if "Сдача 1</b>:" in m.text)
     assert "🔍 Даблдамми" in first.text or "Пас" in first.text
     assert "Пар: " in first.text or not analysis.par
-    table_line = first.text.split("<pre>")[-1]
-    for seat in Seat:
-        row = f"{seat_text(seat, 'ru'):<3}" + "".join(
-            f"{analysis.makes(s, seat):>3}"
+    # The whole table comes on the result's button, as a popup to whoever presses.
+    [dd_button] = [b["callback_data"] for b in first.buttons()]
+    popup = await h.press(PLAYERS[0], first, dd_button)  # Anna reads Russian
+    assert popup.get("show_alert"), popup
+    rows = popup["text"].splitlines()[1:]
+    for seat, row in zip(Seat, rows, strict=True):
+        assert row.startswith(seat_text(seat, "ru")), (seat, row)
+        assert [int(n) for n in re.findall(r"\d+", row)] == [
+            analysis.makes(s, seat)
             for s in (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
-        )
-        assert row in table_line, (row, table_line)
+        ], (seat, row)

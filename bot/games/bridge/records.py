@@ -80,7 +80,9 @@ async def dd_button(update: Update, context: BotContext) -> None:
     try:
         pressed = Button.decode(query.data)
         vul = VUL_CODES[pressed.arg]
-        chat, state = await context.service.finished_deal(pressed.table_id, pressed.deal_no)
+        chat, state = await context.service.finished_deal(
+            pressed.table_id, pressed.deal_no, "bridge"
+        )
     except (BadCallbackData, KeyError, Refusal):
         await query.answer(t("refusal.stale"), show_alert=True)
         return
