@@ -24,12 +24,11 @@ import time
 from collections.abc import Callable
 
 from endplay.dds import solve_board
-from endplay.types import Deal as SolverDeal
 
-from games.bridge.analysis import PLAYER, SOLVER_LOCK, analyse
+from games.bridge.analysis import SOLVER_LOCK, analyse
 from games.bridge.cards import Card, Deal, Seat
 from games.bridge.deal import DealState, MakeCall, Phase, PlayCard, SeatView
-from games.bridge.robot import _DENOM, Robot, _card, _pbn_hand
+from games.bridge.robot import Robot, _card, solver_position
 
 Chooser = Callable[[DealState, Seat], Card]
 
@@ -42,11 +41,7 @@ def dd_card(state: DealState, actor: Seat) -> Card:
     at_start = {seat: set(play.hand(seat)) for seat in Seat}
     for i, card in enumerate(trick.cards):
         at_start[trick.leader.after(i)].add(card)
-    deal = SolverDeal.from_pbn("N:" + " ".join(_pbn_hand(at_start[s]) for s in Seat))
-    deal.first = PLAYER[trick.leader]
-    deal.trump = _DENOM[play.trump]
-    for card in trick.cards:
-        deal.play(str(card))
+    deal = solver_position(at_start, trick.leader, play.trump, trick.cards)
     with SOLVER_LOCK:
         solved = {_card(c): int(t) for c, t in solve_board(deal)}
     legal = sorted(state.legal_cards(actor), key=lambda c: (c.rank, c.suit))

@@ -240,14 +240,7 @@ class Deal:
 
     def to_pbn(self) -> str:
         """PBN ``[Deal]`` text starting with the dealer: ``N:AKQ.JT9.876.5432 ...``."""
-        parts = []
-        for step in range(4):
-            hand = self.hands[self.dealer.after(step)]
-            suits = []
-            for suit in reversed(Suit):
-                ranks = sorted((c.rank for c in hand if c.suit is suit), reverse=True)
-                suits.append("".join(r.letter for r in ranks))
-            parts.append(".".join(suits))
+        parts = [hand_pbn(self.hands[self.dealer.after(step)]) for step in range(4)]
         return f"{self.dealer.name}:" + " ".join(parts)
 
     @classmethod
@@ -274,6 +267,15 @@ class Deal:
 
     def with_dealer(self, dealer: Seat) -> Deal:
         return Deal(dealer, self.hands)
+
+
+def hand_pbn(cards: Iterable[Card]) -> str:
+    """One hand (any number of cards) as PBN writes it: ``AKQ.JT9.876.5432``, spades first."""
+    held = list(cards)
+    return ".".join(
+        "".join(r.letter for r in sorted((c.rank for c in held if c.suit is suit), reverse=True))
+        for suit in reversed(Suit)
+    )
 
 
 def _four(hands: list[set[Card]]) -> Hands:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from endplay.dds import solve_all_boards
@@ -25,7 +25,7 @@ from endplay.types import Denom
 
 from games.bridge.analysis import PLAYER, SOLVER_LOCK
 from games.bridge.bidding import Meaning, choose_call, hcp, promises
-from games.bridge.cards import FULL_DECK, Card, Seat, Suit
+from games.bridge.cards import FULL_DECK, Card, Seat, Suit, hand_pbn
 from games.bridge.deal import Action, AnswerClaim, MakeCall, Phase, PlayCard, SeatView
 from games.errors import OutOfTurn, Reason
 
@@ -106,26 +106,23 @@ class Robot:
 
     # --- play ---------------------------------------------------------------------------
 
-    def samples_for(self, tricks_left: int) -> int:
-        rate = _RATE.get(tricks_left, MAX_SAMPLES)
-        return max(MIN_SAMPLES, min(MAX_SAMPLES, int(rate * self.budget_s)))
+    def samples_for(self, *tricks_left: int) -> int:
+        """Layouts the budget pays for when each is solved once per position, positions
+        named by their tricks left (earlier positions are dearer)."""
+        seconds = sum(1 / _RATE.get(left, MAX_SAMPLES) for left in tricks_left)
+        return max(MIN_SAMPLES, min(MAX_SAMPLES, int(self.budget_s / seconds)))
 
     def card(self, view: SeatView) -> Card:
         legal = sorted(view.legal_cards, key=lambda c: (c.rank, c.suit))
         if len(legal) == 1:
             return legal[0]
         position = Position.of(view)
-        to_play = view.turn
-        assert to_play is not None
         rng = self._rng(view)
-        # Weighing a layout solves it again at each checked card (earlier, so dearer): as many
-        # layouts as the budget pays for, all solves counted.
-        seconds = 1 / _RATE.get(position.tricks_left, MAX_SAMPLES) + sum(
-            1 / _RATE.get(13 - index, MAX_SAMPLES) for index, _ in _checks(view, position)
-        )
-        count = max(MIN_SAMPLES, min(MAX_SAMPLES, int(self.budget_s / seconds)))
+        # Weighing a layout solves it again at each checked card: all solves counted.
+        checks = _checks(view, position)
+        count = self.samples_for(position.tricks_left, *(13 - index for index, _ in checks))
         worlds = self._sample(view, position, rng, count)
-        weights = _weights(view, position, worlds)
+        weights = _weights(view, checks, position.trump, worlds)
         totals = dict.fromkeys(legal, 0.0)
         best_in = dict.fromkeys(legal, 0.0)  # layouts in which the card is among the best
         for weight, solved in zip(weights, _solve(worlds, position), strict=True):
@@ -277,14 +274,24 @@ def _solve(
         at_start = {seat: set(world[seat]) for seat in Seat}
         for i, card in enumerate(position.trick):
             at_start[position.leader.after(i)].add(card)
-        text = "N:" + " ".join(_pbn_hand(at_start[seat]) for seat in Seat)
-        deal = SolverDeal.from_pbn(text)
-        deal.first = PLAYER[position.leader]
-        deal.trump = _DENOM[position.trump]
-        for card in position.trick:
-            deal.play(str(card))
-        deals.append(deal)
+        deals.append(solver_position(at_start, position.leader, position.trump, position.trick))
     return _solve_all(deals)
+
+
+def solver_position(
+    hands: Mapping[Seat, Iterable[Card]],
+    leader: Seat,
+    trump: Suit | None,
+    played: Sequence[Card],
+) -> SolverDeal:
+    """A position for DDS: the hands as the trick began, its leader, trumps, and the cards
+    of the trick played so far."""
+    deal = SolverDeal.from_pbn("N:" + " ".join(hand_pbn(hands[seat]) for seat in Seat))
+    deal.first = PLAYER[leader]
+    deal.trump = _DENOM[trump]
+    for card in played:
+        deal.play(str(card))
+    return deal
 
 
 def _solve_all(deals: Sequence[SolverDeal]) -> list[dict[Card, int]]:
@@ -314,13 +321,15 @@ def _checks(view: SeatView, position: Position) -> list[tuple[int, int]]:
 
 
 def _weights(
-    view: SeatView, position: Position, worlds: Sequence[Mapping[Seat, frozenset[Card]]]
+    view: SeatView,
+    checks: Sequence[tuple[int, int]],
+    trump: Suit | None,
+    worlds: Sequence[Mapping[Seat, frozenset[Card]]],
 ) -> list[float]:
-    """How likely each layout is given the unseen players' recent cards: players mostly play
-    a card that does not cost a trick, so a layout in which a recent card of theirs was a
-    double-dummy mistake is less likely (not ruled out: people do err)."""
+    """How likely each layout is given the unseen players' recent cards (``checks``):
+    players mostly play a card that does not cost a trick, so a layout in which a recent card
+    of theirs was a double-dummy mistake is less likely (not ruled out: people do err)."""
     tricks = view.tricks
-    checks = _checks(view, position)
     if not checks:
         return [1.0] * len(worlds)
     deals = []
@@ -331,13 +340,7 @@ def _weights(
                 for seat, card in trick.plays():
                     at_start[seat].add(card)
             trick = tricks[index]
-            text = "N:" + " ".join(_pbn_hand(at_start[seat]) for seat in Seat)
-            deal = SolverDeal.from_pbn(text)
-            deal.first = PLAYER[trick.leader]
-            deal.trump = _DENOM[position.trump]
-            for card in trick.cards[:step]:
-                deal.play(str(card))
-            deals.append(deal)
+            deals.append(solver_position(at_start, trick.leader, trump, trick.cards[:step]))
     values = _solve_all(deals)
     weights = []
     for i in range(len(worlds)):
@@ -349,21 +352,6 @@ def _weights(
                 weight *= UNLIKELY
         weights.append(weight)
     return weights
-
-
-def _pbn_hand(cards: set[Card]) -> str:
-    return ".".join(
-        "".join(c.rank.letter for c in sorted((c for c in cards if c.suit is suit), reverse=True))
-        for suit in reversed(Suit)
-    )
-
-
-_SUIT_OF_DENOM = {
-    Denom.spades: Suit.SPADES,
-    Denom.hearts: Suit.HEARTS,
-    Denom.diamonds: Suit.DIAMONDS,
-    Denom.clubs: Suit.CLUBS,
-}
 
 
 def _card(card: object) -> Card:
