@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from bot.service import Refusal
+from bot.service import Refusal, people_practice
 from bot.views.amounts import priced_together
 from games.core.settlement import Transfer, transfers
 from storage.interface import (
     CENTS,
-    PRACTICE,
     Chat,
     ChatSettings,
     ConflictError,
@@ -93,11 +92,7 @@ class LedgerService:
     async def accounts(self, chat_id: int) -> Accounts:
         balances = await self.storage.accounts(chat_id)
         counts = await self.storage.match_counts(chat_id)
-        practice = {
-            pid: points
-            for pid, points in (await self.storage.balances(chat_id, PRACTICE)).items()
-            if not await self.storage.player_flag(pid, "robot")
-        }
+        practice = await people_practice(self.storage, chat_id)
         names = await self.names([*(pid for b in balances.values() for pid in b), *practice])
         size = await self.storage.ledger_size(chat_id)
         return Accounts(balances, counts, names, size, practice)

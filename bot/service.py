@@ -1041,15 +1041,8 @@ class TableService:
             live.table = await self.storage.get_table(live.table.id)
         live.match_id = None
         balances = await self.storage.accounts(live.chat.id)
-        if unit == PRACTICE:  # the people's practice points (robots' are no one's statistics)
-            practice = await self.storage.balances(live.chat.id, PRACTICE)
-            balances = {
-                PRACTICE: {
-                    pid: points
-                    for pid, points in practice.items()
-                    if not await self.storage.player_flag(pid, ROBOT)
-                }
-            }
+        if unit == PRACTICE:
+            balances = {PRACTICE: await people_practice(self.storage, live.chat.id)}
         names = {h.player_id: h.name for h in live.holders.values()}
         finished = MatchFinished(
             summary, entries, balances, names, copy.deepcopy(match), unfinished, unit
@@ -1066,6 +1059,15 @@ class TableService:
             if await self.storage.player_flag(player_id, ROBOT):
                 return True
         return False
+
+
+async def people_practice(storage: Storage, chat_id: int) -> dict[int, int]:
+    """The people's practice points in the group (robots' are no one's statistics)."""
+    return {
+        pid: points
+        for pid, points in (await storage.balances(chat_id, PRACTICE)).items()
+        if not await storage.player_flag(pid, ROBOT)
+    }
 
 
 def _options(settings: TableSettings, chat: Chat) -> dict[str, Any]:
