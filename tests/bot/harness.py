@@ -192,16 +192,25 @@ async def seat_four(
     """Open the table and seat the four through the deep link, as new users would."""
     await h.say(players[0], chat, "/bridge", thread)
     for user, seat in zip(players, Seat, strict=True):
-        table = h.table_message(chat)
-        data = next(
-            b["callback_data"]
-            for b in table.buttons()
-            if b.get("callback_data", "").endswith(f":sit:{seat.name}")
-        )
-        answer = await h.press(user, table, data)
+        answer = await sit(h, user, seat, chat)
         url = answer.get("url", "")
         assert re.search(rf"\?start=j[0-9a-f]{{16}}_{seat.name}$", url), answer
+
+
+async def sit(h: Harness, user: User, seat: Seat, chat: int = GROUP) -> dict[str, Any]:
+    """Press the table's Sit button for ``seat``; a new user is answered with a deep link,
+    which they follow (/start in their private chat). The button's answer is returned."""
+    table = h.table_message(chat)
+    data = next(
+        b["callback_data"]
+        for b in table.buttons()
+        if b.get("callback_data", "").endswith(f":sit:{seat.name}")
+    )
+    answer = await h.press(user, table, data)
+    url = answer.get("url", "")
+    if url:
         await h.say(user, user.id, f"/start {url.split('start=')[1]}")
+    return answer
 
 
 def actor(h: Harness, players: list[User] = PLAYERS) -> tuple[User, Sent]:

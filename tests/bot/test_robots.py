@@ -23,33 +23,12 @@ from games.bridge.cards import Deal, Seat
 from games.bridge.records import VIEWER
 from games.core.registry import find_game
 from storage.events import replay
-from tests.bot.harness import GROUP, Harness, action_of, cards_in, deal_number
+from tests.bot.harness import GROUP, Harness, action_of, cards_in, deal_number, sit
 from tests.fakeapi import Sent, User
 
 RU = Translator("ru")
 ANNA = User(201, "Anna", "ru", "anna")
 BORIS = User(202, "Boris", "ru", "boris")
-
-
-async def _sit(h: Harness, user: User, seat: Seat) -> None:
-    """Sit through the Sit button and the deep link it answers with, as a new user would."""
-    table = _seating(h)
-    data = next(
-        b["callback_data"]
-        for b in table.buttons()
-        if b.get("callback_data", "").endswith(f":sit:{seat.name}")
-    )
-    answer = await h.press(user, table, data)
-    url = answer.get("url", "")
-    if url:
-        await h.say(user, user.id, f"/start {url.split('start=')[1]}")
-
-
-def _seating(h: Harness) -> Sent:
-    for sent in reversed(h.api.chat_messages(GROUP)):
-        if any(":sit:" in b.get("callback_data", "") for b in sent.buttons()):
-            return sent
-    raise AssertionError("no seating message with Sit buttons")
 
 
 def _robot_button(h: Harness, seat: Seat) -> tuple[Sent, str]:
@@ -120,7 +99,7 @@ async def test_three_robots_and_a_person_play_a_rubber(h: Harness) -> None:
     await h.say(ANNA, ANNA.id, "/start")
     await h.say(BORIS, BORIS.id, "/start")
     await h.say(ANNA, GROUP, "/bridge")
-    await _sit(h, ANNA, Seat.S)
+    await sit(h, ANNA, Seat.S)
     for seat in (Seat.W, Seat.N, Seat.E):
         sent, data = _robot_button(h, seat)
         answer = await h.press(ANNA, sent, data)
@@ -208,7 +187,7 @@ async def test_a_person_takes_a_robots_seat_from_the_next_deal(h: Harness) -> No
     for user in (ANNA, BORIS):
         await h.say(user, user.id, "/start")
     await h.say(ANNA, GROUP, "/bridge")
-    await _sit(h, ANNA, Seat.N)
+    await sit(h, ANNA, Seat.N)
     for seat in (Seat.E, Seat.S, Seat.W):
         sent, data = _robot_button(h, seat)
         await h.press(ANNA, sent, data)
