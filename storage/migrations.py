@@ -266,6 +266,11 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TRIGGER ledger_append_only_d BEFORE DELETE ON ledger
         BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
     """,
+    # 9: @usernames are matched by lower() (the SQL PostgreSQL shares), not COLLATE NOCASE.
+    """
+    DROP INDEX players_by_username;
+    CREATE INDEX players_by_username ON players(lower(username));
+    """,
 )
 
 LATEST = len(MIGRATIONS)

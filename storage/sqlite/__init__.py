@@ -1,19 +1,17 @@
 """The embedded backend: one SQLite file through aiosqlite, WAL mode, foreign keys on.
 
-Split along its concerns: the connection (opening, checks, migrations, transactions), the
-group-commit writer, and one repository per kind of row; ``SqliteStorage`` is their sum.
+Split along its concerns: the connection (opening, checks, migrations, transactions) and the
+group-commit writer here; the repositories, one per kind of row, in ``storage.sql`` (shared with
+PostgreSQL). ``SqliteStorage`` is their sum.
 """
 
 from __future__ import annotations
 
-from storage.interface import Storage
-from storage.sqlite.chats import ChatRepository
-from storage.sqlite.deals import DealRepository
-from storage.sqlite.matches import MAX_PAYMENT, LedgerRepository
-from storage.sqlite.tables import TableRepository
+from storage.sql import MAX_PAYMENT, Repositories
+from storage.sqlite.writer import GroupCommitWriter
 
 __all__ = ["MAX_PAYMENT", "SqliteStorage"]
 
 
-class SqliteStorage(ChatRepository, TableRepository, DealRepository, LedgerRepository, Storage):
+class SqliteStorage(Repositories, GroupCommitWriter):
     """Open with ``await SqliteStorage.open(path)``; close with ``await storage.close()``."""

@@ -11,8 +11,7 @@ import contextlib
 import fcntl
 import os
 import sqlite3
-from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from collections.abc import AsyncIterator, Sequence
 from typing import IO, Any, Self
 
 import aiosqlite
@@ -24,13 +23,52 @@ from storage.interface import (
     StorageError,
 )
 from storage.migrations import APPLICATION_ID, LATEST, MIGRATIONS
+from storage.sql.base import Duplicate, Row, SqlStore, marks
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+class SqliteTx:
+    """A transaction on the one connection, speaking the repositories' ``Tx``."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    async def execute(self, sql: str, args: Sequence[Any] = ()) -> None:
+        try:
+            await self.db.execute(sql, tuple(args))
+        except sqlite3.IntegrityError as exc:
+            raise _duplicate(exc) from exc
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        try:
+            await self.db.executemany(sql, [tuple(r) for r in rows])
+        except sqlite3.IntegrityError as exc:
+            raise _duplicate(exc) from exc
+
+    async def one(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
+        try:
+            async with self.db.execute(sql, tuple(args)) as cur:
+                row: sqlite3.Row | None = await cur.fetchone()
+                return row
+        except sqlite3.IntegrityError as exc:
+            raise _duplicate(exc) from exc
+
+    async def all(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
+        async with self.db.execute(sql, tuple(args)) as cur:
+            return list(await cur.fetchall())
+
+    async def scalar(self, sql: str, args: Sequence[Any] = ()) -> int:
+        row = await self.one(sql, args)
+        return int(row[0]) if row is not None and row[0] is not None else 0
 
 
-class SqliteConnection:
+def _duplicate(exc: sqlite3.IntegrityError) -> Exception:
+    """A taken unique key is the repositories' ``Duplicate``; other violations stay as they are."""
+    if "UNIQUE constraint failed" in str(exc):
+        return Duplicate(str(exc))
+    return exc
+
+
+class SqliteConnection(SqlStore):
     """The file, its lock, its one connection and its schema: opening, checks, migrations,
     and the transaction every write runs in."""
 
@@ -133,7 +171,8 @@ class SqliteConnection:
         """Apply the migrations after the file's ``user_version`` up to ``target``."""
         version = await self._scalar("PRAGMA user_version")
         for number in range(version + 1, target + 1):
-            async with self._tx() as db:
+            async with self._tx() as tx:
+                db = tx.db
                 await db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                 for statement in _statements(MIGRATIONS[number - 1]):
                     await db.execute(statement)
@@ -161,22 +200,33 @@ class SqliteConnection:
         async with self._busy:
             yield
 
-    async def _scalar(self, sql: str, args: tuple[Any, ...] = ()) -> int:
-        async with self._turn(), self._db.execute(sql, args) as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row is not None and row[0] is not None else 0
+    async def _scalar(self, sql: str, args: Sequence[Any] = ()) -> int:
+        async with self._turn():
+            return await SqliteTx(self._db).scalar(sql, args)
 
-    async def _one(self, sql: str, args: tuple[Any, ...] = ()) -> sqlite3.Row | None:
-        async with self._turn(), self._db.execute(sql, args) as cur:
-            row: sqlite3.Row | None = await cur.fetchone()
-            return row
+    async def _one(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
+        async with self._turn():
+            return await SqliteTx(self._db).one(sql, args)
 
-    async def _all(self, sql: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        async with self._turn(), self._db.execute(sql, args) as cur:
-            return list(await cur.fetchall())
+    async def _all(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
+        async with self._turn():
+            return await SqliteTx(self._db).all(sql, args)
+
+    async def dump(
+        self, tables: Sequence[tuple[str, Sequence[str]]]
+    ) -> list[list[tuple[Any, ...]]]:
+        async with self._tx() as db:  # one snapshot: no write can come between the tables
+            return [
+                [tuple(r) for r in await db.all(_select_all(name, cols))] for name, cols in tables
+            ]
+
+    async def load(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+        async with self._tx() as db:
+            sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks(list(columns))})"
+            await db.executemany(sql, rows)
 
     @contextlib.asynccontextmanager
-    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _tx(self) -> AsyncIterator[SqliteTx]:
         """One write transaction, alone on the connection; rolled back on any error."""
         async with self._busy:
             self._owner = asyncio.current_task()
@@ -186,7 +236,7 @@ class SqliteConnection:
                 except sqlite3.OperationalError as exc:
                     raise DatabaseLocked(f"{self.path!r} is busy: {exc}") from exc
                 try:
-                    yield self._db
+                    yield SqliteTx(self._db)
                 except BaseException:
                     await self._db.execute("ROLLBACK")
                     raise
@@ -244,9 +294,7 @@ def _release(lock: IO[bytes] | None) -> None:
         lock.close()
 
 
-def _chunks(items: list[Any], size: int = 400) -> list[list[Any]]:
-    return [items[i : i + size] for i in range(0, len(items), size)]
-
-
-def _marks(items: list[Any]) -> str:
-    return ",".join("?" * len(items))
+def _select_all(table: str, columns: Sequence[str]) -> str:
+    """Every row, in the order of all its columns: the same order on either backend."""
+    order = ", ".join(str(i + 1) for i in range(len(columns)))
+    return f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from storage.interface import (
@@ -14,7 +14,8 @@ from storage.interface import (
     Event,
     StorageError,
 )
-from storage.sqlite.connection import SqliteConnection, _chunks, _now
+from storage.sql.base import chunks, now
+from storage.sqlite.connection import SqliteConnection
 
 
 class GroupCommitWriter(SqliteConnection):
@@ -27,7 +28,7 @@ class GroupCommitWriter(SqliteConnection):
         payload: Mapping[str, Any],
         player_id: int | None,
     ) -> Event:
-        at = _now()
+        at = now()
         row = (table_id, deal_no, seq, kind, json.dumps(dict(payload)), player_id, at)
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._appends.append((row, done))
@@ -35,11 +36,11 @@ class GroupCommitWriter(SqliteConnection):
         await done  # resolved only after COMMIT; ConflictError if the key was taken
         return Event(table_id, deal_no, seq, kind, dict(payload), player_id, at)
 
-    async def _batched(self, sql: str, args: tuple[Any, ...]) -> None:
+    async def _batched(self, sql: str, args: Sequence[Any]) -> None:
         """A statement that cannot conflict, committed with whatever else is waiting: under load
         a thousand tables' kept-message ids and deal results cost one fsync, not a thousand."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._statements.append((sql, args, done))
+        self._statements.append((sql, tuple(args), done))
         self._kick_writer()
         await done
 
@@ -64,15 +65,14 @@ class GroupCommitWriter(SqliteConnection):
                 async with self._tx() as db:
                     taken: set[tuple[int, int, int]] = set()
                     keys = list({row[:3] for row, _ in batch})
-                    for chunk in _chunks(keys, 300):
+                    for chunk in chunks(keys, 300):
                         values = ", ".join("(?, ?, ?)" for _ in chunk)
                         sql = (
                             "SELECT table_id, deal_no, seq FROM events "
                             f"WHERE (table_id, deal_no, seq) IN (VALUES {values})"
                         )
                         args = tuple(v for key in chunk for v in key)
-                        async with db.execute(sql, args) as cur:
-                            taken.update((r[0], r[1], r[2]) for r in await cur.fetchall())
+                        taken.update((r[0], r[1], r[2]) for r in await db.all(sql, args))
                     for row, done in batch:
                         if row[:3] in taken:
                             rejected.append((row, done))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import sqlite3
 from collections.abc import Mapping, Sequence
 
 from storage.interface import (
@@ -17,13 +16,12 @@ from storage.interface import (
     TableSettings,
     TableStatus,
 )
-from storage.sqlite.chats import _chat, _player
-from storage.sqlite.connection import _chunks, _marks, _now
-from storage.sqlite.deals import _event, _summary
-from storage.sqlite.writer import GroupCommitWriter
+from storage.sql.base import Duplicate, Row, SqlStore, chunks, marks, now
+from storage.sql.chats import chat_of, player_of
+from storage.sql.deals import event_of, summary_of
 
 
-class TableRepository(GroupCommitWriter):
+class TableRepository(SqlStore):
     """Tables, seats and kept messages; every active table loaded in bulk at start-up."""
 
     # --- tables and seats ------------------------------------------------------------------------
@@ -37,22 +35,20 @@ class TableRepository(GroupCommitWriter):
         game: str = "bridge",
     ) -> Table:
         async with self._tx() as db:
-            cur = await db.execute(
+            table_id = await db.scalar(
                 "INSERT INTO tables (chat_id, topic_id, status, game, options, "
                 "language, turn_timer, scorekeeper, created_at, token) "
-                "VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     chat_id,
                     topic_id,
                     game,
                     *_settings_row(settings),
                     int(scorekeeper),
-                    _now(),
+                    now(),
                     secrets.token_hex(8),
                 ),
             )
-            table_id = cur.lastrowid
-        assert table_id is not None
         return await self.get_table(table_id)
 
     async def get_table(self, table_id: int) -> Table:
@@ -61,24 +57,24 @@ class TableRepository(GroupCommitWriter):
             raise NotFound(f"table {table_id}")
         return await self._table(row)
 
-    async def _table(self, row: sqlite3.Row) -> Table:
+    async def _table(self, row: Row) -> Table:
         return (await self._tables([row]))[0]
 
-    async def _tables(self, rows: list[sqlite3.Row]) -> list[Table]:
+    async def _tables(self, rows: list[Row]) -> list[Table]:
         """Tables with their seats and latest deal, in two queries however many there are."""
         if not rows:
             return []
         ids = [row["id"] for row in rows]
-        marks = ",".join("?" * len(ids))
+        ids_in = marks(ids)
         seats: dict[int, dict[int, int]] = {i: {} for i in ids}
         for r in await self._all(
-            f"SELECT table_id, seat, player_id FROM seats WHERE table_id IN ({marks})", tuple(ids)
+            f"SELECT table_id, seat, player_id FROM seats WHERE table_id IN ({ids_in})", tuple(ids)
         ):
             seats[r["table_id"]][r["seat"]] = r["player_id"]
         current = {
             r["table_id"]: r["n"]
             for r in await self._all(
-                f"SELECT table_id, max(deal_no) AS n FROM deals WHERE table_id IN ({marks}) "
+                f"SELECT table_id, max(deal_no) AS n FROM deals WHERE table_id IN ({ids_in}) "
                 "GROUP BY table_id",
                 tuple(ids),
             )
@@ -108,7 +104,8 @@ class TableRepository(GroupCommitWriter):
         self, chat_id: int, topic_id: int | None, scorekeeper: bool = False
     ) -> Table | None:
         row = await self._one(
-            "SELECT * FROM tables WHERE chat_id = ? AND topic_id IS ? AND status != 'closed' "
+            "SELECT * FROM tables WHERE chat_id = ? AND topic_id IS NOT DISTINCT FROM ? "
+            "AND status != 'closed' "
             "AND scorekeeper = ? ORDER BY id DESC LIMIT 1",
             (chat_id, topic_id, int(scorekeeper)),
         )
@@ -133,19 +130,19 @@ class TableRepository(GroupCommitWriter):
             )
         else:
             rows = []
-            for chunk in _chunks(list(table_ids)):
+            for chunk in chunks(list(table_ids)):
                 rows += await self._all(
-                    f"SELECT * FROM tables WHERE id IN ({_marks(chunk)}) ORDER BY id", tuple(chunk)
+                    f"SELECT * FROM tables WHERE id IN ({marks(chunk)}) ORDER BY id", tuple(chunk)
                 )
         tables = await self._tables(rows)
         chat_ids = sorted({t.chat_id for t in tables})
         player_ids = sorted({pid for t in tables for pid in t.seats.values()})
         match_ids = sorted({t.match_id for t in tables if t.match_id is not None})
         chats = {
-            r["id"]: _chat(r) for r in await self._many("SELECT * FROM chats WHERE id", chat_ids)
+            r["id"]: chat_of(r) for r in await self._many("SELECT * FROM chats WHERE id", chat_ids)
         }
         players = {
-            r["id"]: _player(r)
+            r["id"]: player_of(r)
             for r in await self._many("SELECT * FROM players WHERE id", player_ids)
         }
         flags: dict[int, set[str]] = {}
@@ -155,17 +152,18 @@ class TableRepository(GroupCommitWriter):
         for r in await self._many(
             "SELECT * FROM deals WHERE match_id", match_ids, "ORDER BY match_id, deal_no"
         ):
-            deals.setdefault(r["match_id"], []).append(_summary(r))
+            deals.setdefault(r["match_id"], []).append(summary_of(r))
         events: dict[int, list[Event]] = {}
         current = [(t.id, t.current_deal) for t in tables if t.current_deal]
-        for chunk in _chunks(current):
-            pairs = ",".join("(?, ?)" for _ in chunk)
+        for chunk in chunks(current):
+            # Typed, because PostgreSQL cannot guess a bare parameter's type in VALUES.
+            pairs = ",".join("(CAST(? AS BIGINT), CAST(? AS BIGINT))" for _ in chunk)
             for r in await self._all(
                 f"SELECT * FROM events WHERE (table_id, deal_no) IN (VALUES {pairs}) "
                 "ORDER BY table_id, seq",
                 tuple(x for pair in chunk for x in pair),
             ):
-                events.setdefault(r["table_id"], []).append(_event(r))
+                events.setdefault(r["table_id"], []).append(event_of(r))
         return [
             TableBundle(
                 table=t,
@@ -178,11 +176,11 @@ class TableRepository(GroupCommitWriter):
             for t in tables
         ]
 
-    async def _many(self, head: str, ids: list[int], tail: str = "") -> list[sqlite3.Row]:
-        """``head IN (ids) tail``, in chunks that stay under SQLite's variable limit."""
-        rows: list[sqlite3.Row] = []
-        for chunk in _chunks(ids):
-            rows += await self._all(f"{head} IN ({_marks(chunk)}) {tail}", tuple(chunk))
+    async def _many(self, head: str, ids: list[int], tail: str = "") -> list[Row]:
+        """``head IN (ids) tail``, in chunks that stay under either backend's parameter limit."""
+        rows: list[Row] = []
+        for chunk in chunks(ids):
+            rows += await self._all(f"{head} IN ({marks(chunk)}) {tail}", tuple(chunk))
         return rows
 
     async def update_settings(self, table_id: int, settings: TableSettings) -> None:
@@ -207,7 +205,7 @@ class TableRepository(GroupCommitWriter):
                         "INSERT INTO seats (table_id, seat, player_id) VALUES (?, ?, ?)",
                         (table_id, int(seat), player_id),
                     )
-                except sqlite3.IntegrityError as exc:
+                except Duplicate as exc:
                     raise ConflictError(f"player {player_id} already sits at {table_id}") from exc
 
     # --- kept messages ---------------------------------------------------------------------------

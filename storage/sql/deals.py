@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
-
-import aiosqlite
 
 from storage.interface import (
     AlreadyApplied,
@@ -17,11 +14,10 @@ from storage.interface import (
     Event,
     NotFound,
 )
-from storage.sqlite.connection import _now
-from storage.sqlite.writer import GroupCommitWriter
+from storage.sql.base import Duplicate, Row, SqlStore, Tx, now
 
 
-class DealRepository(GroupCommitWriter):
+class DealRepository(SqlStore):
     """Deals and their events, in the order they were played."""
 
     # --- deals and events ---------------------------------------------------------------------
@@ -35,11 +31,11 @@ class DealRepository(GroupCommitWriter):
         update_key: str | None = None,
         kind: str = "deal",
     ) -> Event:
-        at = _now()
+        at = now()
         async with self._tx() as db:
             if update_key is not None:
                 await self._mark_applied(db, update_key, table_id, deal_no, at)
-            table = await self._one("SELECT match_id FROM tables WHERE id = ?", (table_id,))
+            table = await db.one("SELECT match_id FROM tables WHERE id = ?", (table_id,))
             if table is None:
                 raise NotFound(f"table {table_id}")
             try:
@@ -52,13 +48,11 @@ class DealRepository(GroupCommitWriter):
                     "VALUES (?, ?, 0, ?, ?, ?, ?)",
                     (table_id, deal_no, kind, json.dumps(dict(payload)), player_id, at),
                 )
-            except sqlite3.IntegrityError as exc:
+            except Duplicate as exc:
                 raise ConflictError(f"deal {table_id}/{deal_no} exists") from exc
         return Event(table_id, deal_no, 0, kind, dict(payload), player_id, at)
 
-    async def _mark_applied(
-        self, db: aiosqlite.Connection, key: str, table_id: int, deal_no: int, at: str
-    ) -> None:
+    async def _mark_applied(self, db: Tx, key: str, table_id: int, deal_no: int, at: str) -> None:
         """Record a Telegram update as applied, inside the caller's transaction. Telegram
         redelivers for a day at most: older records are dropped on the way."""
         try:
@@ -67,7 +61,7 @@ class DealRepository(GroupCommitWriter):
                 "VALUES (?, ?, ?, ?)",
                 (key, table_id, deal_no, at),
             )
-        except sqlite3.IntegrityError:
+        except Duplicate:
             raise AlreadyApplied(f"update {key} was applied before") from None
         horizon = (datetime.now(UTC) - timedelta(days=3)).isoformat(timespec="milliseconds")
         await db.execute("DELETE FROM applied_updates WHERE at < ?", (horizon,))
@@ -77,7 +71,7 @@ class DealRepository(GroupCommitWriter):
             "SELECT * FROM events WHERE table_id = ? AND deal_no = ? ORDER BY seq",
             (table_id, deal_no),
         )
-        return [_event(r) for r in rows]
+        return [event_of(r) for r in rows]
 
     async def finish_deal(self, table_id: int, deal_no: int, result: Mapping[str, Any]) -> None:
         await self._batched(
@@ -89,14 +83,14 @@ class DealRepository(GroupCommitWriter):
         rows = await self._all(
             "SELECT * FROM deals WHERE match_id = ? ORDER BY deal_no", (match_id,)
         )
-        return [_summary(r) for r in rows]
+        return [summary_of(r) for r in rows]
 
 
-def _event(r: sqlite3.Row) -> Event:
+def event_of(r: Row) -> Event:
     payload = json.loads(r["payload"])
     return Event(r["table_id"], r["deal_no"], r["seq"], r["kind"], payload, r["player_id"], r["at"])
 
 
-def _summary(r: sqlite3.Row) -> DealSummary:
+def summary_of(r: Row) -> DealSummary:
     result = None if r["result"] is None else json.loads(r["result"])
     return DealSummary(r["table_id"], r["deal_no"], r["match_id"], result)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from storage.interface import (
     Chat,
     ChatSettings,
@@ -12,11 +10,10 @@ from storage.interface import (
     Player,
     Rounding,
 )
-from storage.sqlite.connection import _now
-from storage.sqlite.writer import GroupCommitWriter
+from storage.sql.base import Row, SqlStore, now
 
 
-class ChatRepository(GroupCommitWriter):
+class ChatRepository(SqlStore):
     """Chats and players rows."""
 
     # --- chats and players -------------------------------------------------------------------
@@ -27,7 +24,7 @@ class ChatRepository(GroupCommitWriter):
                 "INSERT INTO chats (tg_chat_id, title, language, created_at) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (tg_chat_id) DO UPDATE SET title = CASE WHEN excluded.title != '' "
                 "THEN excluded.title ELSE chats.title END",
-                (tg_chat_id, title, language, _now()),
+                (tg_chat_id, title, language, now()),
             )
         chat = await self.chat_by_tg(tg_chat_id)
         assert chat is not None
@@ -35,18 +32,18 @@ class ChatRepository(GroupCommitWriter):
 
     async def chat_by_tg(self, tg_chat_id: int) -> Chat | None:
         row = await self._one("SELECT * FROM chats WHERE tg_chat_id = ?", (tg_chat_id,))
-        return None if row is None else _chat(row)
+        return None if row is None else chat_of(row)
 
     async def get_chat(self, chat_id: int) -> Chat:
         row = await self._one("SELECT * FROM chats WHERE id = ?", (chat_id,))
         if row is None:
             raise NotFound(f"chat {chat_id}")
-        return _chat(row)
+        return chat_of(row)
 
     async def migrate_chat(self, old_tg_chat_id: int, new_tg_chat_id: int) -> None:
         async with self._tx() as db:
-            old = await self._one("SELECT id FROM chats WHERE tg_chat_id = ?", (old_tg_chat_id,))
-            new = await self._one("SELECT id FROM chats WHERE tg_chat_id = ?", (new_tg_chat_id,))
+            old = await db.one("SELECT id FROM chats WHERE tg_chat_id = ?", (old_tg_chat_id,))
+            new = await db.one("SELECT id FROM chats WHERE tg_chat_id = ?", (new_tg_chat_id,))
             if old is None:
                 return
             if new is not None:
@@ -83,7 +80,7 @@ class ChatRepository(GroupCommitWriter):
         async with self._tx() as db:
             if username:  # a @username moves to whoever holds it now
                 await db.execute(
-                    "UPDATE players SET username = NULL WHERE username = ? COLLATE NOCASE "
+                    "UPDATE players SET username = NULL WHERE lower(username) = lower(?) "
                     "AND tg_user_id != ?",
                     (username, tg_user_id),
                 )
@@ -93,7 +90,7 @@ class ChatRepository(GroupCommitWriter):
                 "ON CONFLICT (tg_user_id) DO UPDATE SET name = excluded.name, "
                 "language = CASE WHEN excluded.language != '' THEN excluded.language "
                 "ELSE players.language END, username = excluded.username",
-                (tg_user_id, name, language, username or None, _now()),
+                (tg_user_id, name, language, username or None, now()),
             )
         player = await self.player_by_tg(tg_user_id)
         assert player is not None
@@ -101,42 +98,42 @@ class ChatRepository(GroupCommitWriter):
 
     async def add_guest(self, chat_id: int, name: str) -> Player:
         async with self._tx() as db:
-            row = await self._one(
+            row = await db.one(
                 "SELECT * FROM players WHERE chat_id = ? AND name = ? AND tg_user_id IS NULL",
                 (chat_id, name),
             )
             if row is None:
-                cur = await db.execute(
+                row = await db.one(
                     "INSERT INTO players (tg_user_id, name, chat_id, created_at) "
-                    "VALUES (NULL, ?, ?, ?)",
-                    (name, chat_id, _now()),
+                    "VALUES (NULL, ?, ?, ?) RETURNING *",
+                    (name, chat_id, now()),
                 )
-                row = await self._one("SELECT * FROM players WHERE id = ?", (cur.lastrowid,))
         assert row is not None
-        return _player(row)
+        return player_of(row)
 
     async def player_by_username(self, username: str) -> Player | None:
         row = await self._one(
-            "SELECT * FROM players WHERE username = ? COLLATE NOCASE AND tg_user_id IS NOT NULL",
+            "SELECT * FROM players WHERE lower(username) = lower(?) AND tg_user_id IS NOT NULL",
             (username.lstrip("@"),),
         )
-        return None if row is None else _player(row)
+        return None if row is None else player_of(row)
 
     async def get_player(self, player_id: int) -> Player:
         row = await self._one("SELECT * FROM players WHERE id = ?", (player_id,))
         if row is None:
             raise NotFound(f"player {player_id}")
-        return _player(row)
+        return player_of(row)
 
     async def player_by_tg(self, tg_user_id: int) -> Player | None:
         row = await self._one("SELECT * FROM players WHERE tg_user_id = ?", (tg_user_id,))
-        return None if row is None else _player(row)
+        return None if row is None else player_of(row)
 
     async def set_player_flag(self, player_id: int, flag: str, value: bool) -> None:
         async with self._tx() as db:
             if value:
                 await db.execute(
-                    "INSERT OR IGNORE INTO player_flags (player_id, flag) VALUES (?, ?)",
+                    "INSERT INTO player_flags (player_id, flag) VALUES (?, ?) "
+                    "ON CONFLICT DO NOTHING",
                     (player_id, flag),
                 )
             else:
@@ -153,7 +150,7 @@ class ChatRepository(GroupCommitWriter):
         )
 
 
-def _chat(row: sqlite3.Row) -> Chat:
+def chat_of(row: Row) -> Chat:
     settings = ChatSettings(
         row["stake"],
         row["currency"],
@@ -164,5 +161,5 @@ def _chat(row: sqlite3.Row) -> Chat:
     return Chat(row["id"], row["tg_chat_id"], row["title"], row["language"], settings)
 
 
-def _player(row: sqlite3.Row) -> Player:
+def player_of(row: Row) -> Player:
     return Player(row["id"], row["tg_user_id"], row["name"], row["language"], row["chat_id"])

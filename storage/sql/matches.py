@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -20,45 +19,42 @@ from storage.interface import (
     StorageError,
     check_balanced,
 )
-from storage.sqlite.connection import _now
-from storage.sqlite.tables import _seats_json
-from storage.sqlite.writer import GroupCommitWriter
+from storage.sql.base import Row, SqlStore, now
+from storage.sql.tables import _seats_json
 
-# A bound far above any real debt and far below SQLite's 64-bit sums: a forged amount can never
-# make the chat's balances overflow.
+# A bound far above any real debt and far below the databases' 64-bit sums: a forged amount can
+# never make the chat's balances overflow.
 MAX_PAYMENT = 10**12
 
 
-class LedgerRepository(GroupCommitWriter):
+class LedgerRepository(SqlStore):
     """Matches and the ledger: a match's rows are written in one transaction summing to zero."""
 
     # --- matches and ledger ---------------------------------------------------------------------
 
     async def start_match(self, table_id: int, seats: Mapping[int, int]) -> Match:
         async with self._tx() as db:
-            table = await self._one(
+            table = await db.one(
                 "SELECT chat_id, game, options FROM tables WHERE id = ?", (table_id,)
             )
             if table is None:
                 raise NotFound(f"table {table_id}")
-            cur = await db.execute(
+            match_id = await db.scalar(
                 "INSERT INTO matches (table_id, chat_id, game, options, seats, started_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     table_id,
                     table["chat_id"],
                     table["game"],
                     table["options"],
                     _seats_json(seats),
-                    _now(),
+                    now(),
                 ),
             )
-            match_id = cur.lastrowid
             await db.execute(
                 "UPDATE tables SET match_id = ?, status = 'playing' WHERE id = ?",
                 (match_id, table_id),
             )
-        assert match_id is not None
         return await self.get_match(match_id)
 
     async def get_match(self, match_id: int) -> Match:
@@ -78,11 +74,12 @@ class LedgerRepository(GroupCommitWriter):
     ) -> None:
         check_balanced(entries)
         _check_unit(unit, LEDGER_UNITS)
-        at = _now()
+        at = now()
         txn = uuid.uuid4().hex
         async with self._tx() as db:
-            row = await self._one(
-                "SELECT chat_id, table_id, finished_at FROM matches WHERE id = ?", (match_id,)
+            row = await db.one(
+                "SELECT chat_id, table_id, finished_at FROM matches WHERE id = ?" + self.FOR_UPDATE,
+                (match_id,),
             )
             if row is None:
                 raise NotFound(f"match {match_id}")
@@ -102,7 +99,9 @@ class LedgerRepository(GroupCommitWriter):
                 "UPDATE tables SET match_id = NULL WHERE id = ? AND match_id = ?",
                 (row["table_id"], match_id),
             )
-            total = await self._scalar("SELECT sum(points) FROM ledger WHERE txn = ?", (txn,))
+            total = await db.scalar(
+                "SELECT CAST(sum(points) AS BIGINT) FROM ledger WHERE txn = ?", (txn,)
+            )
             check_balanced([total])
 
     async def matches(self, chat_id: int, limit: int = 20) -> list[Match]:
@@ -126,10 +125,13 @@ class LedgerRepository(GroupCommitWriter):
         _check_unit(unit)
         if not 0 < points <= MAX_PAYMENT or payer_id == payee_id:
             raise StorageError("a payment is a positive amount between two players")
-        at = _now()
+        at = now()
         txn = uuid.uuid4().hex
         async with self._tx() as db:
-            if expected_size is not None and expected_size != await self.ledger_size(chat_id):
+            # The chat's row is the lock that orders its payments.
+            await db.execute("SELECT id FROM chats WHERE id = ?" + self.FOR_UPDATE, (chat_id,))
+            size = await db.scalar("SELECT count(*) FROM ledger WHERE chat_id = ?", (chat_id,))
+            if expected_size is not None and expected_size != size:
                 raise ConflictError("the ledger changed since the button was made")
             await db.executemany(
                 "INSERT INTO ledger (chat_id, player_id, points, kind, txn, note, at, unit) "
@@ -160,16 +162,16 @@ class LedgerRepository(GroupCommitWriter):
 
     async def balances(self, chat_id: int, unit: str = POINTS) -> dict[int, int]:
         rows = await self._all(
-            "SELECT player_id, sum(points) AS total FROM ledger WHERE chat_id = ? AND unit = ? "
-            "GROUP BY player_id ORDER BY player_id",
+            "SELECT player_id, CAST(sum(points) AS BIGINT) AS total FROM ledger "
+            "WHERE chat_id = ? AND unit = ? GROUP BY player_id ORDER BY player_id",
             (chat_id, unit),
         )
         return {r["player_id"]: r["total"] for r in rows}
 
     async def accounts(self, chat_id: int) -> dict[str, dict[int, int]]:
         rows = await self._all(
-            "SELECT unit, player_id, sum(points) AS total FROM ledger WHERE chat_id = ? "
-            "AND unit != ? GROUP BY unit, player_id ORDER BY unit, player_id",
+            "SELECT unit, player_id, CAST(sum(points) AS BIGINT) AS total FROM ledger "
+            "WHERE chat_id = ? AND unit != ? GROUP BY unit, player_id ORDER BY unit, player_id",
             (chat_id, PRACTICE),
         )
         found: dict[str, dict[int, int]] = {}
@@ -194,7 +196,7 @@ def _check_unit(unit: str, allowed: tuple[str, ...] = UNITS) -> None:
         raise StorageError(f"a ledger row counts one of {allowed}, not {unit!r}")
 
 
-def _match(row: sqlite3.Row) -> Match:
+def _match(row: Row) -> Match:
     return Match(
         id=row["id"],
         table_id=row["table_id"],
