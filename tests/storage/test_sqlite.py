@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 import sqlite3
 from pathlib import Path
@@ -10,15 +9,9 @@ from pathlib import Path
 import pytest
 
 from storage.interface import (
-    ChatSettings,
-    ConflictError,
     DatabaseLocked,
     DatabaseTooNew,
     NotOurDatabase,
-    StorageError,
-    TableSettings,
-    TableStatus,
-    UnbalancedLedger,
 )
 from storage.migrations import APPLICATION_ID, LATEST
 from storage.sqlite import SqliteStorage
@@ -134,155 +127,3 @@ async def test_a_second_bot_process_is_refused(db_path: str) -> None:
     await first.close()
     second = await SqliteStorage.open(db_path)
     await second.close()
-
-
-async def test_racing_writers_one_wins_the_other_conflicts(db_path: str) -> None:
-    a = await SqliteStorage.open(db_path, exclusive=False)
-    b = await SqliteStorage.open(db_path, exclusive=False)
-    chat = await a.ensure_chat(-1)
-    table = await a.create_table(chat.id, None, TableSettings())
-    await a.start_deal(table.id, 1, {"dealer": "N", "pbn": "x"}, None)
-    results = await asyncio.gather(
-        a.append_event(table.id, 1, 1, "call", {"seat": "N", "call": "1H"}, None),
-        b.append_event(table.id, 1, 1, "call", {"seat": "N", "call": "1S"}, None),
-        return_exceptions=True,
-    )
-    conflicts = [r for r in results if isinstance(r, ConflictError)]
-    winners = [r for r in results if not isinstance(r, BaseException)]
-    assert len(conflicts) == 1 and len(winners) == 1
-    stored = await b.events(table.id, 1)
-    assert [e.payload for e in stored][1] == winners[0].payload
-    with pytest.raises(ConflictError):
-        await a.start_deal(table.id, 1, {"dealer": "E", "pbn": "y"}, None)
-    await a.close()
-    await b.close()
-
-
-async def test_events_cannot_be_rewritten(store: SqliteStorage) -> None:
-    chat = await store.ensure_chat(-1)
-    table = await store.create_table(chat.id, None, TableSettings())
-    await store.start_deal(table.id, 1, {"dealer": "N", "pbn": "x"}, None)
-    with pytest.raises(sqlite3.IntegrityError):
-        await store._db.execute("UPDATE events SET kind = 'forged'")
-    assert (await store.events(table.id, 1))[0].kind == "deal"
-
-
-async def test_rubber_ledger_rows_sum_to_zero_or_nothing_is_written(store: SqliteStorage) -> None:
-    chat = await store.ensure_chat(-5, "club")
-    players = [await store.ensure_player(i, f"P{i}") for i in range(1, 5)]
-    table = await store.create_table(chat.id, None, TableSettings())
-    seats = {s: p.id for s, p in enumerate(players)}
-    rubber = await store.start_match(table.id, seats)
-    assert (await store.get_table(table.id)).status is TableStatus.PLAYING
-    bad = {players[0].id: 300, players[1].id: -300, players[2].id: 300, players[3].id: -200}
-    with pytest.raises(UnbalancedLedger):
-        await store.finish_match(rubber.id, {"winner": "NS", "points": 300}, bad, seats)
-    assert await store.ledger(chat.id) == []
-    good = {**bad, players[3].id: -300}
-    await store.finish_match(rubber.id, {"winner": "NS", "points": 300}, good, seats)
-    with pytest.raises(ConflictError):
-        await store.finish_match(rubber.id, {"winner": "NS", "points": 300}, good, seats)
-    assert await store.balances(chat.id) == good
-    await store.record_payment(chat.id, players[1].id, players[0].id, 300, "cash")
-    balances = await store.balances(chat.id)
-    assert balances[players[1].id] == 0 and balances[players[0].id] == 0
-    assert sum(balances.values()) == 0
-    assert len(await store.ledger(chat.id)) == 6
-    finished = (await store.matches(chat.id))[0]
-    assert finished.result == {"winner": "NS", "points": 300} and finished.seats == seats
-    assert (await store.match_counts(chat.id))[players[0].id] == 1
-
-
-async def test_group_upgraded_to_supergroup_keeps_everything(store: SqliteStorage) -> None:
-    chat = await store.ensure_chat(-10, "club")
-    table = await store.create_table(chat.id, None, TableSettings())
-    player = await store.ensure_player(1, "Ann")
-    await store.set_seat(table.id, 0, player.id)
-    await store.migrate_chat(-10, -1000000000010)
-    assert await store.chat_by_tg(-10) is None
-    moved = await store.chat_by_tg(-1000000000010)
-    assert moved is not None and moved.id == chat.id
-    assert (await store.table_in(chat.id, None)) is not None
-    assert (await store.get_table(table.id)).seats == {0: player.id}
-
-
-async def test_seats_and_guests(store: SqliteStorage) -> None:
-    chat = await store.ensure_chat(-3)
-    table = await store.create_table(chat.id, 42, TableSettings(language="en"))
-    ann = await store.ensure_player(1, "Ann")
-    await store.set_seat(table.id, 0, ann.id)
-    with pytest.raises(ConflictError):
-        await store.set_seat(table.id, 2, ann.id)
-    guest = await store.add_guest(chat.id, "Uncle Vanya")
-    assert guest.tg_user_id is None
-    assert (await store.add_guest(chat.id, "Uncle Vanya")).id == guest.id
-    await store.set_seat(table.id, 2, guest.id)
-    assert (await store.table_in(chat.id, 42)) is not None
-    assert (await store.table_in(chat.id, None)) is None
-    assert [t.id for t in await store.tables_of_player(ann.id)] == [table.id]
-    await store.set_seat(table.id, 0, None)
-    assert (await store.get_table(table.id)).seats == {2: guest.id}
-    await store.set_player_flag(ann.id, "can_write", True)
-    assert await store.player_flag(ann.id, "can_write")
-
-
-async def test_bundles_bring_back_every_active_table(store: SqliteStorage) -> None:
-    chat = await store.ensure_chat(-7, "club")
-    players = [await store.ensure_player(i, f"P{i}") for i in range(1, 5)]
-    tables = [await store.create_table(chat.id, topic, TableSettings()) for topic in (1, 2, 3)]
-    seats = {s: p.id for s, p in enumerate(players)}
-    for table in tables[:2]:
-        for seat, pid in seats.items():
-            await store.set_seat(table.id, seat, pid)
-        await store.start_match(table.id, seats)
-        await store.start_deal(table.id, 1, {"dealer": "N", "pbn": "-"}, None)
-        await store.finish_deal(table.id, 1, {"contract": None})
-        await store.start_deal(table.id, 2, {"dealer": "E", "pbn": "-"}, None)
-        await store.append_event(table.id, 2, 1, "call", {"seat": "E", "call": "P"}, None)
-    await store.set_status(tables[2].id, TableStatus.CLOSED)
-    await store.set_player_flag(players[0].id, "blocked", True)
-    bundles = await store.load_bundles()
-    assert [b.table.id for b in bundles] == [tables[0].id, tables[1].id]
-    for bundle in bundles:
-        assert bundle.chat.id == chat.id and set(bundle.players) == {p.id for p in players}
-        assert [d.deal_no for d in bundle.match_deals] == [1, 2]
-        assert bundle.match_deals[0].result == {"contract": None}
-        assert [e.seq for e in bundle.events] == [0, 1] and bundle.events[0].deal_no == 2
-        assert bundle.flags[players[0].id] == {"blocked"}
-    assert [b.table.id for b in await store.load_bundles([tables[1].id])] == [tables[1].id]
-
-
-async def test_ledger_rows_say_their_unit_and_balances_keep_units_apart(
-    store: SqliteStorage,
-) -> None:
-    chat = await store.ensure_chat(-6, "club")
-    players = [await store.ensure_player(i, f"P{i}") for i in range(1, 4)]
-    table = await store.create_table(chat.id, None, TableSettings(), game="preferans")
-    seats = {s: p.id for s, p in enumerate(players)}
-    pulka = await store.start_match(table.id, seats)
-    whists = {players[0].id: 25, players[1].id: -5, players[2].id: -20}
-    with pytest.raises(StorageError):
-        await store.finish_match(pulka.id, {}, whists, seats, unit="roubles")
-    await store.finish_match(pulka.id, {}, whists, seats, unit="whists")
-    await store.record_payment(chat.id, players[2].id, players[0].id, 20, unit="whists")
-    await store.record_payment(chat.id, players[1].id, players[0].id, 150, unit="cents")
-    assert await store.balances(chat.id) == {}
-    assert await store.balances(chat.id, "whists") == {
-        players[0].id: 5,
-        players[1].id: -5,
-        players[2].id: 0,
-    }
-    accounts = await store.accounts(chat.id)
-    assert set(accounts) == {"whists", "cents"}
-    assert accounts["cents"] == {players[0].id: -150, players[1].id: 150}
-    assert [r.unit for r in await store.ledger(chat.id)] == ["whists"] * 3 + ["whists"] * 2 + [
-        "cents"
-    ] * 2
-    with pytest.raises(sqlite3.IntegrityError):
-        await store._db.execute(
-            "INSERT INTO ledger (chat_id, player_id, points, kind, txn, at, "
-            "unit) VALUES (?, ?, 1, 'payment', 'x', 'now', 'roubles')",
-            (chat.id, players[0].id),
-        )
-    group = ChatSettings(stake=10, whist_price=50)
-    assert (await store.update_chat_settings(chat.id, group)).settings == group
