@@ -22,8 +22,8 @@ from telegram.error import InvalidToken, NetworkError
 from bot.app import build_application
 from bot.config import Config, ConfigError
 from bot.redact import install, redact
+from storage import open_storage
 from storage.interface import StorageError
-from storage.sqlite import SqliteStorage
 
 # PTB's retry loop logs as "telegram.ext" (the name of all its utils), its failed attempts at
 # DEBUG: that logger listens at DEBUG until the bot is up (bot.app resets it), and a filter on
@@ -97,9 +97,9 @@ class _Stopper:
         os._exit(0)
 
 
-async def _check_storage(path: str) -> None:
+async def _check_storage(database: str) -> None:
     """Open (and migrate) the database once and let it go: refusals come before the network."""
-    storage = await SqliteStorage.open(path)
+    storage = await open_storage(database)
     await storage.close()
 
 
@@ -124,7 +124,8 @@ def main() -> int:
     try:
         asyncio.run(_check_storage(config.database))
     except StorageError as exc:
-        print(f"bridge bot: BRIDGE_DB: {redact(str(exc), config.token)}", file=sys.stderr)
+        print(f"bridge bot: {config.database_setting}: {redact(str(exc), config.token)}",
+              file=sys.stderr)  # fmt: skip
         return 1
     application = build_application(config)
     _Stopper(application).install()

@@ -29,7 +29,7 @@ from bot.robots import RobotPlayers
 from bot.service import TableService
 from bot.timers import TurnTimers
 from bot.transport import SlimUpdates
-from storage.sqlite import SqliteStorage
+from storage import SqlStore, open_storage
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,7 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     # The Bot API answered: PTB's start-up retries are over, its logger back to the set level.
     logging.getLogger("telegram.ext").setLevel(logging.NOTSET)
     config: Config = application.bot_data["config"]
-    storage = await SqliteStorage.open(config.database)
+    storage = await open_storage(config.database)
     if config.shuffle_seed is None:
         service = TableService(storage)
     else:
@@ -182,7 +182,7 @@ async def _post_shutdown(application: Application[Any, Any, Any, Any, Any, Any])
     outbox: Outbox | None = application.bot_data.get("outbox")
     if outbox is not None:
         await outbox.close()
-    storage: SqliteStorage | None = application.bot_data.get("storage")
+    storage: SqlStore | None = application.bot_data.get("storage")
     if storage is not None:
         await storage.close()
 

@@ -17,7 +17,8 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 @dataclass(frozen=True, slots=True)
 class Config:
     token: str = field(repr=False)
-    database: str = "bridge.sqlite3"
+    database: str = "bridge.sqlite3"  # a SQLite file, sqlite:///file, or postgresql://…
+    database_setting: str = "DATABASE_URL"  # the name it was set by, for messages
     language: str = "ru"
     log_level: str = "INFO"
     base_url: str | None = None
@@ -54,7 +55,9 @@ class Config:
         try:
             return cls(
                 token=token,
-                database=source.get("BRIDGE_DB", "bridge.sqlite3"),
+                # BRIDGE_DB: the name before PostgreSQL, kept as an alias.
+                database=source.get("DATABASE_URL") or source.get("BRIDGE_DB", "bridge.sqlite3"),
+                database_setting="DATABASE_URL" if source.get("DATABASE_URL") else "BRIDGE_DB",
                 language=source.get("BRIDGE_LANGUAGE", "ru"),
                 log_level=level,
                 base_url=source.get("BOT_API_BASE_URL") or None,

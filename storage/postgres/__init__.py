@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any, Self
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
 from storage.interface import (
     ConflictError,
@@ -60,7 +61,7 @@ def safe_url(url: str) -> str:
 class PgTx:
     """One connection inside its transaction, speaking the repositories' ``Tx``."""
 
-    def __init__(self, conn: asyncpg.Connection) -> None:
+    def __init__(self, conn: asyncpg.Connection | PoolConnectionProxy) -> None:
         self.conn = conn
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> None:
@@ -146,8 +147,7 @@ class PostgresStorage(Repositories):
             if app is not None and app != APPLICATION:
                 raise NotOurDatabase(f"{self.url} belongs to another program ({app[:20]!r})")
             version = int(
-                await conn.fetchval("SELECT value FROM bot_meta WHERE key = 'schema_version'")
-                or 0
+                await conn.fetchval("SELECT value FROM bot_meta WHERE key = 'schema_version'") or 0
             )
             if version > LATEST:
                 raise DatabaseTooNew(
@@ -166,9 +166,7 @@ class PostgresStorage(Repositories):
             )
 
     async def schema_version(self) -> int:
-        value = await self._pool.fetchval(
-            "SELECT value FROM bot_meta WHERE key = 'schema_version'"
-        )
+        value = await self._pool.fetchval("SELECT value FROM bot_meta WHERE key = 'schema_version'")
         return int(value or 0)
 
     async def close(self) -> None:
@@ -259,9 +257,7 @@ class PostgresStorage(Repositories):
                 found.append([tuple(r) for r in rows])
             return found
 
-    async def load(
-        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
-    ) -> None:
+    async def load(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
         async with self._pool.acquire() as conn, conn.transaction():
             await conn.copy_records_to_table(
                 table, records=[tuple(r) for r in rows], columns=list(columns)

@@ -1,5 +1,6 @@
 """A restart (a new Application on the same database) in the auction and in the play: the deal
-goes on from exactly where it was and finishes with the right result."""
+goes on from exactly where it was and finishes with the right result. On both backends: a
+SQLite file and a PostgreSQL server."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import asyncio
 import os
 import random
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,22 @@ from storage.interface import Storage
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
 from tests.fakeapi import FakeBotApi
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def h(
+    request: pytest.FixtureRequest, api: FakeBotApi, tmp_path: Path
+) -> AsyncIterator[Harness]:
+    """The bot on a SQLite file, then on a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        database = str(tmp_path / "bot.sqlite3")
+    else:
+        database = request.getfixturevalue("pg_url")
+    harness = Harness(api, database)
+    await harness.start()
+    yield harness
+    if harness.app is not None:
+        await harness.stop()
 
 
 def storage_of(h: Harness) -> Storage:
