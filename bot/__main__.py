@@ -1,4 +1,5 @@
-"""``python -m bot``: run the bot with long polling, configured from the environment.
+"""``python -m bot``: run the bot (long polling, or a webhook), configured from the environment;
+``python -m bot export|import FILE`` moves its database (``bot.tools``).
 
 Every bad setting is one clear line on stderr, never a traceback, and local settings are checked
 before the network: a wrong database path is reported even when the token is wrong too. A Bot
@@ -104,6 +105,10 @@ async def _check_storage(database: str) -> None:
 
 
 def main() -> int:
+    if sys.argv[1:]:  # export / import: tools on the database, no Telegram
+        from bot.tools import run
+
+        return run(sys.argv[1:])
     try:
         config = Config.from_env()
     except ConfigError as exc:

@@ -4,6 +4,7 @@ in the repository, and the token is never logged."""
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 
@@ -42,7 +43,7 @@ class Config:
     robot_workers: int = 0
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None) -> Config:
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
         source = os.environ if env is None else env
         token = source.get("BOT_TOKEN", "").strip()
         if not token:
@@ -55,7 +56,6 @@ class Config:
         try:
             return cls(
                 token=token,
-                # BRIDGE_DB: the name before PostgreSQL, kept as an alias.
                 database=source.get("DATABASE_URL") or source.get("BRIDGE_DB", "bridge.sqlite3"),
                 database_setting="DATABASE_URL" if source.get("DATABASE_URL") else "BRIDGE_DB",
                 language=source.get("BRIDGE_LANGUAGE", "ru"),
@@ -75,3 +75,11 @@ class Config:
             )
         except ValueError as exc:
             raise ConfigError(f"a setting is not a number: {exc}") from exc
+
+
+def database_from_env(source: Mapping[str, str]) -> tuple[str, str]:
+    """The database and the setting that named it. ``BRIDGE_DB``, its name before PostgreSQL,
+    stays an alias of ``DATABASE_URL``."""
+    if source.get("DATABASE_URL"):
+        return source["DATABASE_URL"], "DATABASE_URL"
+    return source.get("BRIDGE_DB", "bridge.sqlite3"), "BRIDGE_DB"

@@ -257,13 +257,16 @@ class PostgresStorage(Repositories):
                 found.append([tuple(r) for r in rows])
             return found
 
-    async def load(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    async def load(
+        self, data: Sequence[tuple[str, Sequence[str], Sequence[Sequence[Any]]]]
+    ) -> None:
         async with self._pool.acquire() as conn, conn.transaction():
-            await conn.copy_records_to_table(
-                table, records=[tuple(r) for r in rows], columns=list(columns)
-            )
-            if "id" in columns:  # the next id after the imported ones
-                await conn.execute(
-                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                    f"coalesce((SELECT max(id) FROM {table}), 0) + 1, false)"
+            for table, columns, rows in data:
+                await conn.copy_records_to_table(
+                    table, records=[tuple(r) for r in rows], columns=list(columns)
                 )
+                if "id" in columns:  # new rows are numbered after the imported ones
+                    await conn.execute(
+                        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                        f"coalesce((SELECT max(id) FROM {table}), 0) + 1, false)"
+                    )

@@ -89,8 +89,11 @@ class SqlStore(Storage):
         ``python -m bot export``."""
 
     @abc.abstractmethod
-    async def load(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
-        """Insert rows as they were (ids kept) into an empty table: for ``python -m bot import``."""
+    async def load(
+        self, data: Sequence[tuple[str, Sequence[str], Sequence[Sequence[Any]]]]
+    ) -> None:
+        """Insert each (table, columns, rows) as it was (ids kept) into empty tables, in one
+        transaction: for ``python -m bot import``."""
 
 
 def now() -> str:

@@ -220,10 +220,15 @@ class SqliteConnection(SqlStore):
                 [tuple(r) for r in await db.all(_select_all(name, cols))] for name, cols in tables
             ]
 
-    async def load(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    async def load(
+        self, data: Sequence[tuple[str, Sequence[str], Sequence[Sequence[Any]]]]
+    ) -> None:
         async with self._tx() as db:
-            sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks(list(columns))})"
-            await db.executemany(sql, rows)
+            for table, columns, rows in data:
+                cols = ", ".join(columns)
+                await db.executemany(
+                    f"INSERT INTO {table} ({cols}) VALUES ({marks(list(columns))})", rows
+                )
 
     @contextlib.asynccontextmanager
     async def _tx(self) -> AsyncIterator[SqliteTx]:
