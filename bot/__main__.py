@@ -17,6 +17,7 @@ import sys
 import threading
 import traceback
 from typing import Any
+from urllib.parse import urlsplit
 
 from telegram.error import InvalidToken, NetworkError
 
@@ -30,6 +31,7 @@ from storage.interface import StorageError
 # DEBUG: that logger listens at DEBUG until the bot is up (bot.app resets it), and a filter on
 # the handlers keeps the configured level for everything else.
 RETRY_LOGGER = "telegram.ext"
+UPDATES = ["message", "callback_query", "my_chat_member"]
 
 
 class StartupRetries(logging.Filter):
@@ -82,8 +84,11 @@ class _Stopper:
         self.application.post_init = post_init
 
     def stop(self) -> None:
+        lease = self.application.bot_data.get("lease")
         if self.application.running:
             self.application.stop_running()
+        elif lease is not None and lease.waiting:  # a standby: nothing to finish
+            asyncio.get_running_loop().create_task(self.leave())
         elif self.restoring:
             self.requested = True  # left as soon as the restore is done
         else:
@@ -135,12 +140,26 @@ def main() -> int:
     application = build_application(config)
     _Stopper(application).install()
     try:
-        application.run_polling(
-            allowed_updates=["message", "callback_query", "my_chat_member"],
-            timeout=config.poll_timeout,
-            bootstrap_retries=-1,  # the network at start: retried, with PTB's backoff to 30 s
-            stop_signals=None,  # ours, from post_init on: see _Stopper
-        )
+        if config.webhook_url:
+            # PTB's webhook server answers 403 to a request without the secret, before any
+            # handler sees it.
+            application.run_webhook(
+                listen=config.webhook_listen,
+                port=config.webhook_port,
+                url_path=urlsplit(config.webhook_url).path.lstrip("/"),
+                webhook_url=config.webhook_url,
+                secret_token=config.webhook_secret,
+                allowed_updates=UPDATES,
+                bootstrap_retries=-1,
+                stop_signals=None,
+            )
+        else:
+            application.run_polling(
+                allowed_updates=UPDATES,
+                timeout=config.poll_timeout,
+                bootstrap_retries=-1,  # the network at start: retried, with PTB's backoff to 30 s
+                stop_signals=None,  # ours, from post_init on: see _Stopper
+            )
     except StorageError as exc:
         print(f"bridge bot: {redact(str(exc), config.token)}", file=sys.stderr)
         return 1

@@ -27,9 +27,10 @@ from bot.outbox import Outbox
 from bot.presenter import Presenter
 from bot.robots import RobotPlayers
 from bot.service import TableService
+from bot.standby import Lease
 from bot.timers import TurnTimers
 from bot.transport import SlimUpdates
-from storage import SqlStore, open_storage
+from storage import SqlStore, is_postgres, open_storage
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +98,10 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     # The Bot API answered: PTB's start-up retries are over, its logger back to the set level.
     logging.getLogger("telegram.ext").setLevel(logging.NOTSET)
     config: Config = application.bot_data["config"]
+    if is_postgres(config.database):  # one active process per database; others wait here
+        lease = Lease(config.database, config.standby_interval)
+        application.bot_data["lease"] = lease
+        await lease.acquire()
     storage = await open_storage(config.database)
     if config.shuffle_seed is None:
         service = TableService(storage)
@@ -185,6 +190,9 @@ async def _post_shutdown(application: Application[Any, Any, Any, Any, Any, Any])
     storage: SqlStore | None = application.bot_data.get("storage")
     if storage is not None:
         await storage.close()
+    lease: Lease | None = application.bot_data.get("lease")
+    if lease is not None:  # last: the standby takes over once nothing more will be sent
+        await lease.release()
 
 
 async def _on_error(update: object, context: BotContext) -> None:

@@ -4,6 +4,8 @@ in the repository, and the token is never logged."""
 from __future__ import annotations
 
 import os
+import re
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -12,6 +14,7 @@ class ConfigError(Exception):
     pass
 
 
+SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram accepts as a webhook's secret
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
@@ -41,6 +44,15 @@ class Config:
     robot_delay: float = 1.0
     robot_budget: float = 1.0
     robot_workers: int = 0
+    # PostgreSQL: how often a standby process tries to take over, and the active one checks
+    # that it still holds the database's active lock.
+    standby_interval: float = 1.0
+    # Webhook mode (instead of long polling) when ``webhook_url`` is set: Telegram posts
+    # updates there with ``webhook_secret`` in a header, checked on every request.
+    webhook_url: str | None = None
+    webhook_secret: str | None = field(default=None, repr=False)
+    webhook_listen: str = "0.0.0.0"
+    webhook_port: int = 8080
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -53,11 +65,24 @@ class Config:
             raise ConfigError(
                 f"LOG_LEVEL={level[:20]!r} is not a log level: use one of {', '.join(LOG_LEVELS)}"
             )
+        database, setting = database_from_env(source)
+        webhook_url = source.get("WEBHOOK_URL", "").strip() or None
+        webhook_secret = source.get("WEBHOOK_SECRET", "").strip() or None
+        if webhook_url is not None:
+            if not webhook_url.startswith(("https://", "http://")):
+                raise ConfigError("WEBHOOK_URL must be the https:// address Telegram posts to")
+            if webhook_secret is None:
+                # Telegram sends back whatever is set: a fresh one each start does the job.
+                webhook_secret = secrets.token_urlsafe(32)
+            if not SECRET.fullmatch(webhook_secret):
+                raise ConfigError(
+                    "WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and -"
+                )
         try:
             return cls(
                 token=token,
-                database=source.get("DATABASE_URL") or source.get("BRIDGE_DB", "bridge.sqlite3"),
-                database_setting="DATABASE_URL" if source.get("DATABASE_URL") else "BRIDGE_DB",
+                database=database,
+                database_setting=setting,
                 language=source.get("BRIDGE_LANGUAGE", "ru"),
                 log_level=level,
                 base_url=source.get("BOT_API_BASE_URL") or None,
@@ -72,6 +97,11 @@ class Config:
                 robot_delay=float(source.get("ROBOT_DELAY_SECONDS", "1.0")),
                 robot_budget=float(source.get("ROBOT_SECONDS_PER_CARD", "1.0")),
                 robot_workers=int(source.get("ROBOT_WORKERS", "0")),
+                standby_interval=float(source.get("STANDBY_CHECK_SECONDS", "1.0")),
+                webhook_url=webhook_url,
+                webhook_secret=webhook_secret,
+                webhook_listen=source.get("WEBHOOK_LISTEN", "0.0.0.0"),
+                webhook_port=int(source.get("WEBHOOK_PORT", "8080")),
             )
         except ValueError as exc:
             raise ConfigError(f"a setting is not a number: {exc}") from exc

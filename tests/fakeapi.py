@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import web
+from aiohttp import ClientError, ClientSession, ClientTimeout, web
 from telegram.request import BaseRequest, RequestData
 
 BOT_ID = 999_000
@@ -182,6 +182,12 @@ class FakeBotApi:
         self.port = 0
         self.unreachable = False  # every call answered 502 Bad Gateway (a network outage)
         self.token = "123456:TEST-token-for-the-fake-api"
+        # Webhook mode, as Telegram does it: once setWebhook names a URL, updates are posted
+        # there one by one (with the secret in a header), each until it is answered 200, and
+        # getUpdates is refused with 409.
+        self.webhook: tuple[str, str] | None = None  # (url, secret)
+        self.webhook_answers: list[int] = []  # the status of every delivery attempt
+        self._pusher: asyncio.Task[None] | None = None
 
     # --- server -------------------------------------------------------------------------------
 
@@ -200,6 +206,11 @@ class FakeBotApi:
         self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def stop(self) -> None:
+        self.webhook = None
+        if self._pusher is not None:
+            self._pusher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pusher
         async with self._new_update:
             self._new_update.notify_all()
         if self._runner is not None:
@@ -276,7 +287,49 @@ class FakeBotApi:
             "supports_inline_queries": False,
         }
 
+    async def _m_setWebhook(self, params: dict[str, Any]) -> bool:
+        url = str(params.get("url", ""))
+        if not url:
+            return await self._m_deleteWebhook(params)
+        self.webhook = (url, str(params.get("secret_token", "")))
+        if self._pusher is None or self._pusher.done():
+            self._pusher = asyncio.create_task(self._push_to_webhook())
+        return True
+
+    async def _m_deleteWebhook(self, params: dict[str, Any]) -> bool:
+        self.webhook = None
+        async with self._new_update:
+            self._new_update.notify_all()
+        return True
+
+    async def _push_to_webhook(self) -> None:
+        async with ClientSession(timeout=ClientTimeout(total=10)) as session:
+            while self.webhook is not None:
+                async with self._new_update:
+                    ready = [u for u in self._updates if u["update_id"] >= self._delivered]
+                    if not ready:
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(self._new_update.wait(), 0.5)
+                        continue
+                url, secret = self.webhook
+                update = ready[0]
+                try:
+                    async with session.post(
+                        url, json=update, headers={"X-Telegram-Bot-Api-Secret-Token": secret}
+                    ) as response:
+                        status = response.status
+                except (ClientError, OSError, TimeoutError):
+                    status = 0
+                self.webhook_answers.append(status)
+                if status == 200:
+                    self._delivered = max(self._delivered, update["update_id"] + 1)
+                    self._updates = [u for u in self._updates if u["update_id"] >= self._delivered]
+                else:
+                    await asyncio.sleep(0.2)  # Telegram retries, more slowly
+
     async def _m_getUpdates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+        if self.webhook is not None:
+            raise ApiError(409, "Conflict: can't use getUpdates method while webhook is active")
         offset = int(params.get("offset", 0) or 0)
         timeout = float(params.get("timeout", 0) or 0)
         deadline = time.monotonic() + min(timeout, 2.0)

@@ -119,6 +119,9 @@ class Harness:
         await app.updater.stop()
         await app.stop()
         await app.bot_data["storage"].close()
+        lease = app.bot_data.get("lease")
+        if lease is not None:  # a killed process's connection closes: its lock is gone
+            await lease.release()
         await app.shutdown()
         self.app = None
 

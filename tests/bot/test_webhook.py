@@ -1,0 +1,111 @@
+"""Webhook mode: with ``WEBHOOK_URL`` the real process serves updates over HTTP, as Telegram
+posts them (the fake Bot API delivers there once the bot has set its webhook), and a request
+without the right secret is refused and changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from pathlib import Path
+from typing import Any
+
+from aiohttp import ClientSession
+
+from storage.sqlite import SqliteStorage
+from tests.bot.harness import GROUP, PLAYERS
+from tests.bot.processes import BotProcess
+from tests.fakeapi import FakeBotApi
+
+SECRET = "club-secret_42"
+OTHER_GROUP = -4242
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def _eventually(check: Any, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+
+
+def _update(update_id: int, chat: int, text: str) -> dict[str, Any]:
+    user = PLAYERS[1].to_dict()
+    return {
+        "update_id": update_id,
+        "message": {
+            "message_id": 77,
+            "date": int(time.time()),
+            "chat": {"id": chat, "type": "supergroup", "title": "Strangers"},
+            "from": user,
+            "text": text,
+            "entities": [{"type": "bot_command", "offset": 0, "length": len(text)}],
+        },
+    }
+
+
+async def test_updates_come_by_webhook_and_a_wrong_secret_is_refused(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    port = _port()
+    url = f"http://127.0.0.1:{port}/telegram/hook"
+    database = tmp_path / "bot.sqlite3"
+    bot = await BotProcess.start(
+        api,
+        str(database),
+        "webhook",
+        {"WEBHOOK_URL": url, "WEBHOOK_SECRET": SECRET, "WEBHOOK_LISTEN": "127.0.0.1",
+         "WEBHOOK_PORT": str(port)},
+    )  # fmt: skip
+    try:
+        await _eventually(lambda: api.webhook is not None)
+        assert api.webhook == (url, SECRET)
+        assert not any(c.method == "getUpdates" for c in api.calls)  # no polling beside it
+        # A player's command, delivered by "Telegram" through the webhook: the table opens.
+        await api.send_text(PLAYERS[0], GROUP, "/bridge")
+        await _eventually(lambda: any("🃏" in m.text for m in api.chat_messages(GROUP)))
+        assert 200 in api.webhook_answers
+        sends = len(api.calls)
+
+        # Forged posts: no secret, a wrong one, a right one on another path. None is applied.
+        async with ClientSession() as session:
+            for headers, path in (
+                ({}, url),
+                ({"X-Telegram-Bot-Api-Secret-Token": "guess"}, url),
+                ({"X-Telegram-Bot-Api-Secret-Token": SECRET.upper()}, url),
+                ({"X-Telegram-Bot-Api-Secret-Token": SECRET}, url + "x"),
+            ):
+                body = _update(900_000 + len(headers), OTHER_GROUP, "/bridge")
+                async with session.post(path, json=body, headers=headers) as response:
+                    assert response.status in (403, 404), (headers, path, response.status)
+        await asyncio.sleep(1.0)
+        assert not api.calls_to(OTHER_GROUP)
+        assert len(api.calls) == sends
+        # The right secret from anyone but Telegram would be applied: it is the secret's job.
+        async with (
+            ClientSession() as session,
+            session.post(
+                url,
+                json=_update(900_100, OTHER_GROUP, "/help"),
+                headers={"X-Telegram-Bot-Api-Secret-Token": SECRET},
+            ) as response,
+        ):
+            assert response.status == 200
+        await _eventually(lambda: bool(api.calls_to(OTHER_GROUP)))
+    finally:
+        code = await bot.stop()
+    assert code == 0, "".join(bot.lines)
+    assert api.token not in "".join(bot.lines) and SECRET not in "".join(bot.lines)
+    store = await SqliteStorage.open(str(database))
+    try:
+        opened = await store.chat_by_tg(OTHER_GROUP)
+        assert opened is None or await store.table_in(opened.id, None) is None
+        group = await store.chat_by_tg(GROUP)
+        assert group is not None and await store.table_in(group.id, None) is not None
+    finally:
+        await store.close()
