@@ -1,0 +1,174 @@
+"""A standby takes over: two real bot processes on one PostgreSQL database, the active one
+SIGKILLed twenty times at random moments of play (between presses, and while a press is in
+flight). Each time the standby takes over within seconds, restores the table and play goes on;
+at the end the event log is one history: every press that was answered is in it once, at the
+position its button named, nothing is in it that nobody pressed, and it replays legally."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import time
+from typing import Any
+
+from games.bridge.game import BRIDGE
+from storage.events import replay
+from storage.postgres import PostgresStorage
+from tests.bot.driver import Driver
+from tests.bot.harness import GROUP, PLAYERS
+from tests.bot.processes import BotProcess
+from tests.fakeapi import FakeBotApi, Sent, User
+
+KILLS = 20
+BUTTON = re.compile(r"^b1:(\d+):(\d+)\.(\d+):a:(.+)$")
+
+
+class Remote:
+    """What the driver needs of a harness, read from the fake Bot API alone: the bot is in
+    another process."""
+
+    def __init__(self, api: FakeBotApi) -> None:
+        self.api = api
+
+    def action_message(self, user: User) -> Sent | None:
+        for sent in reversed(self.api.chat_messages(user.id)):
+            if any(BUTTON.match(b.get("callback_data", "")) for b in sent.buttons()):
+                return sent
+        return None
+
+    async def quiet(self, seconds: float = 0.4, timeout: float = 60.0) -> None:
+        """Until the bot has made no call for ``seconds``."""
+        deadline = time.monotonic() + timeout
+        last, since = -1, time.monotonic()
+        while time.monotonic() < deadline:
+            if len(self.api.calls) != last:
+                last, since = len(self.api.calls), time.monotonic()
+            elif time.monotonic() - since > seconds:
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError("the bot never went quiet")
+
+    async def say(self, user: User, chat: int, text: str) -> None:
+        await self.api.send_text(user, chat, text)
+        await self.quiet()
+
+
+async def seat_four(remote: Remote) -> None:
+    api = remote.api
+    await remote.say(PLAYERS[0], GROUP, "/bridge")
+    for user, seat in zip(PLAYERS, "NESW", strict=True):
+        table = next(m for m in reversed(api.chat_messages(GROUP)) if "🃏" in m.text)
+        data = next(
+            b["callback_data"]
+            for b in table.buttons()
+            if b.get("callback_data", "").endswith(f":sit:{seat}")
+        )
+        answer = await api.answer_of(await api.press(user, table, data), 30)
+        url = answer.get("url", "")
+        if url:
+            await remote.say(user, user.id, f"/start {url.split('start=')[1]}")
+        await remote.quiet()
+
+
+async def test_twenty_kills_of_the_active_process_lose_nothing_and_apply_nothing_twice(
+    api: FakeBotApi, pg_url: str
+) -> None:
+    rng = random.Random(20261201)
+    remote = Remote(api)
+    processes = [await BotProcess.start(api, pg_url, "bot-0")]
+    await processes[0].until("ready")
+    processes.append(await BotProcess.start(api, pg_url, "bot-1"))
+    await processes[1].until("waiting to take over")
+    driver = Driver(remote, PLAYERS, rng)  # type: ignore[arg-type]
+    presses: list[tuple[int, int, str, str]] = []  # (deal, position, action, query id)
+    takeovers: list[float] = []
+    try:
+        await seat_four(remote)
+        for kill in range(KILLS):
+            # Killed between presses, with a press just sent, or with a press written and its
+            # answer on the way (held at the fake Bot API until the process is dead).
+            mode = ("between", "in flight", "answering")[kill % 3]
+            count = rng.randint(1, 6)
+            for n in range(count):
+                found = None
+                for _ in range(200):
+                    found = driver.actor()
+                    if found is not None:
+                        break
+                    await asyncio.sleep(0.05)
+                assert found is not None, "nobody has a button to press"
+                user, message = found
+                data = driver.choose(user, message)
+                match = BUTTON.match(data)
+                assert match is not None
+                last = n == count - 1
+                entered = api.hold("answerCallbackQuery") if last and mode == "answering" else None
+                query = await api.press(user, message, data)
+                presses.append((int(match[2]), int(match[3]), match[4], query))
+                if last and mode == "in flight":
+                    await asyncio.sleep(rng.uniform(0.0, 0.03))
+                    break
+                if entered is not None:
+                    await asyncio.wait_for(entered.wait(), 30)
+                    break
+                answer = await api.answer_of(query, 30)
+                assert not answer.get("text"), answer
+                await remote.quiet(0.15)
+            active, standby = processes[-2], processes[-1]
+            killed_at = time.monotonic()
+            active.kill()
+            await active.process.wait()
+            api.release("answerCallbackQuery")
+            took = await standby.until("taking over", 30)
+            takeovers.append(took - killed_at)
+            await standby.until("ready", 60)
+            processes.append(await BotProcess.start(api, pg_url, f"bot-{kill + 2}"))
+            await processes[-1].until("waiting to take over")
+            await remote.quiet()
+        # and play goes on after the last takeover
+        for _ in range(8):
+            found = driver.actor()
+            assert found is not None
+            user, message = found
+            data = driver.choose(user, message)
+            match = BUTTON.match(data)
+            assert match is not None
+            query = await api.press(user, message, data)
+            presses.append((int(match[2]), int(match[3]), match[4], query))
+            assert not (await api.answer_of(query, 30)).get("text")
+            await remote.quiet(0.15)
+    finally:
+        for process in processes:
+            if process.process.returncode is None:
+                await process.stop()
+    print(f"takeover seconds: max {max(takeovers):.2f}, all {[round(t, 2) for t in takeovers]}")
+    assert max(takeovers) < 5.0, takeovers
+
+    store = await PostgresStorage.open(pg_url)
+    try:
+        table = await store.get_table(1)
+        logged: dict[tuple[int, int], str] = {}
+        for deal_no in range(1, table.current_deal + 1):
+            events = await store.events(1, deal_no)
+            assert [e.seq for e in events] == list(range(len(events)))
+            replay(BRIDGE, 4, events)  # legal from the deal to its last event
+            for event in events[1:]:
+                action = BRIDGE.from_event(event.kind, event.payload)
+                if action is not None:
+                    logged[(deal_no, event.seq)] = BRIDGE.codec.encode(action)
+    finally:
+        await store.close()
+    pressed: dict[tuple[int, int], set[str]] = {}
+    for deal_no, position, action, _ in presses:
+        pressed.setdefault((deal_no, position), set()).add(action)
+    # Nothing in the log that nobody pressed, at the position the button named.
+    for key, action in logged.items():
+        assert action in pressed.get(key, set()), (key, action)
+    # Every press that was answered as done is there, once (a position holds one event).
+    answers: dict[str, dict[str, Any]] = api.answers
+    done = [(d, p, a) for d, p, a, q in presses if q in answers and not answers[q].get("text")]
+    for deal_no, position, action in done:
+        assert logged.get((deal_no, position)) == action, (deal_no, position, action)
+    print(f"presses {len(presses)}, answered as done {len(done)}, in the log {len(logged)}")
+    assert len(done) >= len(presses) - KILLS and len(logged) >= len(done)
