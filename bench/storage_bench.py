@@ -1,9 +1,13 @@
-"""Storage benchmark: events appended per second, and time to load N active tables mid-deal.
+"""Storage benchmark, on both backends: events appended per second, and time to load and
+restore N active tables mid-deal.
 
-    python -m bench.storage_bench [--tables 1000] [--events 2000]
+    python -m bench.storage_bench [--tables 1000] [--events 2000] [--backend sqlite|postgres|both]
+                                  [--postgres postgresql://…]
 
-Prints numbers; asserts nothing. Each append is its own committed transaction with
-``synchronous=FULL`` in WAL mode, as the bot writes before it answers a player.
+Prints numbers; asserts nothing. Each append is committed before the next (SQLite: WAL with
+``synchronous=FULL``; PostgreSQL: ``synchronous_commit=on``), as the bot writes before it
+answers a player; "concurrent" appends come from 100 tables at once, as under load. Without
+``--postgres`` a temporary PostgreSQL server is started (as the tests do).
 """
 
 from __future__ import annotations
@@ -13,18 +17,20 @@ import asyncio
 import random
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from games.bridge.cards import Deal, Seat
 from games.bridge.game import BRIDGE
+from storage import open_storage
 from storage.events import replay
 from storage.interface import TableSettings
-from storage.sqlite import SqliteStorage
 from tests.games.strategies import random_actions
+from tests.pg import server
 
 
 async def appends(path: str, count: int) -> float:
-    store = await SqliteStorage.open(path)
+    store = await open_storage(path)
     chat = await store.ensure_chat(-1)
     table = await store.create_table(chat.id, None, TableSettings())
     await store.start_deal(table.id, 1, {"dealer": "N", "pbn": "-"}, None)
@@ -36,9 +42,30 @@ async def appends(path: str, count: int) -> float:
     return count / elapsed
 
 
+async def concurrent_appends(path: str, tables: int = 100, each: int = 20) -> float:
+    """``tables`` tables appending at once, ``each`` events apiece, each append awaited."""
+    store = await open_storage(path)
+    chat = await store.ensure_chat(-2)
+    ids = []
+    for _ in range(tables):
+        table = await store.create_table(chat.id, None, TableSettings())
+        await store.start_deal(table.id, 1, {"dealer": "N", "pbn": "-"}, None)
+        ids.append(table.id)
+
+    async def play(table_id: int) -> None:
+        for seq in range(1, each + 1):
+            await store.append_event(table_id, 1, seq, "call", {"seat": "N", "call": "P"}, None)
+
+    start = time.perf_counter()
+    await asyncio.gather(*(play(t) for t in ids))
+    elapsed = time.perf_counter() - start
+    await store.close()
+    return tables * each / elapsed
+
+
 async def fill(path: str, tables: int, rng: random.Random) -> int:
     """N tables, each seated, in a rubber, with a deal part-played (auction done, some tricks)."""
-    store = await SqliteStorage.open(path)
+    store = await open_storage(path)
     players = [await store.ensure_player(10_000 + i, f"P{i}") for i in range(4)]
     total = 0
     for n in range(tables):
@@ -65,7 +92,7 @@ async def load_all(path: str) -> tuple[float, float, int]:
     """Every active table with its chat, players, rubber and current deal's events, in bulk,
     then every deal replayed through games/."""
     start = time.perf_counter()
-    store = await SqliteStorage.open(path)
+    store = await open_storage(path)
     bundles = await store.load_bundles()
     read = time.perf_counter()
     states = [replay(BRIDGE, 4, bundle.events) for bundle in bundles]
@@ -79,36 +106,53 @@ async def restore(path: str) -> tuple[float, int]:
     from bot.service import TableService
 
     start = time.perf_counter()
-    store = await SqliteStorage.open(path)
+    store = await open_storage(path)
     changes = await TableService(store).restore_all()
     elapsed = time.perf_counter() - start
     await store.close()
     return elapsed, len(changes)
 
 
+async def run(backend: str, new: Callable[[], str], tables: int, events: int) -> None:
+    """``new()`` names a new, empty database of the backend each time it is called."""
+    rng = random.Random(1)
+    rate = await appends(new(), events)
+    print(f"[{backend}] append: {rate:,.0f} events/s, one table, each committed before the next")
+    rate = await concurrent_appends(new())
+    print(f"[{backend}] append: {rate:,.0f} events/s, 100 tables at once")
+    path = new()
+    t0 = time.perf_counter()
+    count = await fill(path, tables, rng)
+    print(f"[{backend}] fill: {tables} tables, {count} events in {time.perf_counter() - t0:.1f} s")
+    tables_s, total_s, n = await load_all(path)
+    print(
+        f"[{backend}] load: {n} active tables read in bulk in {tables_s:.2f} s; with every deal "
+        f"replayed through games/ {total_s:.2f} s ({total_s / n * 1000:.2f} ms per table)"
+    )
+    restore_s, restored = await restore(path)
+    print(
+        f"[{backend}] restore: the bot's table service brought back {restored} tables in "
+        f"{restore_s:.2f} s (players, rubber sheet, deal replay, pauses)"
+    )
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--events", type=int, default=2000)
+    parser.add_argument("--backend", choices=("sqlite", "postgres", "both"), default="both")
+    parser.add_argument("--postgres", help="a server's URL; default: a temporary server")
     args = parser.parse_args()
-    rng = random.Random(1)
-    with tempfile.TemporaryDirectory() as tmp:
-        rate = await appends(str(Path(tmp) / "append.sqlite3"), args.events)
-        print(f"append: {rate:,.0f} events/s (one committed transaction each, synchronous=FULL)")
-        path = str(Path(tmp) / "load.sqlite3")
-        t0 = time.perf_counter()
-        events = await fill(path, args.tables, rng)
-        print(f"fill: {args.tables} tables, {events} events in {time.perf_counter() - t0:.1f} s")
-        tables_s, total_s, n = await load_all(path)
-        print(
-            f"load: {n} active tables read in bulk in {tables_s:.2f} s; with every deal "
-            f"replayed through games/ {total_s:.2f} s ({total_s / n * 1000:.2f} ms per table)"
-        )
-        restore_s, restored = await restore(path)
-        print(
-            f"restore: the bot's table service brought back {restored} tables in "
-            f"{restore_s:.2f} s (players, rubber sheet, deal replay, pauses)"
-        )
+    if args.backend in ("sqlite", "both"):
+        with tempfile.TemporaryDirectory() as tmp:
+            names = (str(Path(tmp) / f"{n}.sqlite3") for n in range(100))
+            await run("sqlite", lambda: next(names), args.tables, args.events)
+    if args.backend in ("postgres", "both"):
+        if args.postgres:
+            await run("postgres", lambda: args.postgres, args.tables, args.events)
+        else:
+            with server() as pg:
+                await run("postgres", pg.new_database, args.tables, args.events)
 
 
 if __name__ == "__main__":
