@@ -1,4 +1,5 @@
-# The bot as a small image: python -m bot, long polling, its SQLite file on a volume.
+# The bot as a small image: python -m bot, long polling (or a webhook), its SQLite file on a
+# volume, or PostgreSQL by DATABASE_URL (compose.yaml).
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 \
@@ -19,8 +20,9 @@ RUN pip install --no-deps .
 
 USER 10001:10001
 VOLUME ["/data"]
-# Alive while the process runs and its database can be read (checked every minute).
+# Alive while the process runs and its database answers at this bot's schema (every minute).
 HEALTHCHECK --interval=60s --timeout=10s --start-period=30s --retries=3 \
-    CMD ["python", "-c", "import os, sqlite3, sys; p = os.environ['BRIDGE_DB']; sys.exit(0 if os.path.exists(p) and sqlite3.connect(f'file:{p}?mode=ro', uri=True).execute('PRAGMA user_version').fetchone() else 1)"]
+    CMD ["python", "-m", "bot", "health"]
+EXPOSE 8080
 # BOT_TOKEN and the other settings come from the environment (docker run --env-file .env).
 CMD ["python", "-m", "bot"]

@@ -1,30 +1,42 @@
-"""``python -m bot export FILE`` and ``python -m bot import FILE``: the whole database named by
-``DATABASE_URL`` (or ``BRIDGE_DB``) to a JSON Lines file and back, to move between SQLite and
-PostgreSQL. Stop the bot first: a SQLite file is one process's, and an export is read as one
-snapshot but a running bot would go on writing after it."""
+"""Tools on the database named by ``DATABASE_URL`` (or ``BRIDGE_DB``), no Telegram:
+
+- ``python -m bot export FILE`` / ``import FILE``: the whole database to a JSON Lines file and
+  back, to move between SQLite and PostgreSQL. Stop the bot first: a SQLite file is one
+  process's, and a running bot would go on writing after the export's snapshot.
+- ``python -m bot health``: the database answers and is at this bot's schema (a container's
+  health check; read-only, without the lock the running bot holds)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import sqlite3
 import sys
 
+import asyncpg
+
 from bot.config import database_from_env
-from storage import open_storage
+from storage import is_postgres, open_storage, sqlite_path
 from storage.interface import StorageError
+from storage.migrations import LATEST
 from storage.postgres import safe_url
 from storage.transfer import export, import_
 
-USAGE = "usage: python -m bot [export FILE | import FILE]  (FILE '-': standard output/input)"
+USAGE = (
+    "usage: python -m bot [export FILE | import FILE | health]  (FILE '-': standard output/input)"
+)
 COMMANDS = ("export", "import")
 
 
 def run(args: list[str]) -> int:
+    database, setting = database_from_env(os.environ)
+    if args == ["health"]:
+        return asyncio.run(_health(database))
     if len(args) != 2 or args[0] not in COMMANDS:
         print(USAGE, file=sys.stderr)
         return 2
     command, path = args
-    database, setting = database_from_env(os.environ)
     try:
         counts = asyncio.run(_transfer(command, path, database))
     except (StorageError, OSError, ValueError) as exc:
@@ -36,6 +48,33 @@ def run(args: list[str]) -> int:
     print(
         f"bridge bot: {command}ed {rows or 'nothing'} {done} {where} ({setting})", file=sys.stderr
     )
+    return 0
+
+
+async def _health(database: str) -> int:
+    """0 when the database answers and is at this bot's schema: the container's health check.
+    Read-only, and without the SQLite lock the running bot holds."""
+    try:
+        if is_postgres(database):
+            conn = await asyncpg.connect(database, timeout=10)
+            try:
+                version = await conn.fetchval(
+                    "SELECT value FROM bot_meta WHERE key = 'schema_version'"
+                )
+            finally:
+                await conn.close()
+        else:
+            path = sqlite_path(database)
+            if not os.path.exists(path):
+                raise OSError(f"{path} does not exist")
+            with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as con:
+                version = con.execute("PRAGMA user_version").fetchone()[0]
+    except (OSError, sqlite3.Error, asyncpg.PostgresError) as exc:
+        print(f"bridge bot: health: {safe_url(database)}: {exc}", file=sys.stderr)
+        return 1
+    if int(version or 0) != LATEST:
+        print(f"bridge bot: health: schema {version}, expected {LATEST}", file=sys.stderr)
+        return 1
     return 0
 
 

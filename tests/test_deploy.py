@@ -4,11 +4,15 @@ the bot and keeps its data on the volume."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
+
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -36,3 +40,44 @@ def test_the_readme_docker_command_restarts_and_keeps_data() -> None:
     assert "--restart unless-stopped" in command
     assert "--env-file .env" in command and "-v bridge-data:/data" in command
     assert "../shared" not in readme  # no link that leaves the repository
+
+
+def test_the_compose_file_runs_a_bot_and_its_standby_on_its_postgres() -> None:
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    services = compose["services"]
+    postgres, bot, standby = services["postgres"], services["bot"], services["standby"]
+    assert bot == standby  # the same image and settings: either may be the active one
+    assert bot["build"] == "." and bot["env_file"] == ".env"
+    assert bot["restart"] == postgres["restart"] == "unless-stopped"
+    assert bot["depends_on"] == {"postgres": {"condition": "service_healthy"}}
+    env = postgres["environment"]
+    url = urlsplit(bot["environment"]["DATABASE_URL"])
+    assert url.scheme == "postgresql" and url.hostname == "postgres" and url.port == 5432
+    assert url.username == env["POSTGRES_USER"] and url.path == "/" + env["POSTGRES_DB"]
+    assert (
+        url.password == "${POSTGRES_PASSWORD}" and "POSTGRES_PASSWORD" in env["POSTGRES_PASSWORD"]
+    )
+    assert "pg_isready" in " ".join(postgres["healthcheck"]["test"])
+    assert any(v.endswith(":/var/lib/postgresql/data") for v in postgres["volumes"])
+    example = (ROOT / ".env.example").read_text()
+    assert re.search(r"^# POSTGRES_PASSWORD=", example, re.M)
+    assert not re.search(r"^DATABASE_URL=", example, re.M)  # compose.yaml's would be overridden
+
+
+async def test_the_health_check_tells_a_ready_database_from_a_missing_one(
+    tmp_path: Path, pg_url: str
+) -> None:
+    from storage import open_storage
+
+    ready = tmp_path / "bot.sqlite3"
+    for database in (str(ready), pg_url):
+        await (await open_storage(database)).close()
+    for database, code in ((str(ready), 0), (pg_url, 0), (str(tmp_path / "none.sqlite3"), 1)):
+        env = {**os.environ, "DATABASE_URL": database}
+        result = subprocess.run(
+            [sys.executable, "-m", "bot", "health"], cwd=ROOT, env=env,
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert result.returncode == code, (database, result.stderr)
+    assert "HEALTHCHECK" in (dockerfile := (ROOT / "Dockerfile").read_text())
+    assert '"python", "-m", "bot", "health"' in dockerfile
