@@ -12,9 +12,13 @@ import re
 import time
 from typing import Any
 
+import asyncpg
+
+from bot.standby import LOST_LEASE_EXIT
 from games.bridge.game import BRIDGE
 from storage.events import replay
 from storage.postgres import PostgresStorage
+from storage.postgres.schema import ACTIVE_LOCK
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS
 from tests.bot.processes import BotProcess
@@ -172,3 +176,40 @@ async def test_twenty_kills_of_the_active_process_lose_nothing_and_apply_nothing
         assert logged.get((deal_no, position)) == action, (deal_no, position, action)
     print(f"presses {len(presses)}, answered as done {len(done)}, in the log {len(logged)}")
     assert len(done) >= len(presses) - KILLS and len(logged) >= len(done)
+
+
+async def test_a_process_that_loses_its_lock_leaves_and_a_standby_stops_on_sigterm(
+    api: FakeBotApi, pg_url: str
+) -> None:
+    active = await BotProcess.start(api, pg_url, "active")
+    await active.until("ready")
+    standby = await BotProcess.start(api, pg_url, "standby")
+    await standby.until("waiting to take over")
+    # A waiting standby has nothing to finish: SIGTERM stops it at once.
+    asked = time.monotonic()
+    assert await standby.stop(15) == 0, "".join(standby.lines)
+    assert time.monotonic() - asked < 10
+    standby = await BotProcess.start(api, pg_url, "standby-2")
+    await standby.until("waiting to take over")
+    # The server drops the active process's lock (as after a network split): it may no longer
+    # be the only one, so it leaves, and the standby takes over.
+    conn = await asyncpg.connect(pg_url)
+    try:
+        pids = await conn.fetch(
+            "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND granted",
+            ACTIVE_LOCK,
+        )
+        assert len(pids) == 1
+        await conn.execute("SELECT pg_terminate_backend($1)", pids[0]["pid"])
+    finally:
+        await conn.close()
+    code = await asyncio.wait_for(active.process.wait(), 20)
+    assert code == LOST_LEASE_EXIT, "".join(active.lines)
+    assert active.said("lost the active lock")
+    await standby.until("taking over", 20)
+    await standby.until("ready", 60)
+    await api.send_text(PLAYERS[0], GROUP, "/bridge")
+    remote = Remote(api)
+    await remote.quiet()
+    assert any("🃏" in m.text for m in api.chat_messages(GROUP))
+    assert await standby.stop() == 0
