@@ -3,10 +3,10 @@
 Nothing here is SQLite-specific: ids are ints, times are ISO-8601 UTC strings, payloads are
 JSON-able dicts. Nothing here is a game's either: a table names its game and keeps that game's
 settings as JSON options, seats are indices 0.., a match (a rubber, a pulka) keeps its game's
-result as JSON, and the ledger takes per-player amounts from any match. A second backend
-(PostgreSQL for several bot processes) implements ``Storage`` with the same guarantees, listed
-in the README: a unique (table, deal, seq) key that turns a racing append into
-``ConflictError``; all rows of one match in one transaction summing to zero.
+result as JSON, and the ledger takes per-player amounts from any match. Both backends (SQLite,
+and PostgreSQL for a bot with a standby) give the same guarantees, listed in the README: a
+unique (table, deal, seq) key that turns a racing append into ``ConflictError``; all rows of
+one match in one transaction summing to zero; append-only events and ledger.
 """
 
 from __future__ import annotations

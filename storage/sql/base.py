@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import abc
 import contextlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from storage.interface import ConflictError, Event, Storage
+from storage.interface import ConflictError, Storage
 
 
 class Row(Protocol):
@@ -66,17 +66,6 @@ class SqlStore(Storage):
     @abc.abstractmethod
     async def _batched(self, sql: str, args: Sequence[Any]) -> None:
         """A write that cannot conflict, which the backend may commit with others."""
-
-    @abc.abstractmethod
-    async def append_event(
-        self,
-        table_id: int,
-        deal_no: int,
-        seq: int,
-        kind: str,
-        payload: Mapping[str, Any],
-        player_id: int | None,
-    ) -> Event: ...
 
     @abc.abstractmethod
     async def schema_version(self) -> int: ...
