@@ -25,6 +25,8 @@ from tests.bot.processes import BotProcess
 from tests.fakeapi import FakeBotApi, Sent, User
 
 KILLS = 20
+SECOND_GROUP = -300
+GUESTS = [User(201, "Eva", "ru", "eva"), User(202, "Fyodor", "ru", "fyodor")]
 BUTTON = re.compile(r"^b1:(\d+):(\d+)\.(\d+):a:(.+)$")
 
 
@@ -58,21 +60,29 @@ class Remote:
         await self.quiet()
 
 
-async def seat_four(remote: Remote) -> None:
+def table_in(api: FakeBotApi, chat: int) -> Sent:
+    return next(m for m in reversed(api.chat_messages(chat)) if "🃏" in m.text)
+
+
+async def sit(remote: Remote, user: User, seat: str, chat: int = GROUP) -> None:
     api = remote.api
+    table = table_in(api, chat)
+    data = next(
+        b["callback_data"]
+        for b in table.buttons()
+        if b.get("callback_data", "").endswith(f":sit:{seat}")
+    )
+    answer = await api.answer_of(await api.press(user, table, data), 30)
+    url = answer.get("url", "")
+    if url:
+        await remote.say(user, user.id, f"/start {url.split('start=')[1]}")
+    await remote.quiet()
+
+
+async def seat_four(remote: Remote) -> None:
     await remote.say(PLAYERS[0], GROUP, "/bridge")
     for user, seat in zip(PLAYERS, "NESW", strict=True):
-        table = next(m for m in reversed(api.chat_messages(GROUP)) if "🃏" in m.text)
-        data = next(
-            b["callback_data"]
-            for b in table.buttons()
-            if b.get("callback_data", "").endswith(f":sit:{seat}")
-        )
-        answer = await api.answer_of(await api.press(user, table, data), 30)
-        url = answer.get("url", "")
-        if url:
-            await remote.say(user, user.id, f"/start {url.split('start=')[1]}")
-        await remote.quiet()
+        await sit(remote, user, seat)
 
 
 async def test_twenty_kills_of_the_active_process_lose_nothing_and_apply_nothing_twice(
@@ -89,6 +99,9 @@ async def test_twenty_kills_of_the_active_process_lose_nothing_and_apply_nothing
     takeovers: list[float] = []
     try:
         await seat_four(remote)
+        # A second table, in another group, waiting for players: every table is restored.
+        await remote.say(GUESTS[0], SECOND_GROUP, "/bridge")
+        await sit(remote, GUESTS[0], "N", SECOND_GROUP)
         for kill in range(KILLS):
             # Killed between presses, with a press just sent, or with a press written and its
             # answer on the way (held at the fake Bot API until the process is dead).
@@ -130,6 +143,10 @@ async def test_twenty_kills_of_the_active_process_lose_nothing_and_apply_nothing
             processes.append(await BotProcess.start(api, pg_url, f"bot-{kill + 2}"))
             await processes[-1].until("waiting to take over")
             await remote.quiet()
+        # The second table was brought back by each takeover: a player joins it now.
+        await sit(remote, GUESTS[1], "S", SECOND_GROUP)
+        assert GUESTS[1].first_name in table_in(api, SECOND_GROUP).text
+        assert GUESTS[0].first_name in table_in(api, SECOND_GROUP).text
         # and play goes on after the last takeover
         for _ in range(8):
             found = driver.actor()
