@@ -126,6 +126,8 @@ def main() -> int:
     # httpx logs every request URL, and the URL holds the token; anything else that might
     # carry it (PTB's DEBUG lines, a rejected token's traceback) is masked on every handler.
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    if config.log_level != "DEBUG":  # the job queue's two lines for every press and timer
+        logging.getLogger("apscheduler").setLevel(logging.WARNING)
     quiet = StartupRetries(logging.getLevelName(config.log_level))
     for handler in logging.getLogger().handlers:
         handler.addFilter(quiet)
