@@ -242,17 +242,27 @@ def choose_call(
     dealer: Seat, calls: Sequence[Call], hand: Iterable[Card], legal: Sequence[Call]
 ) -> tuple[Call, Meaning]:
     """The robot's call with ``hand``: the first rule that fits and is legal, else a pass."""
-    meanings = read_auction(dealer, calls)
-    seat = dealer.after(len(calls))
-    info = HandInfo.of(hand)
-    context = _context(dealer, calls, seat, meanings)
-    for rule in SYSTEM:
-        if rule.when != context.situation:
-            continue
-        for call in _candidates(rule, context, calls, info):
-            if call in legal and _fits(rule, info, context, call):
-                return call, _rule_meaning(rule, call, context)
-    return PASS, Meaning("no_rule")
+    return Turn(dealer, calls, legal).choose(hand)
+
+
+class Turn:
+    """One moment of an auction, read once: the call the system makes there with any hand.
+    (The robot asks it of many sampled hands: would this player have bid as they did?)"""
+
+    def __init__(self, dealer: Seat, calls: Sequence[Call], legal: Sequence[Call]) -> None:
+        self.calls = tuple(calls)
+        self.legal = frozenset(legal)
+        meanings = read_auction(dealer, calls)
+        self.context = _context(dealer, calls, dealer.after(len(calls)), meanings)
+        self.rules = [rule for rule in SYSTEM if rule.when == self.context.situation]
+
+    def choose(self, hand: Iterable[Card]) -> tuple[Call, Meaning]:
+        info = HandInfo.of(hand)
+        for rule in self.rules:
+            for call in _candidates(rule, self.context, self.calls, info):
+                if call in self.legal and _fits(rule, info, self.context, call):
+                    return call, _rule_meaning(rule, call, self.context)
+        return PASS, Meaning("no_rule")
 
 
 def _context(

@@ -1,7 +1,9 @@
 """A robot for an empty bridge seat: it bids by the system in ``bidding`` and plays by sampling.
 
 For a card it deals the hidden hands at random many times, consistent with what it can see: the
-cards played, the voids shown, and what each call promised; weighs each layout by how well it
+cards played, the voids shown, and the auction (layouts in which each hidden player would have
+made every call they made by the robots' system come first; the promises guide the dealing and
+filter cheaply before that check); weighs each layout by how well it
 explains the unseen players' recent cards (a card that would have cost a trick in a layout makes
 that layout less likely); solves every layout double-dummy (``endplay``'s DDS, many per call so
 DDS's own threads share them) and plays the card with the best weighted average. The number of
@@ -24,7 +26,9 @@ from endplay.types import Deal as SolverDeal
 from endplay.types import Denom
 
 from games.bridge.analysis import PLAYER, SOLVER_LOCK
-from games.bridge.bidding import Meaning, choose_call, hcp, promises
+from games.bridge.auction import AuctionState
+from games.bridge.bidding import Meaning, Turn, choose_call, hcp, promises
+from games.bridge.calls import Call
 from games.bridge.cards import FULL_DECK, Card, Seat, Suit, hand_pbn
 from games.bridge.deal import Action, AnswerClaim, MakeCall, Phase, PlayCard, SeatView
 from games.errors import OutOfTurn, Reason
@@ -121,8 +125,11 @@ class Robot:
         # Weighing a layout solves it again at each checked card: all solves counted.
         checks = _checks(view, position)
         count = self.samples_for(position.tricks_left, *(13 - index for index, _ in checks))
-        worlds = self._sample(view, position, rng, count)
-        weights = _weights(view, checks, position.trump, worlds)
+        worlds, prior = self._sample(view, position, rng, count)
+        weights = [
+            p * w
+            for p, w in zip(prior, _weights(view, checks, position.trump, worlds), strict=True)
+        ]
         totals = dict.fromkeys(legal, 0.0)
         best_in = dict.fromkeys(legal, 0.0)  # layouts in which the card is among the best
         for weight, solved in zip(weights, _solve(worlds, position), strict=True):
@@ -144,7 +151,7 @@ class Robot:
         if claim.tricks == 0:
             return True
         rng = self._rng(view)
-        worlds = self._sample(view, position, rng, self.samples_for(position.tricks_left))
+        worlds, _ = self._sample(view, position, rng, self.samples_for(position.tricks_left))
         to_play = position.leader.after(len(position.trick))
         for solved in _solve(worlds, position):
             best = max(solved.values())
@@ -170,18 +177,66 @@ class Robot:
 
     def _sample(
         self, view: SeatView, position: Position, rng: random.Random, count: int
-    ) -> list[dict[Seat, frozenset[Card]]]:
-        """``count`` layouts of the hidden cards (cards still held, per seat)."""
+    ) -> tuple[list[dict[Seat, frozenset[Card]]], list[float]]:
+        """``count`` layouts of the hidden cards (cards still held, per seat), and how likely
+        each is: layouts in which every hidden player would have bid as they did by the
+        robots' system come first (dealt until ``count`` are found or ``CANDIDATES`` tried);
+        if too few, others fill up, much less likely."""
         hidden = [seat for seat in Seat if seat not in position.known]
         seen = {c for hand in position.known.values() for c in hand}
         seen |= {c for cards in position.played.values() for c in cards}
         pool = [c for c in FULL_DECK if c not in seen]
         shown = promises(view.dealer, view.calls)
-        worlds = []
-        for _ in range(count):
-            world = _deal_hidden(pool, hidden, position, shown, rng)
-            worlds.append({**position.known, **world})
-        return worlds
+        bidding = _Bidding(view, hidden)
+        fitting: list[dict[Seat, frozenset[Card]]] = []
+        others: list[dict[Seat, frozenset[Card]]] = []
+        need = _needs(shown, hidden, position)
+        for _ in range(max(count, CANDIDATES)):
+            # One quick deal with the promised lengths (freely if they cannot be had); the
+            # auction check is the filter.
+            dealt = _try_deal(pool, hidden, position, rng, need) or _try_deal(
+                pool, hidden, position, rng
+            )
+            if dealt is None:
+                dealt = _deal_hidden(pool, hidden, position, shown, rng)
+            world = {**position.known, **dealt}
+            if all(
+                _keeps(shown[s], world[s] | position.played[s]) for s in hidden
+            ) and bidding.explains(world, position):
+                fitting.append(world)
+                if len(fitting) == count:
+                    break
+            elif len(others) < count:
+                others.append(world)
+        worlds = fitting + others[: count - len(fitting)]
+        prior = [1.0] * len(fitting) + [MISBID] * (len(worlds) - len(fitting))
+        return worlds, prior
+
+
+CANDIDATES = 1000  # layouts dealt at most, looking for ones the auction explains
+MISBID = 0.1  # how much less likely a layout is in which someone bid off the robots' system
+
+
+class _Bidding:
+    """The hidden players' calls, each with what came before it and what was legal then."""
+
+    def __init__(self, view: SeatView, hidden: Sequence[Seat]) -> None:
+        self.turns: list[tuple[Seat, Turn, Call]] = []
+        auction = AuctionState(view.dealer)
+        for i, call in enumerate(view.calls):
+            seat = view.dealer.after(i)
+            if seat in hidden:
+                self.turns.append(
+                    (seat, Turn(view.dealer, auction.calls, auction.legal_calls()), call)
+                )
+            auction = auction.apply(call)
+
+    def explains(self, world: Mapping[Seat, frozenset[Card]], position: Position) -> bool:
+        """Would each hidden player, with this layout's cards, have made every call they made?"""
+        for seat, turn, call in self.turns:
+            if turn.choose(world[seat] | position.played[seat])[0] != call:
+                return False
+        return True
 
 
 def _deal_hidden(
@@ -193,13 +248,7 @@ def _deal_hidden(
 ) -> dict[Seat, frozenset[Card]]:
     """One layout: voids always kept; the auction's promises kept while it is easy to."""
     fallback: dict[Seat, frozenset[Card]] | None = None
-    need = {
-        seat: {
-            suit: max(0, count - sum(1 for c in position.played[seat] if c.suit is suit))
-            for suit, count in shown[seat].lengths.items()
-        }
-        for seat in hidden
-    }
+    need = _needs(shown, hidden, position)
     for attempt in range(_TRIES):
         # The first half of the tries gives each seat the suit lengths its calls promised;
         # the rest deal freely (a promise the cards played have disproved is dropped).
@@ -216,6 +265,19 @@ def _deal_hidden(
     if fallback is None:  # voids always allow a layout: the true one
         raise AssertionError("no layout of the hidden cards")  # pragma: no cover
     return fallback
+
+
+def _needs(
+    shown: Mapping[Seat, Meaning], hidden: Sequence[Seat], position: Position
+) -> dict[Seat, dict[Suit, int]]:
+    """The cards of each promised suit each hidden seat must still hold."""
+    return {
+        seat: {
+            suit: max(0, count - sum(1 for c in position.played[seat] if c.suit is suit))
+            for suit, count in shown[seat].lengths.items()
+        }
+        for seat in hidden
+    }
 
 
 def _try_deal(

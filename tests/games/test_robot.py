@@ -21,7 +21,7 @@ from games.bridge.deal import (
     Phase,
     PlayCard,
 )
-from games.bridge.robot import Robot, move
+from games.bridge.robot import Position, Robot, _Bidding, move
 
 
 def hand(text: str) -> frozenset[Card]:
@@ -190,3 +190,45 @@ def test_a_claimants_hand_is_faced_to_the_table_while_the_claim_stands() -> None
     assert Seat.N not in state.view(None).hands  # the group's view stays as it was
     rejected = state.apply(AnswerClaim(Seat.E, False))
     assert Seat.N not in rejected.view(Seat.E).hands
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.sampled_from(list(Seat)))
+def test_the_layouts_a_robot_leads_from_are_ones_the_auction_explains(
+    seed: int, dealer: Seat
+) -> None:
+    """At the opening lead the robot samples layouts in which every hidden player would have
+    bid as they did (when others do fill up, they weigh far less); with four robots bidding,
+    the true layout is always one of those."""
+    robot = Robot(seed=seed, budget_s=0.05)
+    state = DealState.new(Deal.shuffled(dealer, random.Random(seed).randrange))
+    while state.phase is Phase.AUCTION:
+        actor = state.actor
+        assert actor is not None
+        state = state.apply(robot.act(state.view(actor)))
+    if state.phase is not Phase.PLAY:
+        return  # passed out: no lead
+    assert state.actor is not None
+    view = state.view(state.actor)
+    position = Position.of(view)
+    hidden = [s for s in Seat if s not in position.known]
+    bidding = _Bidding(view, hidden)
+    truth = {s: frozenset(state.deal.hands[s]) for s in Seat}
+    assert bidding.explains(truth, position)
+    worlds, prior = robot._sample(view, position, random.Random(seed), 30)
+    assert len(worlds) == len(prior) == 30
+    for world, weight in zip(worlds, prior, strict=True):
+        assert all(world[s] == view.hands[s] for s in position.known)
+        assert sorted(c for s in hidden for c in world[s]) == sorted(
+            c for s in hidden for c in truth[s]
+        )
+        rebid = AuctionState(view.dealer)
+        for i, call in enumerate(view.calls):
+            seat = view.dealer.after(i)
+            if seat in hidden and weight == 1.0:
+                assert (
+                    choose_call(view.dealer, rebid.calls, world[seat], rebid.legal_calls())[0]
+                    == call
+                )
+            rebid = rebid.apply(call)
+    assert prior == sorted(prior, reverse=True)  # the explained layouts first
