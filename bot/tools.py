@@ -20,7 +20,7 @@ from bot.config import database_from_env
 from storage import is_postgres, open_storage, sqlite_path
 from storage.interface import StorageError
 from storage.migrations import LATEST
-from storage.postgres import safe_url
+from storage.postgres import safe_url, schema_of
 from storage.transfer import export, import_
 
 USAGE = (
@@ -58,9 +58,7 @@ async def _health(database: str) -> int:
         if is_postgres(database):
             conn = await asyncpg.connect(database, timeout=10)
             try:
-                version = await conn.fetchval(
-                    "SELECT value FROM bot_meta WHERE key = 'schema_version'"
-                )
+                version = await schema_of(conn)
             finally:
                 await conn.close()
         else:

@@ -11,7 +11,7 @@ import contextlib
 import contextvars
 import functools
 import json
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import Any, Self
 
 import asyncpg
@@ -27,9 +27,9 @@ from storage.interface import (
 from storage.migrations import LATEST
 from storage.postgres.schema import APPLICATION, META, MIGRATION_LOCK, MIGRATIONS
 from storage.sql import MAX_PAYMENT, Repositories
-from storage.sql.base import Duplicate, Row, now
+from storage.sql.base import Duplicate, Row, first_int, now, select_all
 
-__all__ = ["MAX_PAYMENT", "PostgresStorage", "safe_url"]
+__all__ = ["MAX_PAYMENT", "PostgresStorage", "safe_url", "schema_of"]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -42,10 +42,22 @@ def _numbered(sql: str) -> str:
     return "".join(out)
 
 
-def _translated(exc: asyncpg.PostgresError) -> Exception:
-    if isinstance(exc, asyncpg.UniqueViolationError):
-        return Duplicate(str(exc))
-    return StorageError(f"{type(exc).__name__}: {exc}")
+@contextlib.contextmanager
+def _translated() -> Iterator[None]:
+    """A taken unique key is the repositories' ``Duplicate``; any other refusal a
+    StorageError naming it."""
+    try:
+        yield
+    except asyncpg.UniqueViolationError as exc:
+        raise Duplicate(str(exc)) from exc
+    except asyncpg.PostgresError as exc:
+        raise StorageError(f"{type(exc).__name__}: {exc}") from exc
+
+
+async def schema_of(conn: asyncpg.Connection | PoolConnectionProxy | asyncpg.Pool) -> int:
+    """The schema version a bot database is at (0 for one not migrated yet)."""
+    value = await conn.fetchval("SELECT value FROM bot_meta WHERE key = 'schema_version'")
+    return int(value or 0)
 
 
 def safe_url(url: str) -> str:
@@ -65,33 +77,24 @@ class PgTx:
         self.conn = conn
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> None:
-        try:
+        with _translated():
             await self.conn.execute(_numbered(sql), *args)
-        except asyncpg.PostgresError as exc:
-            raise _translated(exc) from exc
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        try:
+        with _translated():
             await self.conn.executemany(_numbered(sql), [tuple(r) for r in rows])
-        except asyncpg.PostgresError as exc:
-            raise _translated(exc) from exc
 
     async def one(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
-        try:
+        with _translated():
             row: Row | None = await self.conn.fetchrow(_numbered(sql), *args)
             return row
-        except asyncpg.PostgresError as exc:
-            raise _translated(exc) from exc
 
     async def all(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
-        try:
+        with _translated():
             return list(await self.conn.fetch(_numbered(sql), *args))
-        except asyncpg.PostgresError as exc:
-            raise _translated(exc) from exc
 
     async def scalar(self, sql: str, args: Sequence[Any] = ()) -> int:
-        row = await self.one(sql, args)
-        return int(row[0]) if row is not None and row[0] is not None else 0
+        return first_int(await self.one(sql, args))
 
 
 class PostgresStorage(Repositories):
@@ -146,9 +149,7 @@ class PostgresStorage(Repositories):
             app = await conn.fetchval("SELECT value FROM bot_meta WHERE key = 'application'")
             if app is not None and app != APPLICATION:
                 raise NotOurDatabase(f"{self.url} belongs to another program ({app[:20]!r})")
-            version = int(
-                await conn.fetchval("SELECT value FROM bot_meta WHERE key = 'schema_version'") or 0
-            )
+            version = await schema_of(conn)
             if version > LATEST:
                 raise DatabaseTooNew(
                     f"{self.url} is at schema {version}, newer than this bot's {LATEST}: "
@@ -166,8 +167,7 @@ class PostgresStorage(Repositories):
             )
 
     async def schema_version(self) -> int:
-        value = await self._pool.fetchval("SELECT value FROM bot_meta WHERE key = 'schema_version'")
-        return int(value or 0)
+        return await schema_of(self._pool)
 
     async def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -250,12 +250,10 @@ class PostgresStorage(Repositories):
             self._pool.acquire() as conn,
             conn.transaction(isolation="repeatable_read", readonly=True),
         ):
-            found = []
-            for name, columns in tables:
-                order = ", ".join(str(i + 1) for i in range(len(columns)))
-                rows = await conn.fetch(f"SELECT {', '.join(columns)} FROM {name} ORDER BY {order}")
-                found.append([tuple(r) for r in rows])
-            return found
+            return [
+                [tuple(r) for r in await conn.fetch(select_all(name, columns))]
+                for name, columns in tables
+            ]
 
     async def load(
         self, data: Sequence[tuple[str, Sequence[str], Sequence[Sequence[Any]]]]

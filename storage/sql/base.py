@@ -70,6 +70,9 @@ class SqlStore(Storage):
     @abc.abstractmethod
     async def schema_version(self) -> int: ...
 
+    async def is_empty(self, table: str) -> bool:
+        return await self._one(f"SELECT 1 FROM {table} LIMIT 1") is None
+
     @abc.abstractmethod
     async def dump(
         self, tables: Sequence[tuple[str, Sequence[str]]]
@@ -96,3 +99,15 @@ def chunks(items: list[Any], size: int = 400) -> list[list[Any]]:
 
 def marks(items: list[Any]) -> str:
     return ",".join("?" * len(items))
+
+
+def select_all(table: str, columns: Sequence[str]) -> str:
+    """Every row, in the order of all its columns: the same order on either backend (an
+    export of one reads byte for byte like an export of the other)."""
+    order = ", ".join(str(i + 1) for i in range(len(columns)))
+    return f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order}"
+
+
+def first_int(row: Row | None) -> int:
+    """A one-value row's value as an int (0 for no row or NULL): ``Tx.scalar``'s answer."""
+    return int(row[0]) if row is not None and row[0] is not None else 0

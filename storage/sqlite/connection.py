@@ -11,7 +11,7 @@ import contextlib
 import fcntl
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import IO, Any, Self
 
 import aiosqlite
@@ -23,7 +23,7 @@ from storage.interface import (
     StorageError,
 )
 from storage.migrations import APPLICATION_ID, LATEST, MIGRATIONS
-from storage.sql.base import Duplicate, Row, SqlStore, marks
+from storage.sql.base import Duplicate, Row, SqlStore, first_int, marks, select_all
 
 
 class SqliteTx:
@@ -33,39 +33,37 @@ class SqliteTx:
         self.db = db
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> None:
-        try:
+        with _duplicates():
             await self.db.execute(sql, tuple(args))
-        except sqlite3.IntegrityError as exc:
-            raise _duplicate(exc) from exc
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        try:
+        with _duplicates():
             await self.db.executemany(sql, [tuple(r) for r in rows])
-        except sqlite3.IntegrityError as exc:
-            raise _duplicate(exc) from exc
 
     async def one(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
-        try:
+        with _duplicates():
             async with self.db.execute(sql, tuple(args)) as cur:
                 row: sqlite3.Row | None = await cur.fetchone()
                 return row
-        except sqlite3.IntegrityError as exc:
-            raise _duplicate(exc) from exc
 
     async def all(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
-        async with self.db.execute(sql, tuple(args)) as cur:
-            return list(await cur.fetchall())
+        with _duplicates():
+            async with self.db.execute(sql, tuple(args)) as cur:
+                return list(await cur.fetchall())
 
     async def scalar(self, sql: str, args: Sequence[Any] = ()) -> int:
-        row = await self.one(sql, args)
-        return int(row[0]) if row is not None and row[0] is not None else 0
+        return first_int(await self.one(sql, args))
 
 
-def _duplicate(exc: sqlite3.IntegrityError) -> Exception:
+@contextlib.contextmanager
+def _duplicates() -> Iterator[None]:
     """A taken unique key is the repositories' ``Duplicate``; other violations stay as they are."""
-    if "UNIQUE constraint failed" in str(exc):
-        return Duplicate(str(exc))
-    return exc
+    try:
+        yield
+    except sqlite3.IntegrityError as exc:
+        if "UNIQUE constraint failed" in str(exc):
+            raise Duplicate(str(exc)) from exc
+        raise
 
 
 class SqliteConnection(SqlStore):
@@ -217,7 +215,7 @@ class SqliteConnection(SqlStore):
     ) -> list[list[tuple[Any, ...]]]:
         async with self._tx() as db:  # one snapshot: no write can come between the tables
             return [
-                [tuple(r) for r in await db.all(_select_all(name, cols))] for name, cols in tables
+                [tuple(r) for r in await db.all(select_all(name, cols))] for name, cols in tables
             ]
 
     async def load(
@@ -297,9 +295,3 @@ def _release(lock: IO[bytes] | None) -> None:
         with contextlib.suppress(OSError):
             fcntl.flock(lock, fcntl.LOCK_UN)
         lock.close()
-
-
-def _select_all(table: str, columns: Sequence[str]) -> str:
-    """Every row, in the order of all its columns: the same order on either backend."""
-    order = ", ".join(str(i + 1) for i in range(len(columns)))
-    return f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order}"
