@@ -1,5 +1,5 @@
-"""One active bot per PostgreSQL database, any number waiting: the active one holds a session
-advisory lock on a connection of its own.
+"""One active bot per PostgreSQL database, any number waiting: the active one holds the
+database's active lock (``storage.postgres.lease``); this is the waiting and the leaving.
 
 A second process started on the same database waits (a standby): it has checked its settings
 and the database, but neither polls, nor serves the webhook, nor sends. When the active process
@@ -15,12 +15,9 @@ import asyncio
 import contextlib
 import logging
 import os
-from typing import Any
 
-import asyncpg
-
-from storage.postgres import safe_url
-from storage.postgres.schema import ACTIVE_LOCK
+from storage.interface import StorageError
+from storage.postgres.lease import ActiveLock
 
 log = logging.getLogger(__name__)
 
@@ -31,10 +28,9 @@ class Lease:
     """The active process's lock, and the watch that leaves when it is lost."""
 
     def __init__(self, url: str, interval: float) -> None:
-        self.url = url
+        self.lock = ActiveLock(url)
         self.interval = interval
         self.waiting = False
-        self._conn: Any = None
         self._watch: asyncio.Task[None] | None = None
 
     async def acquire(self) -> None:
@@ -44,13 +40,10 @@ class Lease:
         try:
             while True:
                 try:
-                    if self._conn is None or self._conn.is_closed():
-                        self._conn = await asyncpg.connect(self.url, timeout=10)
-                    if await self._conn.fetchval("SELECT pg_try_advisory_lock($1)", ACTIVE_LOCK):
+                    if await self.lock.try_take():
                         break
-                except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
-                    log.warning("standby: cannot reach %s (%s)", safe_url(self.url), exc)
-                    await self._drop()
+                except StorageError as exc:
+                    log.warning("standby: %s", exc)
                 if not told:
                     log.info("standby: another bot process is active; waiting to take over")
                     told = True
@@ -65,7 +58,7 @@ class Lease:
         while True:
             await asyncio.sleep(self.interval)
             try:
-                await asyncio.wait_for(self._conn.fetchval("SELECT 1"), self.interval * 5 + 5)
+                await self.lock.check(self.interval * 5 + 5)
             except Exception as exc:  # any failure: the lock may be someone else's now
                 log.critical("lost the active lock (%s); leaving so the standby takes over", exc)
                 logging.shutdown()
@@ -77,10 +70,4 @@ class Lease:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watch
             self._watch = None
-        await self._drop()
-
-    async def _drop(self) -> None:
-        if self._conn is not None:
-            with contextlib.suppress(Exception):
-                await self._conn.close(timeout=5)
-            self._conn = None
+        await self.lock.close()

@@ -9,18 +9,14 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
-import sqlite3
 import sys
 
-import asyncpg
-
 from bot.config import database_from_env
-from storage import is_postgres, open_storage, sqlite_path
+from storage import open_storage, read_schema
 from storage.interface import StorageError
 from storage.migrations import LATEST
-from storage.postgres import safe_url, schema_of
+from storage.postgres import safe_url
 from storage.transfer import export, import_
 
 USAGE = (
@@ -55,22 +51,11 @@ async def _health(database: str) -> int:
     """0 when the database answers and is at this bot's schema: the container's health check.
     Read-only, and without the SQLite lock the running bot holds."""
     try:
-        if is_postgres(database):
-            conn = await asyncpg.connect(database, timeout=10)
-            try:
-                version = await schema_of(conn)
-            finally:
-                await conn.close()
-        else:
-            path = sqlite_path(database)
-            if not os.path.exists(path):
-                raise OSError(f"{path} does not exist")
-            with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as con:
-                version = con.execute("PRAGMA user_version").fetchone()[0]
-    except (OSError, sqlite3.Error, asyncpg.PostgresError) as exc:
+        version = await read_schema(database)
+    except StorageError as exc:
         print(f"bridge bot: health: {safe_url(database)}: {exc}", file=sys.stderr)
         return 1
-    if int(version or 0) != LATEST:
+    if version != LATEST:
         print(f"bridge bot: health: schema {version}, expected {LATEST}", file=sys.stderr)
         return 1
     return 0

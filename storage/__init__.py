@@ -1,6 +1,10 @@
 """Durable state behind an async interface; SQLite (aiosqlite) is the embedded default,
 PostgreSQL (asyncpg) the hosted one. ``open_storage`` picks by the database's name."""
 
+import contextlib
+import os
+import sqlite3
+
 from storage.interface import (
     ConflictError,
     DatabaseLocked,
@@ -26,6 +30,24 @@ def sqlite_path(database: str) -> str:
     return database
 
 
+async def read_schema(database: str) -> int:
+    """The schema version the database is at, read without opening it as the bot does: no
+    migration, no lock (the running bot holds SQLite's), read-only. StorageError if it cannot
+    be read. For the container's health check."""
+    if is_postgres(database):
+        from storage.postgres import read_schema as postgres_schema
+
+        return await postgres_schema(database)
+    path = sqlite_path(database)
+    if not os.path.exists(path):
+        raise StorageError(f"{path} does not exist")
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as con:
+            return int(con.execute("PRAGMA user_version").fetchone()[0])
+    except sqlite3.Error as exc:
+        raise StorageError(str(exc)) from exc
+
+
 async def open_storage(database: str) -> SqlStore:
     """The storage ``database`` names: a ``postgresql://`` URL, or a SQLite file."""
     if is_postgres(database):
@@ -46,5 +68,6 @@ __all__ = [
     "StorageError",
     "is_postgres",
     "open_storage",
+    "read_schema",
     "sqlite_path",
 ]

@@ -29,7 +29,7 @@ from storage.postgres.schema import APPLICATION, META, MIGRATION_LOCK, MIGRATION
 from storage.sql import MAX_PAYMENT, Repositories
 from storage.sql.base import Duplicate, Row, first_int, now, select_all
 
-__all__ = ["MAX_PAYMENT", "PostgresStorage", "safe_url", "schema_of"]
+__all__ = ["MAX_PAYMENT", "PostgresStorage", "read_schema", "safe_url", "schema_of"]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -58,6 +58,18 @@ async def schema_of(conn: asyncpg.Connection | PoolConnectionProxy | asyncpg.Poo
     """The schema version a bot database is at (0 for one not migrated yet)."""
     value = await conn.fetchval("SELECT value FROM bot_meta WHERE key = 'schema_version'")
     return int(value or 0)
+
+
+async def read_schema(url: str) -> int:
+    """The schema version, on a connection of its own (no pool, no migration)."""
+    try:
+        conn = await asyncpg.connect(url, timeout=10)
+        try:
+            return await schema_of(conn)
+        finally:
+            await conn.close()
+    except (OSError, TimeoutError, asyncpg.PostgresError) as exc:
+        raise StorageError(str(exc)) from exc
 
 
 def safe_url(url: str) -> str:
