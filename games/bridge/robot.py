@@ -46,7 +46,7 @@ _RATE = {13: 40, 12: 60, 11: 80, 10: 120, 9: 160, 8: 220}
 MAX_SAMPLES = 256
 MIN_SAMPLES = 6
 _BATCH = 100  # DDS solves at most 200 boards a call
-_TRIES = 120  # deals tried per sample before the auction's promises are relaxed
+_TRIES = 120  # free deals tried for a layout that keeps every void
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,14 +192,7 @@ class Robot:
         others: list[dict[Seat, frozenset[Card]]] = []
         need = _needs(shown, hidden, position)
         for _ in range(max(count, CANDIDATES)):
-            # One quick deal with the promised lengths (freely if they cannot be had); the
-            # auction check is the filter.
-            dealt = _try_deal(pool, hidden, position, rng, need) or _try_deal(
-                pool, hidden, position, rng
-            )
-            if dealt is None:
-                dealt = _deal_hidden(pool, hidden, position, shown, rng)
-            world = {**position.known, **dealt}
+            world = {**position.known, **_deal_hidden(pool, hidden, position, need, rng)}
             if all(
                 _keeps(shown[s], world[s] | position.played[s]) for s in hidden
             ) and bidding.explains(world, position):
@@ -243,28 +236,17 @@ def _deal_hidden(
     pool: Sequence[Card],
     hidden: Sequence[Seat],
     position: Position,
-    shown: Mapping[Seat, Meaning],
+    need: Mapping[Seat, Mapping[Suit, int]],
     rng: random.Random,
 ) -> dict[Seat, frozenset[Card]]:
-    """One layout: voids always kept; the auction's promises kept while it is easy to."""
-    fallback: dict[Seat, frozenset[Card]] | None = None
-    need = _needs(shown, hidden, position)
+    """One quick layout, voids always kept: with the promised suit lengths (``need``) if they
+    can be had, else freely (a promise the cards played have disproved is dropped). The
+    auction check in ``_sample`` is the filter, not this."""
     for attempt in range(_TRIES):
-        # The first half of the tries gives each seat the suit lengths its calls promised;
-        # the rest deal freely (a promise the cards played have disproved is dropped).
-        wanted = need if attempt < _TRIES // 2 else {}
-        layout = _try_deal(pool, hidden, position, rng, wanted)
-        if layout is None:
-            continue
-        if fallback is None:
-            fallback = layout
-        if attempt >= _TRIES // 2 or all(
-            _keeps(shown[seat], layout[seat] | position.played[seat]) for seat in hidden
-        ):
+        layout = _try_deal(pool, hidden, position, rng, need if attempt == 0 else None)
+        if layout is not None:
             return layout
-    if fallback is None:  # voids always allow a layout: the true one
-        raise AssertionError("no layout of the hidden cards")  # pragma: no cover
-    return fallback
+    raise AssertionError("no layout of the hidden cards")  # pragma: no cover (the true one fits)
 
 
 def _needs(
