@@ -1,14 +1,14 @@
 """A robot for an empty bridge seat: it bids by the system in ``bidding`` and plays by sampling.
 
 For a card it deals the hidden hands at random many times, consistent with what it can see: the
-cards played, the voids shown, and the auction (layouts in which each hidden player would have
-made every call they made by the robots' system come first; the promises guide the dealing and
-filter cheaply before that check); weighs each layout by how well it
-explains the unseen players' recent cards (a card that would have cost a trick in a layout makes
-that layout less likely); solves every layout double-dummy (``endplay``'s DDS, many per call so
-DDS's own threads share them) and plays the card with the best weighted average. The number of
-samples grows as the deal shortens (later positions solve much faster), sized so a card takes
-about ``budget_s`` seconds on two cores.
+cards played, the voids shown, and the auction (each hidden hand is redealt until its player
+would have made every call they made by the robots' system; a call depends only on the
+caller's cards, so hands are fitted one at a time, the hardest to please first); weighs each
+layout by how well it explains the unseen players' recent cards (a card that would have cost a
+trick in a layout makes that layout less likely); solves every layout double-dummy
+(``endplay``'s DDS, many per call so DDS's own threads share them) and plays the card with the
+best weighted average. The number of samples grows as the deal shortens (later positions solve
+much faster), sized so a card takes about ``budget_s`` seconds on two cores.
 
 It sees only a ``SeatView`` (declarer's, which holds dummy, when dummy plays), so it cannot see a
 hidden card; and for a given seed and view it always does the same thing.
@@ -46,7 +46,6 @@ _RATE = {13: 40, 12: 60, 11: 80, 10: 120, 9: 160, 8: 220}
 MAX_SAMPLES = 256
 MIN_SAMPLES = 6
 _BATCH = 100  # DDS solves at most 200 boards a call
-_TRIES = 120  # free deals tried for a layout that keeps every void
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,121 +178,146 @@ class Robot:
         self, view: SeatView, position: Position, rng: random.Random, count: int
     ) -> tuple[list[dict[Seat, frozenset[Card]]], list[float]]:
         """``count`` layouts of the hidden cards (cards still held, per seat), and how likely
-        each is: layouts in which every hidden player would have bid as they did by the
-        robots' system come first (dealt until ``count`` are found or ``CANDIDATES`` tried);
-        if too few, others fill up, much less likely."""
+        each is. Each hidden hand is dealt on its own, tightest first, redealt until its
+        player would have made every call they made by the robots' system (a call depends on
+        the caller's own cards only); the last takes what is left. A layout that cannot be
+        made to fit that way is kept at a tenth of the weight, after the others."""
         hidden = [seat for seat in Seat if seat not in position.known]
         seen = {c for hand in position.known.values() for c in hand}
         seen |= {c for cards in position.played.values() for c in cards}
         pool = [c for c in FULL_DECK if c not in seen]
-        shown = promises(view.dealer, view.calls)
-        bidding = _Bidding(view, hidden)
+        bidding = _Bidding(view, hidden, position)
+        order = bidding.tightest_first(pool, hidden, position, rng)
         fitting: list[dict[Seat, frozenset[Card]]] = []
         others: list[dict[Seat, frozenset[Card]]] = []
-        need = _needs(shown, hidden, position)
-        for _ in range(max(count, CANDIDATES)):
-            world = {**position.known, **_deal_hidden(pool, hidden, position, need, rng)}
-            if all(
-                _keeps(shown[s], world[s] | position.played[s]) for s in hidden
-            ) and bidding.explains(world, position):
-                fitting.append(world)
-                if len(fitting) == count:
-                    break
-            elif len(others) < count:
-                others.append(world)
-        worlds = fitting + others[: count - len(fitting)]
-        prior = [1.0] * len(fitting) + [MISBID] * (len(worlds) - len(fitting))
-        return worlds, prior
+        for _ in range(count):
+            layout, fits = _deal_fitting(pool, order, position, bidding, rng)
+            (fitting if fits else others).append({**position.known, **layout})
+        prior = [1.0] * len(fitting) + [MISBID] * len(others)
+        return fitting + others, prior
 
 
-CANDIDATES = 1000  # layouts dealt at most, looking for ones the auction explains
+SEAT_TRIES = 60  # hands dealt to one hidden seat at most, looking for one that bid as it did
+ROUNDS = 4  # layouts begun at most, looking for one whose last hand fits too
 MISBID = 0.1  # how much less likely a layout is in which someone bid off the robots' system
 
 
 class _Bidding:
     """The hidden players' calls, each with what came before it and what was legal then."""
 
-    def __init__(self, view: SeatView, hidden: Sequence[Seat]) -> None:
-        self.turns: list[tuple[Seat, Turn, Call]] = []
+    def __init__(self, view: SeatView, hidden: Sequence[Seat], position: Position) -> None:
+        self.position = position
+        self.shown = promises(view.dealer, view.calls)
+        self.turns: dict[Seat, list[tuple[Turn, Call]]] = {seat: [] for seat in hidden}
         auction = AuctionState(view.dealer)
         for i, call in enumerate(view.calls):
             seat = view.dealer.after(i)
-            if seat in hidden:
-                self.turns.append(
-                    (seat, Turn(view.dealer, auction.calls, auction.legal_calls()), call)
-                )
+            if seat in self.turns:
+                turn = Turn(view.dealer, auction.calls, auction.legal_calls())
+                self.turns[seat].append((turn, call))
             auction = auction.apply(call)
 
-    def explains(self, world: Mapping[Seat, frozenset[Card]], position: Position) -> bool:
+    def fits(self, seat: Seat, held: frozenset[Card]) -> bool:
+        """Would ``seat``, holding ``held`` now (plus the cards it has played), have made
+        every call it made? What its calls promise is checked first: it is cheaper."""
+        hand = held | self.position.played[seat]
+        if not _keeps(self.shown[seat], hand):
+            return False
+        return all(turn.choose(hand)[0] == call for turn, call in self.turns[seat])
+
+    def explains(self, world: Mapping[Seat, frozenset[Card]]) -> bool:
         """Would each hidden player, with this layout's cards, have made every call they made?"""
-        for seat, turn, call in self.turns:
-            if turn.choose(world[seat] | position.played[seat])[0] != call:
-                return False
-        return True
+        return all(self.fits(seat, world[seat]) for seat in self.turns)
+
+    def tightest_first(
+        self, pool: Sequence[Card], hidden: Sequence[Seat], position: Position, rng: random.Random
+    ) -> list[Seat]:
+        """The hidden seats, those whose calls fewest random hands would fit first (the last
+        seat takes what is left, so it had better be easy to please)."""
+        cards = list(pool)
+        rate = {}
+        for seat in hidden:
+            allowed = [c for c in cards if c.suit not in position.voids[seat]]
+            size = min(position.counts[seat], len(allowed))
+            rate[seat] = sum(
+                self.fits(seat, frozenset(rng.sample(allowed, size))) for _ in range(_PROBES)
+            )
+        return sorted(hidden, key=lambda seat: (rate[seat], hidden.index(seat)))
 
 
-def _deal_hidden(
+_PROBES = 12  # random hands per hidden seat, to tell which seat's calls are hardest to fit
+
+
+def _deal_fitting(
     pool: Sequence[Card],
-    hidden: Sequence[Seat],
+    order: Sequence[Seat],
     position: Position,
-    need: Mapping[Seat, Mapping[Suit, int]],
+    bidding: _Bidding,
     rng: random.Random,
-) -> dict[Seat, frozenset[Card]]:
-    """One quick layout, voids always kept: with the promised suit lengths (``need``) if they
-    can be had, else freely (a promise the cards played have disproved is dropped). The
-    auction check in ``_sample`` is the filter, not this."""
-    for attempt in range(_TRIES):
-        layout = _try_deal(pool, hidden, position, rng, need if attempt == 0 else None)
-        if layout is not None:
-            return layout
-    raise AssertionError("no layout of the hidden cards")  # pragma: no cover (the true one fits)
+) -> tuple[dict[Seat, frozenset[Card]], bool]:
+    """One layout of the hidden cards, voids always kept, and whether every hidden hand in it
+    fits its calls. Seats are dealt in ``order``, each redealt up to ``SEAT_TRIES`` times
+    until it fits; if the last seat's leftovers do not fit, the layout is begun again (up to
+    ``ROUNDS`` times) and the one with the fewest misfits is kept."""
+    best: tuple[int, dict[Seat, frozenset[Card]]] | None = None
+    for _ in range(ROUNDS):
+        left = list(pool)
+        layout: dict[Seat, frozenset[Card]] = {}
+        misfits = 0
+        for i, seat in enumerate(order):
+            later = order[i + 1 :]
+            hand = None
+            for _ in range(SEAT_TRIES if later else 1):
+                drawn = _draw(left, seat, later, position, rng)
+                if drawn is None:
+                    continue
+                hand = drawn
+                if bidding.fits(seat, drawn):
+                    break
+            else:
+                misfits += 1
+            if hand is None:  # the voids admit no hand for this seat: begin again
+                misfits = len(order) + 1
+                break
+            layout[seat] = hand
+            left = [c for c in left if c not in hand]
+        if len(layout) == len(order):
+            if misfits == 0:
+                return layout, True
+            if best is None or misfits < best[0]:
+                best = (misfits, layout)
+    if best is None:  # pragma: no cover (the true layout keeps every void)
+        raise AssertionError("no layout of the hidden cards")
+    return best[1], False
 
 
-def _needs(
-    shown: Mapping[Seat, Meaning], hidden: Sequence[Seat], position: Position
-) -> dict[Seat, dict[Suit, int]]:
-    """The cards of each promised suit each hidden seat must still hold."""
-    return {
-        seat: {
-            suit: max(0, count - sum(1 for c in position.played[seat] if c.suit is suit))
-            for suit, count in shown[seat].lengths.items()
-        }
-        for seat in hidden
-    }
-
-
-def _try_deal(
-    pool: Sequence[Card],
-    hidden: Sequence[Seat],
+def _draw(
+    left: Sequence[Card],
+    seat: Seat,
+    later: Sequence[Seat],
     position: Position,
     rng: random.Random,
-    need: Mapping[Seat, Mapping[Suit, int]] | None = None,
-) -> dict[Seat, frozenset[Card]] | None:
-    cards = list(pool)
-    rng.shuffle(cards)
-    room = {seat: position.counts[seat] for seat in hidden}
-    hands: dict[Seat, set[Card]] = {seat: set() for seat in hidden}
-    for seat, suits in (need or {}).items():
-        for suit, count in suits.items():
-            if not count:
-                continue
-            of_suit = [c for c in cards if c.suit is suit]
-            if len(of_suit) < count or room[seat] < count or suit in position.voids[seat]:
-                return None
-            for card in of_suit[:count]:
-                hands[seat].add(card)
-                cards.remove(card)
-            room[seat] -= count
-    # Cards only one hidden seat may hold go first, so voids cannot strand them.
-    cards.sort(key=lambda c: sum(c.suit not in position.voids[s] for s in hidden))
-    for card in cards:
-        options = [s for s in hidden if room[s] > 0 and card.suit not in position.voids[s]]
-        if not options:
+) -> frozenset[Card] | None:
+    """A random hand for ``seat`` from the cards ``left``, such that the ``later`` seats can
+    still be dealt the rest without breaking a void; None if there is no such hand."""
+    room = position.counts[seat]
+    if not later:
+        return frozenset(left) if all(c.suit not in position.voids[seat] for c in left) else None
+    forced = [c for c in left if all(c.suit in position.voids[s] for s in later)]
+    free = [c for c in left if c.suit not in position.voids[seat] and c not in forced]
+    if len(forced) > room or any(c.suit in position.voids[seat] for c in forced):
+        return None
+    if len(free) < room - len(forced):
+        return None
+    hand = frozenset(forced) | frozenset(rng.sample(free, room - len(forced)))
+    rest = [c for c in left if c not in hand]
+    if len(later) == 2:  # each of the two takes the cards only it may hold, within its room
+        first, second = later
+        only_first = sum(1 for c in rest if c.suit in position.voids[second])
+        only_second = sum(1 for c in rest if c.suit in position.voids[first])
+        if only_first > position.counts[first] or only_second > position.counts[second]:
             return None
-        seat = options[rng.randrange(len(options))]
-        hands[seat].add(card)
-        room[seat] -= 1
-    return {seat: frozenset(cards) for seat, cards in hands.items()}
+    return hand
 
 
 def _keeps(meaning: Meaning, hand: frozenset[Card]) -> bool:

@@ -212,9 +212,9 @@ def test_the_layouts_a_robot_leads_from_are_ones_the_auction_explains(
     view = state.view(state.actor)
     position = Position.of(view)
     hidden = [s for s in Seat if s not in position.known]
-    bidding = _Bidding(view, hidden)
+    bidding = _Bidding(view, hidden, position)
     truth = {s: frozenset(state.deal.hands[s]) for s in Seat}
-    assert bidding.explains(truth, position)
+    assert bidding.explains(truth)
     worlds, prior = robot._sample(view, position, random.Random(seed), 30)
     assert len(worlds) == len(prior) == 30
     for world, weight in zip(worlds, prior, strict=True):
@@ -232,3 +232,41 @@ def test_the_layouts_a_robot_leads_from_are_ones_the_auction_explains(
                 )
             rebid = rebid.apply(call)
     assert prior == sorted(prior, reverse=True)  # the explained layouts first
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.sampled_from(list(Seat)), st.integers(1, 45))
+def test_layouts_sampled_mid_deal_deal_out_exactly_the_unseen_cards_and_keep_every_void(
+    seed: int, dealer: Seat, cards_played: int
+) -> None:
+    """Hands are dealt one hidden seat at a time: whatever the order and the voids shown, each
+    hidden seat gets as many cards as it holds, never one of a suit it has shown out of, the
+    hidden seats together get exactly the cards the robot cannot see, and a layout counted as
+    fitting the auction does fit it."""
+    rng = random.Random(seed)
+    robot = Robot(seed=seed, budget_s=0.05)
+    state = DealState.new(Deal.shuffled(dealer, rng.randrange))
+    while state.phase is Phase.AUCTION:
+        actor = state.actor
+        assert actor is not None
+        state = state.apply(robot.act(state.view(actor)))
+    if state.phase is not Phase.PLAY:
+        return
+    for _ in range(cards_played):  # random legal cards: voids come early and often
+        actor = state.actor
+        assert actor is not None and state.play is not None
+        state = state.apply(PlayCard(actor, rng.choice(sorted(state.legal_cards(actor)))))
+    assert state.phase is Phase.PLAY and state.actor is not None and state.play is not None
+    view = state.view(state.actor)
+    position = Position.of(view)
+    hidden = [s for s in Seat if s not in position.known]
+    bidding = _Bidding(view, hidden, position)
+    worlds, prior = robot._sample(view, position, random.Random(seed), 20)
+    unseen = sorted(c for s in hidden for c in state.play.hand(s))
+    for world, weight in zip(worlds, prior, strict=True):
+        assert sorted(c for s in hidden for c in world[s]) == unseen
+        for seat in hidden:
+            assert len(world[seat]) == position.counts[seat]
+            assert not {c.suit for c in world[seat]} & position.voids[seat]
+        if weight == 1.0:
+            assert bidding.explains(world)
