@@ -275,6 +275,7 @@ async def run(
             in_process=True,
             robot_delay=1.0,  # as in production
             robot_budget=1.0,
+            robot_workers=0,  # as in production: one a CPU, less the one kept for people
         )
         await harness.start()
         gc.collect()

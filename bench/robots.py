@@ -1,6 +1,6 @@
 """How well and how fast the bridge robot plays, over random deals.
 
-    python -m bench.robots [--deals 100] [--budget 1.0] [--seed 1]
+    python -m bench.robots [--deals 100] [--budget 1.0] [--seed 1] [--cores 2]
 
 Each deal is bid by four robots (a passed-out deal is replaced by the next one). Its contract is
 then played four ways, each compared with the double-dummy result of that contract:
@@ -109,9 +109,9 @@ def bid(deal: Deal, robot: Robot, call_times: list[float]) -> DealState:
     return state
 
 
-def run(deals: int, budget: float, seed: int) -> None:
+def run(deals: int, budget: float, seed: int, cores: int = 2) -> None:
     rng = random.Random(seed)
-    robot = Robot(seed=seed, budget_s=budget)
+    robot = Robot(seed=seed, budget_s=budget, cores=cores)
     card_times: list[float] = []
     call_times: list[float] = []
     rows: dict[str, list[int]] = {k: [] for k in ("rd", "rdef", "bd", "bdef")}
@@ -135,7 +135,7 @@ def run(deals: int, budget: float, seed: int) -> None:
     def avg(key: str) -> str:
         return f"{statistics.fmean(rows[key]):.2f}"
 
-    print(f"\n{played} deals (robot budget {budget} s a card, seed {seed})")
+    print(f"\n{played} deals (robot budget {budget} s a card on {cores} cores, seed {seed})")
     print(f"{'':44}{'robot':>8}{'baseline':>10}")
     print(f"{'declarer: tricks below double-dummy':44}{avg('rd'):>8}{avg('bd'):>10}")
     print(f"{'defence: tricks given away to DD declarer':44}{avg('rdef'):>8}{avg('bdef'):>10}")
@@ -155,8 +155,14 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--budget", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--cores",
+        type=int,
+        default=2,
+        help="cores the robot thinks on (the bot gives robots all but one; pin with taskset)",
+    )
     args = parser.parse_args()
-    run(args.deals, args.budget, args.seed)
+    run(args.deals, args.budget, args.seed, args.cores)
 
 
 if __name__ == "__main__":

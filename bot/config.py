@@ -40,7 +40,8 @@ class Config:
     # environment: real tables are always shuffled with ``secrets``.
     shuffle_seed: int | None = None
     # Robots: the pause before a robot's call or card (so people see each one), the seconds a
-    # robot may think over a card, and the processes they think in (0: one per CPU).
+    # robot may think over a card, and the processes they think in (0: one per CPU but the
+    # first, which is kept for the people).
     robot_delay: float = 1.0
     robot_budget: float = 1.0
     robot_workers: int = 0

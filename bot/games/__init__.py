@@ -26,9 +26,9 @@ class GameUI(Protocol):
 
     game: str
     commands: tuple[str, ...]  # group commands that open a table of this game
-    # Robots for empty seats: (seat view, seed, seconds per card) -> the game's action, run in
-    # a worker process (so a top-level function); None if the game has none.
-    robot: Callable[[Any, int, float], Any] | None
+    # Robots for empty seats: (seat view, seed, seconds per card, cores to think on) -> the
+    # game's action, run in a worker process (so a top-level function); None if it has none.
+    robot: Callable[[Any, int, float, int], Any] | None
 
     def seat_name(self, seat: int, language: str) -> str:
         """A seat as players of the game call it (bridge: N, E, S, W; in Russian С, В, Ю, З)."""

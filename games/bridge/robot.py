@@ -89,9 +89,10 @@ class Position:
 class Robot:
     """``Robot(seed=…, budget_s=…).act(view)``: the robot's call, card or claim answer."""
 
-    def __init__(self, seed: int = 0, budget_s: float = 1.0) -> None:
+    def __init__(self, seed: int = 0, budget_s: float = 1.0, cores: int = 2) -> None:
         self.seed = seed
         self.budget_s = budget_s
+        self.cores = cores  # the cores it thinks on (``_RATE`` is for two)
 
     def act(self, view: SeatView) -> Action:
         seat = view.viewer
@@ -112,7 +113,8 @@ class Robot:
     def samples_for(self, *tricks_left: int) -> int:
         """Layouts the budget pays for when each is solved once per position, positions
         named by their tricks left (earlier positions are dearer)."""
-        seconds = sum(1 / _RATE.get(left, MAX_SAMPLES) for left in tricks_left)
+        speed = max(1, self.cores) / 2
+        seconds = sum(1 / (_RATE.get(left, MAX_SAMPLES) * speed) for left in tricks_left)
         return max(MIN_SAMPLES, min(MAX_SAMPLES, int(self.budget_s / seconds)))
 
     def card(self, view: SeatView) -> Card:
@@ -428,6 +430,6 @@ def _card(card: object) -> Card:
     return Card.parse(suit + text[1:])
 
 
-def move(view: SeatView, seed: int, budget_s: float) -> Action:
+def move(view: SeatView, seed: int, budget_s: float, cores: int = 2) -> Action:
     """The robot's action for ``view``: a top-level function, so a worker process can run it."""
-    return Robot(seed=seed, budget_s=budget_s).act(view)
+    return Robot(seed=seed, budget_s=budget_s, cores=cores).act(view)

@@ -66,6 +66,7 @@ class Harness:
     shuffle_seed: int | None = None  # reproducible deals (the release comparison)
     robot_delay: float = 0.0  # the bot's pause before a robot acts
     robot_budget: float = 0.05  # a robot's seconds per card (few samples: tests test paths)
+    robot_workers: int = 2  # robots' processes (0: the production default, benchmarks)
 
     def config(self) -> Config:
         return Config(
@@ -83,7 +84,7 @@ class Harness:
             shuffle_seed=self.shuffle_seed,
             robot_delay=self.robot_delay,
             robot_budget=self.robot_budget,
-            robot_workers=2,
+            robot_workers=self.robot_workers,
         )
 
     async def start(self) -> None:

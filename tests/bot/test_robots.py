@@ -229,3 +229,55 @@ async def test_a_person_takes_a_robots_seat_from_the_next_deal(h: Harness) -> No
     hand = next(m for m in h.api.chat_messages(BORIS.id) if "<pre>" in m.text)
     assert len(cards_in(re.search(r"<pre>(.*?)</pre>", hand.history[0][1], re.S).group(1))) == 13
     assert deal_number(hand.history[0][1]) != first_deal
+
+
+def _worker_threads() -> list[tuple[int, frozenset[int]]]:
+    """In a worker: each thread's niceness and the CPUs it may run on."""
+    import os
+
+    found = []
+    for task in os.listdir(f"/proc/{os.getpid()}/task"):
+        found.append(
+            (os.getpriority(os.PRIO_PROCESS, int(task)), frozenset(os.sched_getaffinity(int(task))))
+        )
+    return found
+
+
+def _think_then_look(cpus: tuple[int, ...]) -> list[tuple[int, frozenset[int]]]:
+    """A robot's lead thought through ``bot.robots._think``, then the worker's threads."""
+    from bot.robots import _think
+    from games.bridge.deal import DealState, Phase
+    from games.bridge.robot import move
+
+    state = DealState.new(Deal.shuffled(Seat.N, random.Random(5).randrange))
+    while state.phase is Phase.AUCTION:
+        assert state.actor is not None
+        state = state.apply(_think(cpus, move, state.view(state.actor), 1, 0.2, 1))
+    if state.phase is Phase.PLAY:
+        assert state.actor is not None
+        _think(cpus, move, state.view(state.actor), 1, 0.2, 1)
+    return _worker_threads()
+
+
+def test_robots_think_at_the_lowest_priority_off_the_peoples_cpu() -> None:
+    """Robots keep off the first CPU (the people's), and every thread of theirs, the solver's
+    own included, runs at niceness 19: with robots on every core, even at a low priority, the
+    people's answers were slower (bench.load p99 9.5 -> 14-21 ms)."""
+    import multiprocessing
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
+    from bot.robots import ROBOT_NICENESS, _yield_to_people, robot_cpus
+
+    everything = sorted(os.sched_getaffinity(0))
+    cpus = tuple(robot_cpus())
+    assert list(cpus) == (everything[1:] or everything)
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(
+        1, mp_context=context, initializer=_yield_to_people, initargs=(cpus,)
+    ) as pool:
+        threads = pool.submit(_think_then_look, cpus).result()
+    assert len(threads) >= 1
+    for niceness, allowed in threads:
+        assert niceness == ROBOT_NICENESS
+        assert allowed == frozenset(cpus)

@@ -139,7 +139,7 @@ async def _result_with_analysis(
 class BridgeUI:
     game = "bridge"
     commands: tuple[str, ...] = ("bridge", "table")
-    robot: Callable[[Any, int, float], Any] | None = staticmethod(robot_move)
+    robot: Callable[[Any, int, float, int], Any] | None = staticmethod(robot_move)
 
     def seat_name(self, seat: int, language: str) -> str:
         return seat_text(Seat(seat), language)

@@ -111,7 +111,7 @@ def _picked(menu: str, hand: frozenset[Card]) -> list[Card]:
 class PreferansUI:
     game = "preferans"
     commands: tuple[str, ...] = ("preferans", "pref")
-    robot: Callable[[Any, int, float], Any] | None = None  # no Preferans robots yet
+    robot: Callable[[Any, int, float, int], Any] | None = None  # no Preferans robots yet
 
     def seat_name(self, seat: int, language: str) -> str:
         return Translator(language)("pref.seat", number=seat + 1)
