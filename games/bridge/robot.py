@@ -189,7 +189,7 @@ class Robot:
         seen |= {c for cards in position.played.values() for c in cards}
         pool = [c for c in FULL_DECK if c not in seen]
         bidding = _Bidding(view, hidden, position)
-        order = bidding.tightest_first(pool, hidden, position, rng)
+        order = bidding.tightest_first(pool, rng)
         fitting: list[dict[Seat, frozenset[Card]]] = []
         others: list[dict[Seat, frozenset[Card]]] = []
         for _ in range(count):
@@ -201,6 +201,7 @@ class Robot:
 
 SEAT_TRIES = 60  # hands dealt to one hidden seat at most, looking for one that bid as it did
 ROUNDS = 4  # layouts begun at most, looking for one whose last hand fits too
+_PROBES = 12  # random hands per hidden seat, to tell which seat's calls are hardest to fit
 MISBID = 0.1  # how much less likely a layout is in which someone bid off the robots' system
 
 
@@ -231,12 +232,12 @@ class _Bidding:
         """Would each hidden player, with this layout's cards, have made every call they made?"""
         return all(self.fits(seat, world[seat]) for seat in self.turns)
 
-    def tightest_first(
-        self, pool: Sequence[Card], hidden: Sequence[Seat], position: Position, rng: random.Random
-    ) -> list[Seat]:
+    def tightest_first(self, pool: Sequence[Card], rng: random.Random) -> list[Seat]:
         """The hidden seats, those whose calls fewest random hands would fit first (the last
         seat takes what is left, so it had better be easy to please)."""
         cards = list(pool)
+        position = self.position
+        hidden = list(self.turns)
         rate = {}
         for seat in hidden:
             allowed = [c for c in cards if c.suit not in position.voids[seat]]
@@ -245,9 +246,6 @@ class _Bidding:
                 self.fits(seat, frozenset(rng.sample(allowed, size))) for _ in range(_PROBES)
             )
         return sorted(hidden, key=lambda seat: (rate[seat], hidden.index(seat)))
-
-
-_PROBES = 12  # random hands per hidden seat, to tell which seat's calls are hardest to fit
 
 
 def _deal_fitting(
