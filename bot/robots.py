@@ -34,7 +34,10 @@ def robot_cpus() -> list[int]:
     """The CPUs robots think on: all this process may use but the first, which is kept for the
     people (measured: robots at a low priority on every core still slowed the people's answers,
     p99 9.5 -> 14-21 ms at 100 tables; with one core kept free, 10-11 ms); on one CPU, that one."""
-    cpus = sorted(os.sched_getaffinity(0))
+    if hasattr(os, "sched_getaffinity"):
+        cpus = sorted(os.sched_getaffinity(0))
+    else:  # not Linux: no pinning, but a worker fewer all the same
+        cpus = list(range(os.cpu_count() or 1))
     return cpus[1:] or cpus
 
 
@@ -42,7 +45,7 @@ def _yield_to_people(cpus: tuple[int, ...]) -> None:
     """A robot's process keeps to ``cpus`` at the lowest priority. Linux keeps both per thread
     and the solver starts threads of its own (seen at the default priority), so every
     thread of the process is set, before and after each thought."""
-    with contextlib.suppress(OSError):
+    with contextlib.suppress(OSError, AttributeError):  # Linux only; elsewhere as it is
         for task in os.listdir(f"/proc/{os.getpid()}/task"):
             os.sched_setaffinity(int(task), cpus)
             os.setpriority(os.PRIO_PROCESS, int(task), ROBOT_NICENESS)
