@@ -141,12 +141,7 @@ class RobotPlayers:
         if self._pool is None:
             # spawn: a fork of a process with running threads (SQLite's, the loop's) is unsafe
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(
-                self.workers,
-                mp_context=context,
-                initializer=_yield_to_people,
-                initargs=(self.cpus,),
-            )
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
         return self._pool
 
     async def close(self) -> None:

@@ -242,7 +242,7 @@ def choose_call(
     dealer: Seat, calls: Sequence[Call], hand: Iterable[Card], legal: Sequence[Call]
 ) -> tuple[Call, Meaning]:
     """The robot's call with ``hand``: the first rule that fits and is legal, else a pass."""
-    return Turn(dealer, calls, legal).choose(hand)
+    return Turn(dealer, calls, legal).choose(HandInfo.of(hand))
 
 
 class Turn:
@@ -256,8 +256,8 @@ class Turn:
         self.context = _context(dealer, calls, dealer.after(len(calls)), meanings)
         self.rules = [rule for rule in SYSTEM if rule.when == self.context.situation]
 
-    def choose(self, hand: Iterable[Card]) -> tuple[Call, Meaning]:
-        info = HandInfo.of(hand)
+    def choose(self, info: HandInfo) -> tuple[Call, Meaning]:
+        """The call with a hand (read once by the caller, who may ask several turns)."""
         for rule in self.rules:
             for call in _candidates(rule, self.context, self.calls, info):
                 if call in self.legal and _fits(rule, info, self.context, call):

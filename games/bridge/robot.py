@@ -27,7 +27,7 @@ from endplay.types import Denom
 
 from games.bridge.analysis import PLAYER, SOLVER_LOCK
 from games.bridge.auction import AuctionState
-from games.bridge.bidding import Meaning, Turn, choose_call, hcp, promises
+from games.bridge.bidding import HandInfo, Meaning, Turn, choose_call, promises
 from games.bridge.calls import Call
 from games.bridge.cards import FULL_DECK, Card, Seat, Suit, hand_pbn
 from games.bridge.deal import Action, AnswerClaim, MakeCall, Phase, PlayCard, SeatView
@@ -223,10 +223,10 @@ class _Bidding:
     def fits(self, seat: Seat, held: frozenset[Card]) -> bool:
         """Would ``seat``, holding ``held`` now (plus the cards it has played), have made
         every call it made? What its calls promise is checked first: it is cheaper."""
-        hand = held | self.position.played[seat]
-        if not _keeps(self.shown[seat], hand):
+        info = HandInfo.of(held | self.position.played[seat])
+        if not _keeps(self.shown[seat], info):
             return False
-        return all(turn.choose(hand)[0] == call for turn, call in self.turns[seat])
+        return all(turn.choose(info)[0] == call for turn, call in self.turns[seat])
 
     def explains(self, world: Mapping[Seat, frozenset[Card]]) -> bool:
         """Would each hidden player, with this layout's cards, have made every call they made?"""
@@ -235,17 +235,15 @@ class _Bidding:
     def tightest_first(self, pool: Sequence[Card], rng: random.Random) -> list[Seat]:
         """The hidden seats, those whose calls fewest random hands would fit first (the last
         seat takes what is left, so it had better be easy to please)."""
-        cards = list(pool)
         position = self.position
-        hidden = list(self.turns)
         rate = {}
-        for seat in hidden:
-            allowed = [c for c in cards if c.suit not in position.voids[seat]]
+        for seat in self.turns:
+            allowed = [c for c in pool if c.suit not in position.voids[seat]]
             size = min(position.counts[seat], len(allowed))
             rate[seat] = sum(
                 self.fits(seat, frozenset(rng.sample(allowed, size))) for _ in range(_PROBES)
             )
-        return sorted(hidden, key=lambda seat: (rate[seat], hidden.index(seat)))
+        return sorted(self.turns, key=rate.__getitem__)  # stable: ties keep the seats' order
 
 
 def _deal_fitting(
@@ -277,7 +275,6 @@ def _deal_fitting(
             else:
                 misfits += 1
             if hand is None:  # the voids admit no hand for this seat: begin again
-                misfits = len(order) + 1
                 break
             layout[seat] = hand
             left = [c for c in left if c not in hand]
@@ -320,16 +317,13 @@ def _draw(
     return hand
 
 
-def _keeps(meaning: Meaning, hand: frozenset[Card]) -> bool:
-    points = hcp(hand)
-    if not meaning.hcp[0] <= points <= meaning.hcp[1]:
+def _keeps(meaning: Meaning, info: HandInfo) -> bool:
+    """Does a hand keep what the calls promised: points, balance, suit lengths?"""
+    if not meaning.hcp[0] <= info.hcp <= meaning.hcp[1]:
         return False
-    lengths = {suit: sum(1 for c in hand if c.suit is suit) for suit in Suit}
-    if meaning.balanced:
-        shape = sorted(lengths.values())
-        if shape[0] < 2 or shape[1] < 3:
-            return False
-    return all(lengths[s] >= n for s, n in meaning.lengths.items())
+    if meaning.balanced and not info.balanced:
+        return False
+    return all(info.lengths[s] >= n for s, n in meaning.lengths.items())
 
 
 def _solve(

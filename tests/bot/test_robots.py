@@ -267,15 +267,13 @@ def test_robots_think_at_the_lowest_priority_off_the_peoples_cpu() -> None:
     import os
     from concurrent.futures import ProcessPoolExecutor
 
-    from bot.robots import ROBOT_NICENESS, _yield_to_people, robot_cpus
+    from bot.robots import ROBOT_NICENESS, robot_cpus
 
     everything = sorted(os.sched_getaffinity(0))
     cpus = tuple(robot_cpus())
     assert list(cpus) == (everything[1:] or everything)
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
-        1, mp_context=context, initializer=_yield_to_people, initargs=(cpus,)
-    ) as pool:
+    with ProcessPoolExecutor(1, mp_context=context) as pool:
         threads = pool.submit(_think_then_look, cpus).result()
     assert len(threads) >= 1
     for niceness, allowed in threads:
