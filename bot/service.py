@@ -490,7 +490,9 @@ class TableService:
         self, table_id: int, since: str = "", until: str = ""
     ) -> tuple[Game, list[PlayedDeal]]:
         """The deals of the table's match in progress (or its last one), or with ``since`` and
-        ``until`` (ISO dates, inclusive) every deal of the table's matches dealt in that range."""
+        ``until`` (ISO dates, inclusive) every deal of the table's matches dealt in that range.
+        Only deals that are over: finished, or abandoned when their match was stopped; a deal
+        still being bid or played is never a record (all its hands would be shown)."""
         table = await self.storage.get_table(table_id)
         game = find_game(table.game)
         chat = await self.storage.get_chat(table.chat_id)
@@ -520,6 +522,8 @@ class TableService:
                 if not events or (since and day < since) or (until and day > until):
                     continue
                 state = replay(game, players, events)
+                if not state.finished and record.finished_at is None:
+                    continue  # under way: its hands are nobody's to see yet
                 found.append(
                     PlayedDeal(summary.deal_no, number, state, before, names, events[0].at)
                 )
@@ -754,6 +758,8 @@ class TableService:
             if at != live.moves:
                 raise Refusal("moved_on")
             action = live.game.codec.decode(seat, text)  # NotationError: a RuleError
+            if live.game.by_consent(action):  # a take-back goes through its vote only
+                raise Refusal("unknown_action")
             return await self._apply(live, action, seat, player_id)
 
     async def _in_rubber(self, table_id: int) -> _Live:

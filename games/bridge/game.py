@@ -267,6 +267,9 @@ class Bridge:
     def undo_voters(self, state: State[Any, Any], seat: int) -> frozenset[int]:
         return frozenset({int(Seat(seat).lho), int(Seat(seat).rho)})
 
+    def by_consent(self, action: Any) -> bool:
+        return isinstance(action, Undo)
+
     def notices(
         self, before: State[Any, Any], after: State[Any, Any], seat: int
     ) -> tuple[Any, ...]:

@@ -123,6 +123,10 @@ class Game(Protocol):
     def undo_voters(self, state: State[Any, Any], seat: int) -> frozenset[int]:
         """Who must all allow ``seat`` to take back (bridge: the two opponents)."""
 
+    def by_consent(self, action: Any) -> bool:
+        """An action the table applies only when a vote allows it (a take-back): never from a
+        press, though the codec reads it (logs and votes name it)."""
+
     def notices(
         self, before: State[Any, Any], after: State[Any, Any], seat: int
     ) -> tuple[Any, ...]:

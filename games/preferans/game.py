@@ -203,6 +203,9 @@ class Preferans:
         assert isinstance(state, DealState)
         return frozenset(s for s in state.deal.active if s != seat)
 
+    def by_consent(self, action: Any) -> bool:
+        return isinstance(action, Undo)
+
     def notices(
         self, before: State[Any, Any], after: State[Any, Any], seat: int
     ) -> tuple[Any, ...]:

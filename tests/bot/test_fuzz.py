@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
 import sqlite3
 import string
@@ -26,6 +27,8 @@ import pytest
 from bot.callback_data import Act, BadCallbackData, Button
 from bot.i18n import Translator
 from games.bridge.settlement import Transfer, transfers
+from games.core.registry import find_game
+from games.errors import RuleError
 from storage.interface import NotFound
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS, Harness, data_of, scorekept_rubber
@@ -34,7 +37,7 @@ from tests.fakeapi import Sent, User
 OTHER = -500
 STRANGERS = [User(601, "Mallory", "en", "mallory"), User(602, "Trudy <b>", "ru", "trudy")]
 NEIGHBOURS = [User(611, "Zoe", "en", "zoe"), User(612, "Yan", "ru", "yan")]
-PRESSES = 10_000
+PRESSES = int(os.environ.get("FUZZ_PRESSES", "10000"))
 BATCH = 100
 DEADLINE_S = 600
 ACTS = [a.value for a in Act if a not in (Act.CHART, Act.CSV)]  # pictures: slow, read-only
@@ -45,6 +48,9 @@ ARGS = [
     "3NT.S.e.h0", "pass", "7NT.N.p6.h150", "x" * 24, "", "call.P", "call.7NT", "call.8S",
     "card.SA", "card.S1", "claim.13", "claim.14", "claim.-1", "answer.yes", "answer.no",
     "answer.maybe", "undo", "lay.3", "bid.6S", "card.", ".",
+    # every other action the codecs read (Preferans' too), each a forgery at a bridge table
+    "bid.P", "bid.MIS", "drop.SA.H7", "name.7H", "whist.whist", "whist.half", "whist.pass",
+    "show.open", "show.closed", "card.H7", "claim.0",
 ]  # fmt: skip
 
 
@@ -118,6 +124,15 @@ def decoded(data: str) -> Button | None:
         return None
 
 
+def consented(game: str, text: str) -> bool:
+    """An action the codec reads that only a vote applies (``undo``)."""
+    rules = find_game(game)
+    try:
+        return rules.by_consent(rules.codec.decode(0, text))
+    except RuleError:
+        return False
+
+
 async def legitimate(h: Harness, user: User, data: str) -> bool:
     """Could this press rightly change something? Then the fuzzer does not send it."""
     pressed = decoded(data)
@@ -156,6 +171,8 @@ async def legitimate(h: Harness, user: User, data: str) -> bool:
         return False  # not seated at that table: nothing of it is theirs to change
     if pressed.act in (Act.SETTING, Act.UNDO, Act.UNDO_ANSWER, Act.SUB, Act.END, Act.CLAIM_MENU):
         return True
+    if pressed.act is Act.ACTION and consented(table.game, pressed.arg):
+        return False  # a take-back is the vote's: from a press it is refused, and sent
     if pressed.act in (Act.ACTION, Act.CALL, Act.CARD, Act.CLAIM, Act.CLAIM_ANSWER):
         count = len(await storage.events(table.id, table.current_deal))
         return pressed.at == count and pressed.deal_no == table.current_deal
@@ -191,6 +208,7 @@ async def test_ten_thousand_forged_presses_change_nothing(
     await h.say(PLAYERS[1], GROUP, "/keep @bob @anna Guest Visitor")
     await h.say(PLAYERS[1], GROUP, "/deal 2H E +1")
     await h.say(PLAYERS[0], GROUP, "/bridge")
+    table_id = int(data_of(h.table_message(), ":sit:N").split(":")[1])  # the online table
     for user, seat in zip(PLAYERS, "NESW", strict=True):  # they can be written to: Sit seats
         table = h.table_message()
         answer = await h.press(user, table, data_of(table, f":sit:{seat}"))
@@ -208,6 +226,7 @@ async def test_ten_thousand_forged_presses_change_nothing(
     pressers = [*PLAYERS, *STRANGERS, *NEIGHBOURS]
     sent = 0
     refusals: set[str] = set()
+    undo_queries: list[str] = []
     started = time.monotonic()
     while sent < PRESSES:
         assert time.monotonic() - started < DEADLINE_S, f"only {sent} presses in time"
@@ -219,8 +238,15 @@ async def test_ten_thousand_forged_presses_change_nothing(
             if await legitimate(h, user, data):
                 continue
             queries.append(await api.press(user, fuzzer.message(user), data))
+        # A take-back forged at the exact position by every seated player: only a vote may.
+        live = h.app.bot_data["service"]._live.get(table_id)
+        if live is not None and live.state is not None and not live.state.finished:
+            for user in PLAYERS:
+                forged = f"b1:{table_id}:{live.deal_no}.{live.moves}:a:undo"
+                undo_queries.append(await api.press(user, fuzzer.message(user), forged))
+                queries.append(undo_queries[-1])
         answers = await asyncio.gather(*(api.answer_of(q, timeout=30) for q in queries))
-        assert len(answers) == BATCH  # every press answered
+        assert len(answers) == len(queries)  # every press answered
         refusals.update(a["text"] for a in answers if a.get("text"))
         await h.settle()
         assert snapshot_state(db) == before, f"a forged press changed state (batch at {sent})"
@@ -230,6 +256,9 @@ async def test_ten_thousand_forged_presses_change_nothing(
     assert not tracebacks, [(r.getMessage(), r.exc_info) for r in tracebacks[:5]]
     assert api.refused == [], api.refused[:5]
     assert driver.presses >= PRESSES // BATCH
+    bad = {Translator(lang)("refusal.bad_button") for lang in ("en", "ru")}
+    undo_answers = [await api.answer_of(q) for q in undo_queries]
+    assert len(undo_answers) > PRESSES // BATCH and all(a.get("text") in bad for a in undo_answers)
     # The fuzz reached every kind of check, not just the decoder.
     for key in (
         "refusal.bad_button",

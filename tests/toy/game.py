@@ -145,6 +145,9 @@ class Toy:
     def undo_voters(self, state: State[Any, Any], seat: int) -> frozenset[int]:
         return frozenset({1 - seat})
 
+    def by_consent(self, action: Any) -> bool:
+        return False  # the toy has no take-back
+
     def notices(
         self, before: State[Any, Any], after: State[Any, Any], seat: int
     ) -> tuple[Any, ...]:
