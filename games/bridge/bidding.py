@@ -494,8 +494,11 @@ def _rule_meaning(rule: Rule, call: Call, context: Context) -> Meaning:
     bid = call.bid
     if bid is not None and bid.strain.suit is not None and rule.length[0] > 0:
         need = rule.length[0]
-        if rule.call[1:] == "f":
-            need = max(0, need - context.partner.lengths.get(bid.strain.suit, 0))
+        if rule.call[1:] == "f":  # a fit: what partner holds counts, as ``_fit`` counts it
+            partner = context.partner.lengths.get(bid.strain.suit, 0)
+            if context.partner.balanced:
+                partner = max(partner, 2)
+            need = max(0, need - partner)
         if need > 0:
             lengths[bid.strain.suit] = need
     hcp_range = rule.hcp
@@ -563,10 +566,14 @@ def _combine(meanings: Iterable[Meaning | None]) -> Meaning:
     return Meaning("combined", (lo, hi), lengths, balanced, aces)
 
 
-def promises(dealer: Seat, calls: Sequence[Call]) -> dict[Seat, Meaning]:
-    """Each seat's promises over the whole auction so far (for sampling hidden hands)."""
+def promises(dealer: Seat, calls: Sequence[Call], passes: bool = True) -> dict[Seat, Meaning]:
+    """Each seat's promises over the whole auction so far (for sampling hidden hands). A pass
+    is also what the system makes when no rule fits a hand (a strong hand it has no bid for),
+    so with ``passes`` False a pass promises nothing: what must hold for every hand that made
+    the calls, as a sampler's quick filter needs."""
     meanings = read_auction(dealer, calls)
     by_seat: dict[Seat, list[Meaning | None]] = {seat: [] for seat in Seat}
     for i, meaning in enumerate(meanings):
-        by_seat[dealer.after(i)].append(meaning)
+        if passes or calls[i] != PASS:
+            by_seat[dealer.after(i)].append(meaning)
     return {seat: _combine(found) for seat, found in by_seat.items()}

@@ -210,7 +210,7 @@ class _Bidding:
 
     def __init__(self, view: SeatView, hidden: Sequence[Seat], position: Position) -> None:
         self.position = position
-        self.shown = promises(view.dealer, view.calls)
+        self.shown = promises(view.dealer, view.calls, passes=False)  # a filter: never too tight
         self.turns: dict[Seat, list[tuple[Turn, Call]]] = {seat: [] for seat in hidden}
         auction = AuctionState(view.dealer)
         for i, call in enumerate(view.calls):
