@@ -132,12 +132,12 @@ def main() -> int:
     for handler in logging.getLogger().handlers:
         handler.addFilter(quiet)
     logging.getLogger(RETRY_LOGGER).setLevel(logging.DEBUG)
-    install(config.token)
+    install(config.token, *config.secrets)
     try:
         asyncio.run(_check_storage(config.database))
     except StorageError as exc:
-        print(f"bridge bot: {config.database_setting}: {redact(str(exc), config.token)}",
-              file=sys.stderr)  # fmt: skip
+        reason = redact(str(exc), config.token, *config.secrets)
+        print(f"bridge bot: {config.database_setting}: {reason}", file=sys.stderr)
         return 1
     application = build_application(config)
     _Stopper(application).install()
@@ -163,17 +163,17 @@ def main() -> int:
                 stop_signals=None,  # ours, from post_init on: see _Stopper
             )
     except StorageError as exc:
-        print(f"bridge bot: {redact(str(exc), config.token)}", file=sys.stderr)
+        print(f"bridge bot: {redact(str(exc), config.token, *config.secrets)}", file=sys.stderr)
         return 1
     except InvalidToken:
         print("bridge bot: Telegram rejected BOT_TOKEN; check it with @BotFather", file=sys.stderr)
         return 2
     except NetworkError as exc:
-        reason = redact(str(exc), config.token)
+        reason = redact(str(exc), config.token, *config.secrets)
         print(f"bridge bot: cannot reach the Bot API ({reason})", file=sys.stderr)
         return 1
     except Exception:  # a bug: its traceback, with the token masked like every log line
-        print(redact(traceback.format_exc(), config.token), file=sys.stderr)
+        print(redact(traceback.format_exc(), config.token, *config.secrets), file=sys.stderr)
         return 1
     return 0
 

@@ -30,6 +30,7 @@ from bot.service import TableService
 from bot.standby import Lease
 from bot.timers import TurnTimers
 from bot.transport import SlimUpdates
+from bot.views import Rendered
 from storage import SqlStore, is_postgres, open_storage
 
 log = logging.getLogger(__name__)
@@ -142,6 +143,9 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     await _set_commands(application)
     for change in await service.restore_all():
         presenter.show(change)
+    for aside in service.set_aside.values():
+        t = Translator(aside.language)
+        outbox.post(aside.chat.tg_chat_id, aside.topic_id, Rendered(t("refusal.table_set_aside")))
     # Everything loaded so far lives as long as the process: keep it out of the collector's
     # full scans, which otherwise pause the loop longer the more tables were restored.
     gc.collect()

@@ -3,11 +3,13 @@ in the repository, and the token is never logged."""
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 
 class ConfigError(Exception):
@@ -16,6 +18,9 @@ class ConfigError(Exception):
 
 SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram accepts as a webhook's secret
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LANGUAGES = ("ru", "en")  # the languages the bot speaks (bot/locale)
+DATABASE_SCHEMES = ("sqlite", "postgresql", "postgres")
+URL_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,19}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,38 +84,102 @@ class Config:
                 raise ConfigError(
                     "WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and -"
                 )
-        try:
-            return cls(
-                token=token,
-                database=database,
-                database_setting=setting,
-                language=source.get("BRIDGE_LANGUAGE", "ru"),
-                log_level=level,
-                base_url=source.get("BOT_API_BASE_URL") or None,
-                base_file_url=source.get("BOT_API_BASE_FILE_URL") or None,
-                group_interval=float(source.get("GROUP_EDIT_INTERVAL", "4.0")),
-                private_interval=float(source.get("PRIVATE_EDIT_INTERVAL", "1.0")),
-                group_rate_per_minute=int(source.get("GROUP_RATE_PER_MINUTE", "20")),
-                overall_rate_per_second=int(source.get("OVERALL_RATE_PER_SECOND", "30")),
-                poll_timeout=int(source.get("POLL_TIMEOUT", "30")),
-                timer_minute=float(source.get("TURN_TIMER_MINUTE_SECONDS", "60")),
-                turn_notice_seconds=float(source.get("TURN_NOTICE_SECONDS", "20")),
-                robot_delay=float(source.get("ROBOT_DELAY_SECONDS", "1.0")),
-                robot_budget=float(source.get("ROBOT_SECONDS_PER_CARD", "1.0")),
-                robot_workers=int(source.get("ROBOT_WORKERS", "0")),
-                standby_interval=float(source.get("STANDBY_CHECK_SECONDS", "1.0")),
-                webhook_url=webhook_url,
-                webhook_secret=webhook_secret,
-                webhook_listen=source.get("WEBHOOK_LISTEN", "0.0.0.0"),
-                webhook_port=int(source.get("WEBHOOK_PORT", "8080")),
-            )
-        except ValueError as exc:
-            raise ConfigError(f"a setting is not a number: {exc}") from exc
+        return cls(
+            token=token,
+            database=database,
+            database_setting=setting,
+            language=_choice(source, "BRIDGE_LANGUAGE", "ru", LANGUAGES),
+            log_level=level,
+            base_url=source.get("BOT_API_BASE_URL") or None,
+            base_file_url=source.get("BOT_API_BASE_FILE_URL") or None,
+            group_interval=_number(source, "GROUP_EDIT_INTERVAL", 4.0),
+            private_interval=_number(source, "PRIVATE_EDIT_INTERVAL", 1.0),
+            group_rate_per_minute=_whole(source, "GROUP_RATE_PER_MINUTE", 20, least=1),
+            overall_rate_per_second=_whole(source, "OVERALL_RATE_PER_SECOND", 30, least=1),
+            poll_timeout=_whole(source, "POLL_TIMEOUT", 30),
+            timer_minute=_number(source, "TURN_TIMER_MINUTE_SECONDS", 60.0, positive=True),
+            turn_notice_seconds=_number(source, "TURN_NOTICE_SECONDS", 20.0),
+            robot_delay=_number(source, "ROBOT_DELAY_SECONDS", 1.0),
+            robot_budget=_number(source, "ROBOT_SECONDS_PER_CARD", 1.0, positive=True),
+            robot_workers=_whole(source, "ROBOT_WORKERS", 0),
+            standby_interval=_number(source, "STANDBY_CHECK_SECONDS", 1.0, positive=True),
+            webhook_url=webhook_url,
+            webhook_secret=webhook_secret,
+            webhook_listen=source.get("WEBHOOK_LISTEN", "0.0.0.0"),
+            webhook_port=_whole(source, "WEBHOOK_PORT", 8080, least=1, most=65535),
+        )
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """What no log line or message may hold besides the token: the webhook's secret and
+        the database's password."""
+        return tuple(s for s in (self.webhook_secret, database_password(self.database)) if s)
+
+
+def _number(source: Mapping[str, str], name: str, default: float, positive: bool = False) -> float:
+    """A setting in seconds: a number, 0 or more (more than 0 where 0 means nothing)."""
+    text = source.get(name, "").strip()
+    if not text:
+        return default
+    what = "a number of seconds above 0" if positive else "a number of seconds, 0 or more"
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0 or (positive and value == 0):
+        raise ConfigError(f"{name}={text[:20]!r} is not {what} (for example {default:g})")
+    return value
+
+
+def _whole(
+    source: Mapping[str, str], name: str, default: int, least: int = 0, most: int | None = None
+) -> int:
+    """A whole-number setting within its range."""
+    text = source.get(name, "").strip()
+    if not text:
+        return default
+    accepted = f"a whole number from {least}" + (f" to {most}" if most is not None else " up")
+    try:
+        value = int(text)
+    except ValueError:
+        raise ConfigError(f"{name}={text[:20]!r} is not {accepted}") from None
+    if value < least or (most is not None and value > most):
+        raise ConfigError(f"{name}={text[:20]!r} is not {accepted}")
+    return value
+
+
+def _choice(source: Mapping[str, str], name: str, default: str, accepted: tuple[str, ...]) -> str:
+    text = source.get(name, "").strip().lower()
+    if not text:
+        return default
+    if text not in accepted:
+        raise ConfigError(f"{name}={text[:20]!r} is not one of {', '.join(accepted)}")
+    return text
 
 
 def database_from_env(source: Mapping[str, str]) -> tuple[str, str]:
     """The database and the setting that named it. ``BRIDGE_DB``, its name before PostgreSQL,
-    stays an alias of ``DATABASE_URL``."""
+    stays an alias of ``DATABASE_URL``. A URL of a scheme we do not speak is refused here, by
+    its scheme alone: taken for a SQLite path, its password would be printed as a file name."""
     if source.get("DATABASE_URL"):
-        return source["DATABASE_URL"], "DATABASE_URL"
-    return source.get("BRIDGE_DB", "bridge.sqlite3"), "BRIDGE_DB"
+        database, setting = source["DATABASE_URL"], "DATABASE_URL"
+    else:
+        database, setting = source.get("BRIDGE_DB", "bridge.sqlite3"), "BRIDGE_DB"
+    scheme, sep, _ = database.partition("://")
+    if sep and scheme.lower() not in DATABASE_SCHEMES:
+        named = repr(scheme) if URL_SCHEME.fullmatch(scheme) else "that URL's scheme"
+        raise ConfigError(
+            f"{setting}: {named} is not a database I can use: give a SQLite file "
+            "(bridge.sqlite3, sqlite:///bridge.sqlite3) or postgresql://…"
+        )
+    return database, setting
+
+
+def database_password(database: str) -> str | None:
+    """The password in a database URL, if it has one."""
+    if "://" not in database:
+        return None
+    try:
+        return urlsplit(database).password
+    except ValueError:
+        return None

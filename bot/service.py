@@ -132,6 +132,16 @@ class Snapshot:
 
 
 @dataclass(frozen=True, slots=True)
+class SetAside:
+    """A table that could not be restored from its log: its group is told, nothing else stops."""
+
+    table_id: int
+    chat: Chat
+    topic_id: int | None
+    language: str  # the table's
+
+
+@dataclass(frozen=True, slots=True)
 class DealFinished:
     """A deal ended and its outcome was written on the match."""
 
@@ -291,6 +301,8 @@ class TableService:
         self._players: dict[int, Player] = {}  # Telegram user id -> player
         self._usernames: dict[int, str | None] = {}  # Telegram user id -> @username
         self._recovering: dict[int, asyncio.Task[None]] = {}
+        # Tables whose log does not replay: never loaded again by this process.
+        self.set_aside: dict[int, SetAside] = {}
         # Told of a table brought back after a failure (the bot shows it): set by the app.
         self.on_recovered: Callable[[Change], None] | None = None
 
@@ -406,10 +418,28 @@ class TableService:
         return live
 
     async def _load(self, table_id: int) -> _Live:
+        if table_id in self.set_aside:
+            raise Refusal("table_set_aside")
         bundles = await self.storage.load_bundles([table_id])
         if not bundles or bundles[0].table.scorekeeper:  # a scoresheet is not played here
             raise Refusal("table_closed")
-        return _live_from(bundles[0])
+        return self._restored(bundles[0])
+
+    def _restored(self, bundle: TableBundle) -> _Live:
+        """The live table from its bundle; one whose log does not replay (a changed or damaged
+        event) is set aside, with one log line, so that it cannot stop anything else."""
+        try:
+            return _live_from(bundle)
+        except Exception as exc:
+            table = bundle.table
+            self.set_aside[table.id] = SetAside(
+                table.id, bundle.chat, table.topic_id, table.settings.language
+            )
+            log.error(
+                "table %s: set aside, its deal %s does not replay (%s: %s)",
+                table.id, table.current_deal, type(exc).__name__, str(exc)[:200],
+            )  # fmt: skip
+            raise Refusal("table_set_aside") from None
 
     def _snapshot(self, live: _Live) -> Snapshot:
         return Snapshot(
@@ -449,7 +479,10 @@ class TableService:
             for bundle in await self.storage.load_bundles():
                 table_id = bundle.table.id
                 async with self._lock(table_id):
-                    live = self._live[table_id] = _live_from(bundle)
+                    try:
+                        live = self._live[table_id] = self._restored(bundle)
+                    except Refusal:
+                        continue  # set aside: every other table runs
                     notices = await self._advance(live)
                     changes.append(Change(self._snapshot(live), tuple(notices)))
         finally:

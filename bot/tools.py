@@ -9,11 +9,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
 
-from bot.config import database_from_env
-from storage import open_storage, read_schema
+from bot.config import ConfigError, database_from_env, database_password
+from bot.redact import redact
+from storage import is_postgres, open_storage, read_schema, sqlite_path
 from storage.interface import StorageError
 from storage.migrations import LATEST
 from storage.postgres import safe_url
@@ -26,9 +28,14 @@ COMMANDS = ("export", "import")
 
 
 def run(args: list[str]) -> int:
-    database, setting = database_from_env(os.environ)
+    try:
+        database, setting = database_from_env(os.environ)
+    except ConfigError as exc:
+        print(f"bridge bot: {exc}", file=sys.stderr)
+        return 2
+    password = database_password(database)
     if args == ["health"]:
-        return asyncio.run(_health(database))
+        return asyncio.run(_health(database, password))
     if len(args) != 2 or args[0] not in COMMANDS:
         print(USAGE, file=sys.stderr)
         return 2
@@ -36,7 +43,7 @@ def run(args: list[str]) -> int:
     try:
         counts = asyncio.run(_transfer(command, path, database))
     except (StorageError, OSError, ValueError) as exc:
-        print(f"bridge bot: {command}: {exc}", file=sys.stderr)
+        print(f"bridge bot: {command}: {_masked(str(exc), password)}", file=sys.stderr)
         return 1
     rows = ", ".join(f"{n} {name}" for name, n in counts.items() if n)
     where = safe_url(database)
@@ -47,13 +54,18 @@ def run(args: list[str]) -> int:
     return 0
 
 
-async def _health(database: str) -> int:
+def _masked(text: str, password: str | None) -> str:
+    return redact(text, "", password)
+
+
+async def _health(database: str, password: str | None) -> int:
     """0 when the database answers and is at this bot's schema: the container's health check.
     Read-only, and without the SQLite lock the running bot holds."""
     try:
         version = await read_schema(database)
     except StorageError as exc:
-        print(f"bridge bot: health: {safe_url(database)}: {exc}", file=sys.stderr)
+        reason = _masked(str(exc), password)
+        print(f"bridge bot: health: {safe_url(database)}: {reason}", file=sys.stderr)
         return 1
     if version != LATEST:
         print(f"bridge bot: health: schema {version}, expected {LATEST}", file=sys.stderr)
@@ -62,16 +74,40 @@ async def _health(database: str) -> int:
 
 
 async def _transfer(command: str, path: str, database: str) -> dict[str, int]:
-    storage = await open_storage(database)
-    try:
-        if command == "export":
+    """An export reads an existing database only and writes its file whole or not at all; an
+    import that fails leaves no new database file behind."""
+    if command == "export":
+        storage = await open_storage(database, create=False)
+        try:
             if path == "-":
                 return await export(storage, sys.stdout)
-            with open(path, "w", encoding="utf-8") as out:
-                return await export(storage, out)
+            partial = f"{path}.partial"
+            try:
+                with open(partial, "w", encoding="utf-8") as out:
+                    counts = await export(storage, out)
+                os.replace(partial, path)
+            finally:
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(partial)
+            return counts
+        finally:
+            await storage.close()
+    new_file = not is_postgres(database) and not os.path.exists(sqlite_path(database))
+    if path != "-" and not os.path.exists(path):
+        raise StorageError(f"{path} does not exist")
+    storage = await open_storage(database)
+    done = False
+    try:
         if path == "-":
-            return await import_(storage, sys.stdin)
-        with open(path, encoding="utf-8") as source:
-            return await import_(storage, source)
+            counts = await import_(storage, sys.stdin)
+        else:
+            with open(path, encoding="utf-8") as source:
+                counts = await import_(storage, source)
+        done = True
+        return counts
     finally:
         await storage.close()
+        if new_file and not done:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(sqlite_path(database) + suffix)

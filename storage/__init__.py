@@ -48,13 +48,18 @@ async def read_schema(database: str) -> int:
         raise StorageError(str(exc)) from exc
 
 
-async def open_storage(database: str) -> SqlStore:
-    """The storage ``database`` names: a ``postgresql://`` URL, or a SQLite file."""
+async def open_storage(database: str, create: bool = True) -> SqlStore:
+    """The storage ``database`` names: a ``postgresql://`` URL, or a SQLite file. With
+    ``create`` False a SQLite file that does not exist is an error, not a new empty database
+    (a backup of nothing must not look like a backup)."""
     if is_postgres(database):
         from storage.postgres import PostgresStorage
 
         return await PostgresStorage.open(database)
-    return await SqliteStorage.open(sqlite_path(database))
+    path = sqlite_path(database)
+    if not create and not os.path.exists(path):
+        raise StorageError(f"{path} does not exist")
+    return await SqliteStorage.open(path)
 
 
 __all__ = [

@@ -10,10 +10,12 @@ database at that same schema, in one transaction: all of it or nothing.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import IO, Any
 
-from storage.interface import StorageError
+from games.core.registry import find_game
+from storage.events import replay
+from storage.interface import Event, StorageError
 from storage.migrations import LATEST
 from storage.sql.base import SqlStore
 
@@ -73,8 +75,63 @@ async def import_(storage: SqlStore, source: IO[str]) -> dict[str, int]:
     counts = {name: len(rows) for name, _, rows in data}
     if counts != head["rows"]:
         raise TransferError(f"the file is cut short: {counts} rows, its header says {head['rows']}")
+    check(data)
     await storage.load(data)
     return counts
+
+
+def check(data: Sequence[tuple[str, Sequence[str], list[list[Any]]]]) -> None:
+    """What the bot would trip over later is refused now, before anything is written: a NUL in
+    a text (PostgreSQL cannot keep one), a ledger entry whose rows do not sum to zero, a deal
+    whose log does not replay through its game (the table could not be restored)."""
+    tables = {name: [dict(zip(columns, row, strict=True)) for row in rows]
+              for name, columns, rows in data}  # fmt: skip
+    for name, rows in tables.items():
+        for number, row in enumerate(rows, start=1):
+            if any(isinstance(v, str) and "\x00" in v for v in row.values()):
+                raise TransferError(f"row {number} of {name} holds a NUL character")
+    sums: dict[str, int] = {}
+    for row in tables.get("ledger", []):
+        sums[str(row["txn"])] = sums.get(str(row["txn"]), 0) + int(row["points"])
+    unbalanced = sorted(txn for txn, total in sums.items() if total)
+    if unbalanced:
+        raise TransferError(
+            f"{len(unbalanced)} ledger entries do not sum to zero (the first: {unbalanced[0]})"
+        )
+    _check_replay(tables)
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _check_replay(tables: Mapping[str, list[dict[str, Any]]]) -> None:
+    online = {row["id"]: row for row in tables.get("tables", []) if not row["scorekeeper"]}
+    matches = tables.get("matches", [])
+    seats_of_match = {row["id"]: len(_json(row["seats"]) or {}) for row in matches}
+    seated: dict[int, int] = {}
+    for row in tables.get("seats", []):
+        seated[row["table_id"]] = seated.get(row["table_id"], 0) + 1
+    match_of = {(r["table_id"], r["deal_no"]): r["match_id"] for r in tables.get("deals", [])}
+    logs: dict[tuple[int, int], list[Event]] = {}
+    for row in tables.get("events", []):
+        if row["table_id"] in online:
+            event = Event(row["table_id"], row["deal_no"], row["seq"], row["kind"],
+                          _json(row["payload"]), row["player_id"], row["at"])  # fmt: skip
+            logs.setdefault((row["table_id"], row["deal_no"]), []).append(event)
+    for (table_id, deal_no), events in sorted(logs.items()):
+        table = online[table_id]
+        try:
+            game = find_game(str(table["game"]))
+            match_id = match_of.get((table_id, deal_no))
+            players = seats_of_match.get(match_id, 0) or seated.get(table_id, 0)
+            players = players or game.table_size(_json(table["options"]) or {})
+            replay(game, players, sorted(events, key=lambda e: e.seq))
+        except Exception as exc:  # any way a log fails to replay: name the deal, refuse it
+            raise TransferError(
+                f"table {table_id}, deal {deal_no} does not replay ({type(exc).__name__}: "
+                f"{str(exc)[:100]}): the file was changed or is damaged"
+            ) from None
 
 
 def _header(line: str) -> dict[str, Any]:
@@ -92,15 +149,23 @@ def _tables(lines: Iterator[str]) -> Iterator[tuple[str, Sequence[str], list[lis
     name: str | None = None
     columns: Sequence[str] = ()
     rows: list[list[Any]] = []
-    for line in lines:
-        item = json.loads(line)
+    for number, line in enumerate(lines, start=2):
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError:
+            raise TransferError(f"line {number} is not JSON") from None
         if isinstance(item, dict):
             if name is not None:
                 yield name, columns, rows
-            name, columns, rows = item["table"], tuple(item["columns"]), []
+            table, named = item.get("table"), item.get("columns")
+            if not isinstance(table, str) or not isinstance(named, list):
+                raise TransferError(f"line {number}: not a table's header or a row")
+            name, columns, rows = table, tuple(named), []
             if known.get(name) != columns:
-                raise TransferError(f"unexpected table or columns in the file: {name}")
-        else:
+                raise TransferError(f"unexpected table or columns in the file: {name[:40]}")
+        elif isinstance(item, list) and name is not None and len(item) == len(columns):
             rows.append(item)
+        else:
+            raise TransferError(f"line {number}: not a row of {name or 'any table'}")
     if name is not None:
         yield name, columns, rows

@@ -10,6 +10,8 @@ import signal
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.bot.harness import GROUP, PLAYERS
 from tests.fakeapi import FakeBotApi
 
@@ -193,3 +195,28 @@ async def test_sigterm_the_moment_the_bot_is_ready_stops_it(
         output = (await process.stdout.read()).decode()
         assert process.returncode == 0, output[-2000:]
         assert "SECRET" not in output
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "says"),
+    [
+        ("GROUP_EDIT_INTERVAL", "abc", "a number of seconds, 0 or more"),
+        ("GROUP_EDIT_INTERVAL", "-1", "a number of seconds, 0 or more"),
+        ("PRIVATE_EDIT_INTERVAL", "nan", "a number of seconds, 0 or more"),
+        ("BRIDGE_LANGUAGE", "de", "one of ru, en"),
+        ("ROBOT_WORKERS", "-3", "a whole number from 0 up"),
+        ("WEBHOOK_PORT", "99999", "a whole number from 1 to 65535"),
+        ("ROBOT_SECONDS_PER_CARD", "0", "a number of seconds above 0"),
+        ("DATABASE_URL", "mysql://u:pw123@h/db", "'mysql' is not a database I can use"),
+    ],
+)
+async def test_a_bad_setting_is_one_line_naming_it_before_anything_starts(
+    api: FakeBotApi, tmp_path: Path, setting: str, value: str, says: str
+) -> None:
+    code, output = await run_bot(api, tmp_path, 30, "INFO", {setting: value})
+    assert code == 2, output
+    [line] = output.strip().splitlines()
+    assert line.startswith(f"bridge bot: {setting}") and says in line, line
+    assert "pw123" not in output and "SECRET" not in output
+    assert not api.calls  # nothing was asked of the network
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # nor any database made

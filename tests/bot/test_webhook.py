@@ -60,7 +60,7 @@ async def test_updates_come_by_webhook_and_a_wrong_secret_is_refused(
         str(database),
         "webhook",
         {"WEBHOOK_URL": url, "WEBHOOK_SECRET": SECRET, "WEBHOOK_LISTEN": "127.0.0.1",
-         "WEBHOOK_PORT": str(port)},
+         "WEBHOOK_PORT": str(port), "LOG_LEVEL": "DEBUG"},
     )  # fmt: skip
     try:
         await _eventually(lambda: api.webhook is not None)
@@ -109,3 +109,27 @@ async def test_updates_come_by_webhook_and_a_wrong_secret_is_refused(
         assert group is not None and await store.table_in(group.id, None) is not None
     finally:
         await store.close()
+
+
+async def test_a_generated_webhook_secret_is_never_logged(api: FakeBotApi, tmp_path: Path) -> None:
+    """No WEBHOOK_SECRET: the bot makes one each start and gives it to Telegram in setWebhook,
+    a call PTB logs at DEBUG; the secret is masked there as the token is."""
+    port = _port()
+    url = f"http://127.0.0.1:{port}/hook"
+    bot = await BotProcess.start(
+        api,
+        str(tmp_path / "bot.sqlite3"),
+        "webhook",
+        {"WEBHOOK_URL": url, "WEBHOOK_LISTEN": "127.0.0.1", "WEBHOOK_PORT": str(port),
+         "LOG_LEVEL": "DEBUG"},
+    )  # fmt: skip
+    try:
+        await _eventually(lambda: api.webhook is not None)
+        await bot.until("ready")
+    finally:
+        code = await bot.stop()
+    assert api.webhook is not None
+    secret = api.webhook[1]
+    output = "".join(bot.lines)
+    assert code == 0 and "DEBUG" in output and "setWebhook" in output, output[-2000:]
+    assert len(secret) >= 32 and secret not in output

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import shutil
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from games.preferans.game import PREFERANS
 from storage import open_storage
 from storage.interface import PRACTICE, TableSettings
 from storage.sql.base import SqlStore
@@ -49,8 +51,11 @@ async def history(path: Path) -> None:
         for seat, pid in seats.items():
             await store.set_seat(table.id, seat, pid)
         pulka = await store.start_match(table.id, seats)
-        await store.start_deal(table.id, 1, {"dealer": 0, "cards": "x"}, None, "u:1")
-        await store.append_event(table.id, 1, 1, "bid", {"seat": 1, "bid": "6S"}, players[1].id)
+        deal = PREFERANS.new_deal(3, 0, random.Random(4).randrange, {})
+        await store.start_deal(table.id, 1, deal, None, "u:1")
+        state = PREFERANS.start(3, deal)
+        bid = state.legal_actions(1)[0]
+        await store.append_event(table.id, 1, 1, *PREFERANS.to_event(bid), players[1].id)
         await store.finish_deal(table.id, 1, {"declarer": 1})
         whists = {players[0].id: 40, players[1].id: -15, players[2].id: -25}
         await store.finish_match(pulka.id, {"pool": 10}, whists, seats, unit="whists")
@@ -138,3 +143,109 @@ async def test_an_import_lands_whole_or_not_at_all(tmp_path: Path, pg_url: str) 
 async def test_a_wrong_tool_command_prints_its_usage(args: list[str]) -> None:
     code, out = await tool("unused.sqlite3", *args)
     assert code == 2 and out.startswith("usage: python -m bot"), out
+
+
+async def test_export_and_health_never_create_a_database(tmp_path: Path) -> None:
+    """A backup of a database that is not there is an error, not an empty file reported as a
+    success; nothing is created, neither the database nor the backup."""
+    missing = tmp_path / "typo.sqlite3"
+    out = tmp_path / "out.jsonl"
+    code, said = await tool(str(missing), "export", str(out))
+    assert code == 1 and "does not exist" in said and "Traceback" not in said, said
+    code, said = await tool(str(missing), "health")
+    assert code == 1 and "does not exist" in said, said
+    assert not missing.exists() and not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+async def test_a_failed_import_creates_no_database(tmp_path: Path) -> None:
+    target = tmp_path / "new.sqlite3"
+    stranger = tmp_path / "stranger.jsonl"
+    stranger.write_text('{"hello": 1}\n')
+    for source in (stranger, tmp_path / "no-such-file.jsonl"):
+        code, said = await tool(str(target), "import", str(source))
+        assert code == 1 and "Traceback" not in said, said
+        assert not target.exists(), source
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["stranger.jsonl"]
+
+
+async def _dump(tmp_path: Path) -> list[str]:
+    source = tmp_path / "club.sqlite3"
+    await history(source)
+    dump = tmp_path / "dump.jsonl"
+    assert (await tool(str(source), "export", str(dump)))[0] == 0
+    return dump.read_text(encoding="utf-8").splitlines(keepends=True)
+
+
+def _rows_of(lines: list[str], table: str) -> range:
+    """The line numbers of ``table``'s rows in an export."""
+    start = next(i for i, line in enumerate(lines) if line.startswith(f'{{"table": "{table}"'))
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("{")), len(lines))
+    return range(start + 1, end)
+
+
+async def test_an_import_that_does_not_replay_is_refused_whole(tmp_path: Path) -> None:
+    """One card changed in an export: the import replays every deal through its game before it
+    commits, and refuses the file; the bot would otherwise stop at its next start."""
+    lines = await _dump(tmp_path)
+    changed = None
+    for i in _rows_of(lines, "events"):
+        row = json.loads(lines[i])
+        payload = json.loads(row[4]) if isinstance(row[4], str) else row[4]
+        if row[3] == "card":
+            payload["card"] = "SA" if payload["card"] != "SA" else "HA"
+            row[4] = json.dumps(payload) if isinstance(row[4], str) else payload
+            lines[i] = json.dumps(row, ensure_ascii=False) + "\n"
+            changed = i
+            break
+    assert changed is not None
+    bad = tmp_path / "changed.jsonl"
+    bad.write_text("".join(lines), encoding="utf-8")
+    target = tmp_path / "restored.sqlite3"
+    code, said = await tool(str(target), "import", str(bad))
+    assert code == 1 and "does not replay" in said and "Traceback" not in said, said
+    assert len(said.strip().splitlines()) == 1, said
+    assert not target.exists()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["foreign", "short row", "not json", "nul", "unbalanced"],
+)
+async def test_a_damaged_import_file_is_one_line_and_changes_nothing(
+    tmp_path: Path, damage: str
+) -> None:
+    lines = await _dump(tmp_path)
+    players = _rows_of(lines, "players")
+    ledger = _rows_of(lines, "ledger")
+    if damage == "foreign":
+        lines.insert(players.start, '{"foo": 1}\n')
+    elif damage == "short row":
+        lines[players.start] = "[1, 2]\n"
+    elif damage == "not json":
+        lines[players.start] = "{nope\n"
+    elif damage == "nul":
+        row = json.loads(lines[players.start])
+        row[2] = "Anna\x00"
+        lines[players.start] = json.dumps(row) + "\n"
+    else:
+        row = json.loads(lines[ledger.start])
+        row[3] = int(row[3]) + 1
+        lines[ledger.start] = json.dumps(row, ensure_ascii=False) + "\n"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(lines), encoding="utf-8")
+    target = tmp_path / "restored.sqlite3"
+    code, said = await tool(str(target), "import", str(bad))
+    assert code == 1 and "Traceback" not in said, said
+    assert len(said.strip().splitlines()) == 1, said
+    assert not target.exists()
+
+
+@pytest.mark.parametrize("command", [["export", "out.jsonl"], ["import", "in.jsonl"], ["health"]])
+async def test_an_unknown_database_scheme_is_refused_by_name_without_its_password(
+    tmp_path: Path, command: list[str]
+) -> None:
+    code, said = await tool("mysql://u:pw123@h/db", *command)
+    assert code == 2 and "pw123" not in said, said
+    assert said.strip().splitlines() == [said.strip()] and "'mysql'" in said, said
+    assert not (ROOT / "mysql:").exists()
