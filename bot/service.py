@@ -566,15 +566,15 @@ class TableService:
         self, table_id: int, deal_no: int, game_name: str
     ) -> tuple[Chat, State[Any, Any]]:
         """A deal of an online table of ``game_name`` that is over (all its cards may be
-        shown), with its group; Refusal("stale") for one still being played, never dealt, of
-        another game or a scoresheet (forged data)."""
+        shown), with its group; Refusal("unknown_action") for one still being played, never dealt,
+        of another game or a scoresheet (forged data: no button of ours names it)."""
         try:
             table = await self.storage.get_table(table_id)
         except NotFound:
-            raise Refusal("stale") from None
+            raise Refusal("unknown_action") from None
         events = await self.storage.events(table_id, deal_no)
         if not events or table.scorekeeper or table.game != game_name:
-            raise Refusal("stale")
+            raise Refusal("unknown_action")  # never dealt here: no button of ours named it
         game = find_game(table.game)
         players = len(table.seats) or game.table_size(table.settings.options)
         try:
@@ -582,7 +582,7 @@ class TableService:
         except (ValueError, RuleError):
             raise Refusal("stale") from None
         if not state.finished:
-            raise Refusal("stale")
+            raise Refusal("unknown_action")  # no button of ours shows a deal under way
         return await self.storage.get_chat(table.chat_id), state
 
     async def table_by_token(self, token: str) -> int | None:
@@ -805,9 +805,10 @@ class TableService:
     async def _acting(self, table_id: int, deal_no: int, player_id: int) -> tuple[_Live, Seat]:
         """The live table and the player's seat, if they may act in this deal now."""
         live = await self._get(table_id)
+        if deal_no != live.deal_no:
+            raise stale_or_forged(deal_no, live.deal_no)
         if (
             live.state is None
-            or deal_no != live.deal_no
             or live.state.finished
             or live.table.status is not TableStatus.PLAYING
         ):
@@ -1098,6 +1099,12 @@ class TableService:
             if await self.storage.player_flag(player_id, ROBOT):
                 return True
         return False
+
+
+def stale_or_forged(deal_no: int, current: int) -> Refusal:
+    """A button of a deal other than the current one: an earlier deal's (stale), or one that
+    was never dealt (no button of ours made it)."""
+    return Refusal("stale" if 1 <= deal_no < current else "unknown_action")
 
 
 async def people_practice(storage: Storage, chat_id: int) -> dict[int, int]:

@@ -25,7 +25,7 @@ from bot.handlers.common import (
     user_translator,
 )
 from bot.i18n import translator
-from bot.service import Refusal
+from bot.service import Refusal, stale_or_forged
 from bot.views import Rendered
 from games.errors import RuleError
 
@@ -196,7 +196,9 @@ async def button(update: Update, context: BotContext) -> None:
             seat = snap.seat_of(player.id)
             if seat is None:
                 raise Refusal("not_seated")
-            if snap.state is None or pressed.deal_no != snap.deal_no or snap.state.finished:
+            if pressed.deal_no != snap.deal_no:
+                raise stale_or_forged(pressed.deal_no, snap.deal_no)
+            if snap.state is None or snap.state.finished:
                 raise Refusal("stale")
             menu = {Act.CLAIM_MENU: "claim", Act.MENU: pressed.arg}.get(pressed.act, "")
             context.presenter.show_hand(snap, seat, menu)

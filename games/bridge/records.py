@@ -5,6 +5,7 @@ own parsers, and other programs, read back; we only translate our deal into its 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import quote
@@ -103,9 +104,14 @@ def board(record: Record) -> Board:
     return found
 
 
+# endplay writes a doubled contract as "4Sx" / "3NTxx"; PBN 2.1 (§3.4.9) writes "4SX", "3NTXX".
+_DOUBLED = re.compile(r'^(\[Contract "[1-7](?:NT|[SHDC]))(xx|x)("\])$', re.MULTILINE)
+
+
 def to_pbn(records: Sequence[Record]) -> str:
-    """A PBN file of the deals, in order."""
-    return pbn.dumps([board(record) for record in records])
+    """A PBN file of the deals, in order, written as the standard spells it."""
+    text = pbn.dumps([board(record) for record in records])
+    return _DOUBLED.sub(lambda m: m.group(1) + m.group(2).upper() + m.group(3), text)
 
 
 def to_lin(record: Record) -> str:

@@ -63,7 +63,9 @@ async def test_a_forged_undo_after_the_lead_takes_nothing_back(h: Harness) -> No
     assert isinstance(after, BridgeState) and after.deal.history == state.deal.history
 
 
-async def test_a_forged_undo_of_the_last_pass_in_preferans_is_refused(h: Harness) -> None:
+async def preferans_past_the_auction(h: Harness) -> tuple[list[User], DealState]:
+    """Three players at a Preferans table; someone bids a six, the others pass: the auction is
+    over, the talon shown, declarer to discard. Returns the players and the state then."""
     _register()
     players = [User(401, "Аня", "ru", "anya"), User(402, "Bob", "en", "bob"), User(403, "Вика")]
     for user in players:
@@ -71,12 +73,11 @@ async def test_a_forged_undo_of_the_last_pass_in_preferans_is_refused(h: Harness
     await h.say(players[0], GROUP, "/preferans")
     await sit_all(h, players)
     await h.settle()
-    # Someone bids a six, the others pass: the auction ends and the talon is shown.
     while True:
         state = live_state(h)
         assert isinstance(state, DealState)
         if state.phase is not Phase.AUCTION:
-            break
+            return players, state
         offer = _offer(h, players)
         assert offer is not None
         user, sent, data = offer
@@ -86,6 +87,10 @@ async def test_a_forged_undo_of_the_last_pass_in_preferans_is_refused(h: Harness
         press = games[0] if games and not bid_before else next(d for d in bids if d.endswith("P"))
         assert not (await h.press(user, sent, press)).get("text")
         await h.settle()
+
+
+async def test_a_forged_undo_of_the_last_pass_in_preferans_is_refused(h: Harness) -> None:
+    players, state = await preferans_past_the_auction(h)
     last = state.history[-1]
     passer = players[last.seat]
     assert h.app is not None

@@ -4,14 +4,16 @@ to the same deals, auctions, play and results."""
 from __future__ import annotations
 
 import random
+import re
 from urllib.parse import unquote
 
 import endplay.parsers.lin as lin
 import endplay.parsers.pbn as pbn
-from endplay.types import Vul
+from endplay.types import Penalty, Vul
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from games.bridge.calls import Call
 from games.bridge.cards import Card, Deal, Seat
 from games.bridge.deal import (
     AnswerClaim,
@@ -99,6 +101,32 @@ def test_pbn_reads_back_to_the_same_deals(seed: int, ns: bool, ew: bool) -> None
             made = board.contract.result + state.contract.tricks_needed
             assert made == state.result.declarer_tricks
     assert boards[0].info.north == "Анна А"
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000))
+def test_pbn_writes_doubled_contracts_as_the_standard_does(seed: int) -> None:
+    """PBN 2.1 writes "4SX" and "3NTXX" (endplay writes a lower-case x); read back, the
+    penalty is the same."""
+    rng = random.Random(seed)
+    deal = Deal.shuffled(Seat(rng.randrange(4)), rng.randrange)
+    state = DealState.new(deal)
+    level = rng.randrange(1, 8)
+    strain = rng.choice(["C", "D", "H", "S", "NT"])
+    redouble = rng.random() < 0.5
+    calls = [f"{level}{strain}", "X"] + (["XX"] if redouble else []) + ["P", "P", "P"]
+    for text in calls:
+        actor = state.actor
+        assert actor is not None
+        state = state.apply(MakeCall(actor, Call.parse(text)))
+    record = Record(1, state, False, False)
+    text = to_pbn([record])
+    written = "X" * (2 if redouble else 1)
+    assert f'[Contract "{level}{strain}{written}"]' in text, text
+    assert not re.search(r'\[Contract "[^"]*x', text)
+    [board] = pbn.loads(text)
+    assert board.contract.level == level
+    assert board.contract.penalty is (Penalty.redoubled if redouble else Penalty.doubled)
 
 
 def test_the_viewer_link_carries_the_deal_auction_and_play() -> None:

@@ -13,7 +13,7 @@ from bot.callback_data import Act, BadCallbackData, Button, route
 from bot.context import BotContext
 from bot.games.bridge.score import dd_table
 from bot.games.bridge.state import bridge_deal, bridge_rubber
-from bot.handlers.common import chat_translator, thread_of, user_translator
+from bot.handlers.common import chat_translator, refusal_text, thread_of, user_translator
 from bot.service import Refusal
 from bot.views import Rendered
 from games.bridge.cards import Seat, Side
@@ -83,8 +83,11 @@ async def dd_button(update: Update, context: BotContext) -> None:
         chat, state = await context.service.finished_deal(
             pressed.table_id, pressed.deal_no, "bridge"
         )
-    except (BadCallbackData, KeyError, Refusal):
-        await query.answer(t("refusal.stale"), show_alert=True)
+    except KeyError:
+        await query.answer(t("refusal.bad_button"), show_alert=True)
+        return
+    except (BadCallbackData, Refusal) as error:
+        await query.answer(refusal_text(error, t), show_alert=True)
         return
     here = query.message.chat.id if query.message is not None else None
     if here != chat.tg_chat_id:  # a deal of another group's table: not this chat's to see

@@ -43,6 +43,7 @@ from bot.views import Key, Rendered, key_rows
 from bot.views.amounts import money
 from bot.views.misc import answer_keys
 from bot.views.text import user_text
+from games.errors import OutOfTurn, Reason
 from games.preferans.cards import Card
 from games.preferans.deal import (
     AnswerClaim,
@@ -178,6 +179,8 @@ class PreferansUI:
         claim = menu == "claim" and any(isinstance(a, MakeClaim) for a in state.legal_actions(seat))
         if menu and not (discard or claim):
             raise Refusal("stale")
+        if discard and state.actor != seat:  # the discard is declarer's alone to choose
+            raise OutOfTurn("drop", Reason.NOT_YOUR_TURN)
         self._hand(presenter, snap, seat, snap.deal_no, state, menu)
 
     def _hand(
