@@ -46,7 +46,7 @@ async def test_a_deal_that_never_existed_is_a_bad_button(h: Harness) -> None:
     data = next(b["callback_data"] for b in message.buttons() if ":a:" in b["callback_data"])
     head, deal, rest = data.split(":", 2)[0:2], data.split(":")[2], data.split(":", 3)[3]
     number, _, at = deal.partition(".")
-    bad, stale = texts("refusal.bad_button"), texts("refusal.stale")
+    bad = texts("refusal.bad_button")
     for never in ("0", "7", "999999"):
         forged = ":".join([*head, f"{never}.{at}", rest])
         assert (await h.press(user, message, forged)).get("text") in bad, forged
