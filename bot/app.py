@@ -28,6 +28,7 @@ from bot.presenter import Presenter
 from bot.robots import RobotPlayers
 from bot.service import TableService
 from bot.standby import Lease
+from bot.throttle import Throttle
 from bot.timers import TurnTimers
 from bot.transport import SlimUpdates
 from bot.views import Rendered
@@ -139,6 +140,7 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
         outbox=outbox,
         presenter=presenter,
         ledger=LedgerService(storage),
+        records=Throttle(config.record_pause),
     )
     await _set_commands(application)
     for change in await service.restore_all():

@@ -44,6 +44,9 @@ class Config:
     # A fixed shuffle for reproducible runs (tests comparing releases); never from the
     # environment: real tables are always shuffled with ``secrets``.
     shuffle_seed: int | None = None
+    # Seconds between two hand records (/pbn) one chat may have built: one at a time per chat,
+    # so a flood of record requests cannot keep the bot busy for every other group.
+    record_pause: float = 10.0
     # Robots: the pause before a robot's call or card (so people see each one), the seconds a
     # robot may think over a card, and the processes they think in (0: one per CPU but the
     # first, which is kept for the people).

@@ -11,6 +11,7 @@ from bot.ledger import LedgerService
 from bot.outbox import Outbox
 from bot.presenter import Presenter
 from bot.service import TableService
+from bot.throttle import Throttle
 from storage.interface import Storage
 
 
@@ -39,6 +40,12 @@ class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], d
     def outbox(self) -> Outbox:
         outbox: Outbox = self.bot_data["outbox"]
         return outbox
+
+    @property
+    def records(self) -> Throttle:
+        """Hand records built on request: one at a time per chat, with a pause between."""
+        records: Throttle = self.bot_data["records"]
+        return records
 
     @property
     def presenter(self) -> Presenter:

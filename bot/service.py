@@ -32,6 +32,7 @@ from storage.interface import (
     Chat,
     ChatSettings,
     ConflictError,
+    DealSummary,
     Event,
     NotFound,
     Player,
@@ -41,6 +42,7 @@ from storage.interface import (
     TableSettings,
     TableStatus,
 )
+from storage.interface import Match as StoredMatch
 
 log = logging.getLogger(__name__)
 
@@ -538,28 +540,20 @@ class TableService:
             chosen = [await self.storage.get_match(table.match_id)]
         else:
             chosen = finished[:1]
-        found: list[PlayedDeal] = []
+        # Storage is read here; the replays (CPU: a whole history can be hundreds of deals)
+        # run in a thread, so that a long record does not stall every other group's answers.
+        matches = []
         for record in chosen:
-            players = len(record.seats)
-            match = game.new_match(players, _options(TableSettings(options=record.options), chat))
             names = {
                 seat: (await self.storage.get_player(pid)).name
                 for seat, pid in record.seats.items()
             }
-            for number, summary in enumerate(await self.storage.deals(record.id), start=1):
-                events = await self.storage.events(table.id, summary.deal_no)
-                before = copy.deepcopy(match)
-                if summary.result is not None:
-                    match.record(summary.result)
-                day = events[0].at[:10] if events else ""
-                if not events or (since and day < since) or (until and day > until):
-                    continue
-                state = replay(game, players, events)
-                if not state.finished and record.finished_at is None:
-                    continue  # under way: its hands are nobody's to see yet
-                found.append(
-                    PlayedDeal(summary.deal_no, number, state, before, names, events[0].at)
-                )
+            deals = [
+                (summary, await self.storage.events(table.id, summary.deal_no))
+                for summary in await self.storage.deals(record.id)
+            ]
+            matches.append((record, names, deals))
+        found = await asyncio.to_thread(_replay_played, game, chat, matches, since, until)
         return game, found
 
     async def finished_deal(
@@ -864,6 +858,10 @@ class TableService:
             live, seat = await self._acting(table_id, deal_no, player_id)
             assert live.state is not None
             live.game.undo(live.state, seat)  # RuleError if it is not theirs, or too late
+            open_request = live.undo_request
+            if open_request is not None and open_request.seq == live.moves:
+                # Asked already (by them: the same question; by another: one at a time).
+                raise Refusal("already_voted" if open_request.seat == seat else "undo_pending")
             await self._log_vote(live, player_id, {"what": UNDO_ASK, "seat": seat})
             request = live.undo_request = UndoRequest(seat, live.moves)
             voters = live.game.undo_voters(live.state, seat)
@@ -889,6 +887,8 @@ class TableService:
             voters = live.game.undo_voters(live.state, request.seat)
             if seat not in voters:
                 raise Refusal("undo_opponents")
+            if agree and seat in request.allowed:
+                raise Refusal("already_voted")  # a second tap changes nothing, posts nothing
             vote = {"what": UNDO_ANSWER, "seat": seat, "agree": agree}
             if not agree:
                 await self._log_vote(live, player_id, vote)
@@ -918,6 +918,13 @@ class TableService:
                 raise Refusal("sub_no_seat")
             if _seat_of(live, newcomer.id) is not None:
                 raise Refusal("sub_already_seated", name=newcomer.name)
+            open_request = live.sub_request
+            if (
+                open_request is not None
+                and open_request.seat == seat
+                and open_request.newcomer.player_id == newcomer.id
+            ):
+                raise Refusal("already_voted")  # proposed already: the others are asked
             request = SubRequest(seat, _holder(newcomer))
             if proposer != seat:
                 request.agreed.add(proposer)
@@ -945,6 +952,8 @@ class TableService:
                 raise Refusal("not_seated")
             if seat == request.seat:
                 raise Refusal("sub_others_decide")
+            if agree and seat in request.agreed:
+                raise Refusal("already_voted")
             await self._log_vote(
                 live, player_id, {"what": SUB_ANSWER, "seat": seat, "agree": agree}
             )
@@ -978,6 +987,8 @@ class TableService:
             seat = _seat_of(live, player_id)
             if seat is None:
                 raise Refusal("not_seated")
+            if (agree and seat in live.end_votes) or (not agree and not live.end_votes):
+                raise Refusal("already_voted")  # the same answer again: nothing changes
             if live.state is not None and not live.state.finished:
                 vote = {"what": END, "seat": seat, "agree": agree}
                 await self._log_vote(live, player_id, vote)
@@ -1099,6 +1110,36 @@ class TableService:
             if await self.storage.player_flag(player_id, ROBOT):
                 return True
         return False
+
+
+_MatchLogs = tuple[StoredMatch, Mapping[Seat, str], Sequence[tuple[DealSummary, list[Event]]]]
+
+
+def _replay_played(
+    game: Game,
+    chat: Chat,
+    matches: Sequence[_MatchLogs],
+    since: str,
+    until: str,
+) -> list[PlayedDeal]:
+    """``played_deals``'s CPU half: each match's deals replayed from their logs, the match
+    rebuilt deal by deal beside them (so each deal knows the score it was played at)."""
+    found: list[PlayedDeal] = []
+    for record, names, deals in matches:
+        players = len(record.seats)
+        match = game.new_match(players, _options(TableSettings(options=record.options), chat))
+        for number, (summary, events) in enumerate(deals, start=1):
+            before = copy.deepcopy(match)
+            if summary.result is not None:
+                match.record(summary.result)
+            day = events[0].at[:10] if events else ""
+            if not events or (since and day < since) or (until and day > until):
+                continue
+            state = replay(game, players, events)
+            if not state.finished and record.finished_at is None:
+                continue  # under way: its hands are nobody's to see yet
+            found.append(PlayedDeal(summary.deal_no, number, state, before, names, events[0].at))
+    return found
 
 
 def stale_or_forged(deal_no: int, current: int) -> Refusal:

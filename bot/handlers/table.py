@@ -111,7 +111,8 @@ async def end_command(update: Update, context: BotContext) -> None:
         else:
             change = await context.service.vote_to_end(table_id, player.id, True)
     except Refusal as refusal:
-        context.outbox.post(chat.id, thread_of(update), refusal_message(refusal, t))
+        if refusal.key != "already_voted":  # a repeated /end changes nothing and posts nothing
+            context.outbox.post(chat.id, thread_of(update), refusal_message(refusal, t))
         return
     context.presenter.show(change)
 

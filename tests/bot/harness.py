@@ -67,6 +67,7 @@ class Harness:
     robot_delay: float = 0.0  # the bot's pause before a robot acts
     robot_budget: float = 0.05  # a robot's seconds per card (few samples: tests test paths)
     robot_workers: int = 2  # robots' processes (0: the production default, benchmarks)
+    record_pause: float = 0.0  # between two hand records of one chat (tests ask many)
 
     def config(self) -> Config:
         return Config(
@@ -85,6 +86,7 @@ class Harness:
             robot_delay=self.robot_delay,
             robot_budget=self.robot_budget,
             robot_workers=self.robot_workers,
+            record_pause=self.record_pause,
         )
 
     async def start(self) -> None:

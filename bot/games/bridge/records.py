@@ -4,7 +4,9 @@ in the group, no edit)."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+from collections.abc import Sequence
 
 from telegram import InputFile, Update
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
@@ -14,7 +16,7 @@ from bot.context import BotContext
 from bot.games.bridge.score import dd_table
 from bot.games.bridge.state import bridge_deal, bridge_rubber
 from bot.handlers.common import chat_translator, refusal_text, thread_of, user_translator
-from bot.service import Refusal
+from bot.service import PlayedDeal, Refusal
 from bot.views import Rendered
 from games.bridge.cards import Seat, Side
 from games.bridge.records import Record, to_pbn
@@ -40,11 +42,29 @@ async def pbn_command(update: Update, context: BotContext) -> None:
     if table_id is None:
         context.outbox.post(chat.id, thread, Rendered(t("pbn.none")))
         return
-    game, played = await context.service.played_deals(table_id, since, until)
-    if game.name != "bridge" or not played:
-        context.outbox.post(chat.id, thread, Rendered(t("pbn.none")))
-        return
-    title = chat.title or ""
+    if not context.records.begin(chat.id):
+        return  # one is being made, or was just sent: a repeat costs nothing
+    try:
+        game, played = await context.service.played_deals(table_id, since, until)
+        if game.name != "bridge" or not played:
+            context.outbox.post(chat.id, thread, Rendered(t("pbn.none")))
+            return
+        text = await asyncio.to_thread(_pbn_of, played, chat.title or "")
+    finally:
+        context.records.end(chat.id)
+    name = f"table-{table_id}" + (f"-{since}-{until}" if since else "") + ".pbn"
+    context.outbox.post_file(
+        chat.id,
+        thread,
+        "sendDocument",
+        "document",
+        InputFile(text.encode(), filename=name),
+        t("pbn.caption", deals=len(played)),
+    )
+
+
+def _pbn_of(played: Sequence[PlayedDeal], title: str) -> str:
+    """The PBN file of the deals (CPU: run off the event loop)."""
     records = []
     for deal in played:
         rubber = bridge_rubber(deal.before)
@@ -59,16 +79,7 @@ async def pbn_command(update: Update, context: BotContext) -> None:
                 date=deal.at[:10].replace("-", "."),
             )
         )
-    text = to_pbn(records)
-    name = f"table-{table_id}" + (f"-{since}-{until}" if since else "") + ".pbn"
-    context.outbox.post_file(
-        chat.id,
-        thread,
-        "sendDocument",
-        "document",
-        InputFile(text.encode(), filename=name),
-        t("pbn.caption", deals=len(records)),
-    )
+    return to_pbn(records)
 
 
 async def dd_button(update: Update, context: BotContext) -> None:

@@ -1,0 +1,84 @@
+"""A repeated vote changes nothing and posts nothing: thirty taps of "take back", a second
+"allow", ten typed /end from the same player each write one event and post one message. A
+hand record of a whole history is built once for ten requests, and only that chat waits."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bot.i18n import Translator
+from tests.bot.driver import Driver
+from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
+from tests.fakeapi import FakeBotApi, User
+
+OTHER = -777
+OTHERS = [User(901, "Olga", "ru", "olga")]
+
+
+async def log_size(h: Harness) -> int:
+    assert h.app is not None
+    storage = h.app.bot_data["storage"]
+    table = await storage.get_table(1)
+    return len(await storage.events(1, table.current_deal))
+
+
+async def test_repeated_votes_write_once_and_post_once(h: Harness) -> None:
+    await seat_four(h)
+    driver = Driver(h, PLAYERS, random.Random(9))
+    found = driver.actor()
+    assert found is not None
+    caller, _ = found
+    assert await driver.step()  # the first call of the deal
+    await h.settle()
+    screen = h.api.chat_messages(caller.id)[-1]
+    undo = next(b["callback_data"] for b in screen.buttons() if b["callback_data"].endswith(":un"))
+    events, posts = await log_size(h), len(h.api.chat_messages(GROUP))
+    already = {Translator(lang)("refusal.already_voted") for lang in ("en", "ru")}
+    answers = [await h.press(caller, screen, undo) for _ in range(30)]
+    await h.settle()
+    assert not answers[0].get("text") and all(a.get("text") in already for a in answers[1:])
+    assert await log_size(h) == events + 1
+    assert len(h.api.chat_messages(GROUP)) == posts + 1
+    question = h.api.chat_messages(GROUP)[-1]
+    allow = next(
+        b["callback_data"] for b in question.buttons() if b["callback_data"].endswith(":ua:y")
+    )
+    seat = PLAYERS.index(caller)
+    opponent = PLAYERS[(seat + 1) % 4]
+    first = await h.press(opponent, question, allow)
+    second = await h.press(opponent, question, allow)
+    assert not first.get("text") and second.get("text") in already
+    assert await log_size(h) == events + 2
+    # Ten /end from one player: one vote written, one message posted.
+    events, posts = await log_size(h), len(h.api.chat_messages(GROUP))
+    for _ in range(10):
+        await h.say(PLAYERS[0], GROUP, "/end")
+    assert await log_size(h) == events + 1
+    assert len(h.api.chat_messages(GROUP)) == posts + 1
+
+
+async def test_hand_records_are_limited_per_chat(api: FakeBotApi, tmp_path: Path) -> None:
+    """Ten /pbn of a whole history from a group make one file; another group is not held up."""
+    h = Harness(api, str(tmp_path / "bot.sqlite3"), record_pause=60.0)
+    await h.start()
+    try:
+        await seat_four(h)
+        driver = Driver(h, PLAYERS, random.Random(2))
+        await driver.play_until(lambda: h.app is not None and _deal_no(h) >= 2)
+        await h.say(OTHERS[0], OTHER, "/bridge")
+        for i in range(10):
+            await h.say(PLAYERS[i % 4], GROUP, "/pbn 0000-01-01 9999-12-31")
+        files = [m for m in h.api.chat_messages(GROUP) if m.kind == "document"]
+        assert len(files) == 1, [m.text for m in h.api.chat_messages(GROUP)[-5:]]
+        before = len(h.api.chat_messages(OTHER))
+        await h.say(OTHERS[0], OTHER, "/pbn")
+        assert len(h.api.chat_messages(OTHER)) == before + 1  # its own answer, at once
+    finally:
+        await h.stop()
+
+
+def _deal_no(h: Harness) -> int:
+    assert h.app is not None
+    live = h.app.bot_data["service"]._live.get(1)
+    return 0 if live is None else int(live.deal_no)
