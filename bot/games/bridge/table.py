@@ -378,8 +378,25 @@ def render_private(
             lines.append(f"<b>{t('private.your_card')}</b>")
         keys = card_buttons(snap.table_id, deal_no, at, view.legal_cards, lang)
         claim_key = Key(t("button.claim"), Button(snap.table_id, deal_no, Act.CLAIM_MENU).encode())
-        keys = (*keys, (claim_key,))
+        last: tuple[Key, ...] = (claim_key,)
+        if _won_with_last_card(view):
+            last = (*last, Key(t("button.undo"), Button(snap.table_id, deal_no, Act.UNDO).encode()))
+        keys = (*keys, last)
     return Rendered("\n".join(lines), keys)
+
+
+def _won_with_last_card(view: SeatView) -> bool:
+    """The viewer is on play because the last card played, which completed the trick, was
+    theirs (declarer: or dummy's): it is still theirs to take back, from this screen."""
+    if not view.tricks or view.tricks[-1].cards:
+        return False
+    done = [trick for trick in view.tricks if trick.is_complete]
+    if not done:
+        return False
+    trick = done[-1]
+    by = Seat((trick.leader + 3) % 4)
+    mine = {view.viewer} | ({view.dummy} if view.viewer is view.declarer else set())
+    return by in mine and view.claim is None
 
 
 def _tricks_left(view: SeatView) -> int:

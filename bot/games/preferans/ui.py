@@ -228,6 +228,10 @@ class PreferansUI:
         if view.turn is not None and view.turn != seat and view.phase is Phase.PLAY:
             lines.append(t("pref.for", name=user_text(names.get(view.turn, "—"))))
         keys = self._keys(snap, deal_no, view, t, menu, lines)
+        if view.undoable_by == seat and view.claim is None and not menu:
+            # On play again after their own last action (a trick won): theirs to take back.
+            undo = Key(t("button.undo"), Button(snap.table_id, deal_no, Act.UNDO).encode())
+            keys = (*keys, (undo,))
         return Rendered("\n".join(lines), keys)
 
     def _keys(
