@@ -7,8 +7,10 @@ language two updates in flight would share.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from gettext import c2py
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +21,30 @@ DEFAULT = "ru"
 LOCALE_DIR = Path(__file__).parent / "locale"
 
 
+@dataclass(frozen=True, slots=True)
+class _Catalogue:
+    """A language's messages; a message with plural forms (``msgid_plural``) holds one text a
+    form, chosen by the catalogue's own Plural-Forms rule (Russian has three)."""
+
+    texts: dict[str, str]
+    plurals: dict[str, tuple[str, ...]]
+    form: Callable[[int], int]
+
+
 @cache
-def _catalogue(language: str) -> dict[str, str]:
+def _load(language: str) -> _Catalogue:
     with open(LOCALE_DIR / language / "LC_MESSAGES" / "messages.po", "rb") as handle:
         catalog = read_po(handle, locale=language)
-    return {str(m.id): str(m.string) for m in catalog if m.id and m.string}
+    texts: dict[str, str] = {}
+    plurals: dict[str, tuple[str, ...]] = {}
+    for m in catalog:
+        if not m.id or not m.string:
+            continue
+        if isinstance(m.id, tuple | list):
+            plurals[str(m.id[0])] = tuple(str(s) for s in m.string)
+        else:
+            texts[str(m.id)] = str(m.string)
+    return _Catalogue(texts, plurals, c2py(catalog.plural_expr))
 
 
 def resolve(language_code: str | None, fallback: str = DEFAULT) -> str:
@@ -37,10 +58,21 @@ class Translator:
     language: str
 
     def __call__(self, key: str, **values: Any) -> str:
-        text = _catalogue(self.language).get(key)
-        if text is None:
-            text = _catalogue("en").get(key, key)
-        return text.format(**values) if values else text
+        """The message ``key`` with ``values`` in it; a counted message takes its form from
+        ``count`` (Russian: "21 партия", "22 партии", "25 партий"; English: "1 trick")."""
+        for language in (self.language, "en"):
+            found = _load(language)
+            forms = found.plurals.get(key)
+            if forms is not None:
+                count = values.get("count")
+                if not isinstance(count, int):
+                    raise TypeError(f"{key} is counted: give it count=")
+                form = forms[min(found.form(abs(count)), len(forms) - 1)]
+                return form.format(**values)
+            text = found.texts.get(key)
+            if text is not None:
+                return text.format(**values) if values else text
+        return key
 
 
 def translator(language: str | None, *fallbacks: str | None) -> Translator:
@@ -54,4 +86,10 @@ def translator(language: str | None, *fallbacks: str | None) -> Translator:
 
 
 def keys(language: str) -> set[str]:
-    return set(_catalogue(language))
+    found = _load(language)
+    return set(found.texts) | set(found.plurals)
+
+
+def plural_forms(language: str) -> dict[str, tuple[str, ...]]:
+    """The counted messages and their forms (for the catalogue tests)."""
+    return dict(_load(language).plurals)

@@ -100,7 +100,7 @@ async def _send_csv(context: BotContext, chat: Chat, thread: int | None) -> None
         "sendDocument",
         "document",
         InputFile(data, filename=f"ledger-{chat.id}.csv"),
-        t("ledger.csv_caption", rows=len(rows)),
+        t("ledger.csv_caption", count=len(rows)),
     )
 
 

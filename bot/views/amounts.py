@@ -49,7 +49,7 @@ def amount(
     shown = signed(points) if sign else number(points)
     if unit == CENTS:
         return money(points, 1, group.currency, sign) or "0"
-    count = _count(shown, unit, t)
+    count = _count(shown, points, unit, t)
     price = group.price(unit)
     if not price:
         return shown if unit == POINTS and not label else count
@@ -75,7 +75,9 @@ def holding(
     if priced_together(set(live), group):
         total = sum(value * group.price(unit) for unit, value in live.items())
         parts = [
-            _count(signed(value), unit, t) for unit, value in sorted(live.items()) if unit != CENTS
+            _count(signed(value), value, unit, t)
+            for unit, value in sorted(live.items())
+            if unit != CENTS
         ]
         return f"{money(total, 1, group.currency, sign) or '0'} ({' · '.join(parts)})"
     return " · ".join(
@@ -83,9 +85,12 @@ def holding(
     )
 
 
-def _count(shown: str, unit: str, t: Translator) -> str:
-    """A number already written out, with its unit's name: ``+12 вист.``, ``1 200 pts``."""
-    return t("amount.whists", whists=shown) if unit == WHISTS else t("amount.points", points=shown)
+def _count(shown: str, value: int, unit: str, t: Translator) -> str:
+    """A number already written out (``shown``), with its unit's name in the form the number
+    takes: ``+12 вистов``, ``1 whist``, ``1 200 pts``."""
+    if unit == WHISTS:
+        return t("amount.whists", count=abs(value), whists=shown)
+    return t("amount.points", points=shown)
 
 
 def by_player(accounts: Mapping[str, Mapping[int, int]]) -> dict[int, dict[str, int]]:

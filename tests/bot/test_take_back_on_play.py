@@ -11,9 +11,9 @@ from games.bridge.game import BridgeState
 from games.preferans.deal import DealState, Phase, Undo
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
-from tests.bot.test_take_back_consent import live_state, preferans_past_the_auction
 from tests.bot.test_preferans_table import _offer
 from tests.bot.test_records_privacy import _choose
+from tests.bot.test_take_back_consent import live_state, preferans_past_the_auction
 
 
 def _undo_data(h: Harness, user_id: int) -> str | None:

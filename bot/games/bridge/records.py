@@ -59,7 +59,7 @@ async def pbn_command(update: Update, context: BotContext) -> None:
         "sendDocument",
         "document",
         InputFile(text.encode(), filename=name),
-        t("pbn.caption", deals=len(played)),
+        t("pbn.caption", count=len(played)),
     )
 
 

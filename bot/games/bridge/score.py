@@ -82,7 +82,7 @@ def render_deal_result(
         name = user_text(holder.name) if holder else "—"
         delta = result.declarer_tricks - result.contract.tricks_needed
         if delta >= 0:
-            outcome = t("result.made", tricks=result.declarer_tricks)
+            outcome = t("result.made", count=result.declarer_tricks)
         else:
             outcome = t("result.down", down=-delta)
         if result.claimed:
@@ -129,7 +129,7 @@ def analysis_lines(
                 "analysis.contract",
                 contract=contract_text(contract, lang),
                 seat=seat_text(declarer, lang),
-                tricks=makes,
+                count=makes,
             )
         )
     if analysis.par:

@@ -363,7 +363,7 @@ def render_private(
             )
     elif view.legal_cards and claim_menu:
         left = _tricks_left(view)
-        lines.append(f"<b>{t('private.claim_ask', left=left)}</b>")
+        lines.append(f"<b>{t('private.claim_ask', count=left)}</b>")
         options = [
             Key(str(n), action_data(snap.table_id, deal_no, at, CODEC.claim(n)))
             for n in range(left, -1, -1)
@@ -414,7 +414,7 @@ def _claim_lines(snap: Snapshot, view: SeatView, t: Translator) -> list[str]:
             seat=seat_text(claim.claimant, lang),
             name=_name(snap, claim.claimant),
             tricks=claim.tricks,
-            left=_tricks_left(view),
+            count=_tricks_left(view),
         )
     ]
     shown = view.hands.get(claim.claimant)

@@ -134,11 +134,11 @@ def result_line(result: Result, names: Mapping[int, str], t: Translator) -> str:
     who = _name(names, result.declarer)
     mine = (result.tricks or {}).get(result.declarer)
     if result.kind is Kind.MISERE:
-        return t("pref.result.misere", name=who, tricks=mine if mine is not None else 0)
+        return t("pref.result.misere", name=who, count=mine if mine is not None else 0)
     contract = bid_text(result.contract, t)
     if mine is None:
         return t("pref.result.unplayed", name=who, contract=contract)
-    return t("pref.result.game", name=who, contract=contract, tricks=mine)
+    return t("pref.result.game", name=who, contract=contract, count=mine)
 
 
 def sheet_text(
