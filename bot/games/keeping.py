@@ -17,7 +17,7 @@ from bot.handlers.common import (
     thread_of,
     update_key,
 )
-from bot.service import Refusal
+from bot.service import ROBOT, Refusal
 from bot.views import Rendered
 from games.errors import RuleError
 from storage.interface import (
@@ -182,6 +182,9 @@ async def named_players(
             players.append(found)
         else:
             players.append(await guest(word[:40]))
+        if await context.storage.player_flag(players[-1].id, ROBOT):
+            # A robot plays online only: on a sheet for real cards it would get an account.
+            raise Refusal("keeper_robot", name=word)
     return players
 
 

@@ -9,7 +9,7 @@ from telegram.ext import BaseHandler, CommandHandler, filters
 
 from bot.context import BotContext
 from bot.games import ui_for
-from bot.handlers.common import chat_translator, refusal_message, thread_of
+from bot.handlers.common import chat_translator, is_member, refusal_message, thread_of
 from bot.service import Refusal
 
 
@@ -22,6 +22,11 @@ async def _typed(update: Update, context: BotContext, undo: bool) -> None:
         context.outbox.post(chat.id, thread_of(update), refusal_message(Refusal("keeper_none"), t))
         return
     try:
+        user = update.effective_user
+        # Anyone in the group writes on its sheet, as at a real table; nobody else (the
+        # sheet's buttons ask the same).
+        if user is None or not await is_member(context, chat.id, user.id):
+            raise Refusal("not_member_keeper")
         await ui_for(sheet.game).keeper_typed(update, context, sheet.id, sheet.current_deal, undo)
     except Refusal as error:
         t = await chat_translator(update, context)

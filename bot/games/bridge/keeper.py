@@ -93,6 +93,8 @@ async def keep_command(update: Update, context: BotContext) -> None:
             table = await keeper.open_sheet(record.id, thread)
             if table is None:
                 raise Refusal("keeper_none")
+            if table.game != keeper.game:  # the open sheet is a pulka: its own command ends it
+                raise Refusal("keeper_other_game", command="/prefkeep end")
             sheet = await keeper.end(table.id)
             await _finished(context, sheet)
             return

@@ -115,8 +115,10 @@ async def prefkeep_command(update: Update, context: BotContext) -> None:
     try:
         if context.args and context.args[0].lower() in END_WORDS:
             table = await keeper.open_sheet(record.id, thread)
-            if table is None or table.game != "preferans":
+            if table is None:
                 raise Refusal("keeper_none")
+            if table.game != keeper.game:  # the open sheet is a rubber's
+                raise Refusal("keeper_other_game", command="/keep end")
             _show(context, await keeper.end(table.id))
             return
         players, options = await _players(update, context, record.id)

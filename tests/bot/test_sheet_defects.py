@@ -1,0 +1,64 @@
+"""Scoresheets for real cards: a robot cannot be written on one (it would get a money account
+and a place in /settle); ``/keep end`` beside an open pulka (and ``/prefkeep end`` beside an
+open rubber) says which command ends it; a non-member's typed /deal or /undo changes nothing,
+as their button presses do not."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from bot.i18n import Translator
+from tests.bot.harness import GROUP, PLAYERS, Harness, data_of
+from tests.fakeapi import User
+
+ANNA, BOB, CAT, DIMA = PLAYERS
+EVE = User(151, "Eve", "en", "eve")
+
+
+def entries(h: Harness) -> int:
+    con = sqlite3.connect(h.database)
+    try:
+        return int(con.execute("SELECT count(*) FROM events").fetchone()[0])
+    finally:
+        con.close()
+
+
+async def test_a_robot_cannot_be_written_on_a_scoresheet(h: Harness) -> None:
+    await h.say(ANNA, ANNA.id, "/start")
+    await h.say(ANNA, GROUP, "/bridge")
+    table = h.table_message()
+    assert not (await h.press(ANNA, table, data_of(table, ":sit:N"))).get("text")
+    table = h.table_message()
+    assert not (await h.press(ANNA, table, data_of(table, ":rb:E"))).get("text")
+    robot = Translator("ru")("robot.name") + " 1"
+    assert robot in h.table_message().text
+    await h.say(ANNA, GROUP, f"/keep Anna, {robot}, Boris, Guest")
+    said = h.api.chat_messages(GROUP)[-1].text
+    assert said == Translator("ru")("refusal.keeper_robot", name=robot), said
+    assert "📝" not in said
+
+
+async def test_ending_the_other_games_sheet_names_its_command(h: Harness) -> None:
+    await h.say(ANNA, GROUP, "/prefkeep Аня Боря Вика")
+    await h.say(ANNA, GROUP, "/keep end")
+    said = h.api.chat_messages(GROUP)[-1].text
+    assert "/prefkeep end" in said, said
+    await h.say(ANNA, GROUP, "/prefkeep end")
+    await h.say(ANNA, GROUP, "/keep Anna Boris Cat Dima")
+    await h.say(ANNA, GROUP, "/prefkeep end")
+    assert "/keep end" in h.api.chat_messages(GROUP)[-1].text
+
+
+async def test_a_non_members_typed_entries_change_nothing(h: Harness) -> None:
+    h.api.outsiders.add((GROUP, EVE.id))
+    refused = Translator("en")("refusal.not_member_keeper")
+    for opening in ("/prefkeep Аня Боря Вика", "/keep Anna Boris Cat Dima"):
+        await h.say(ANNA, GROUP, opening)
+        before = entries(h)
+        for typed in ("/deal 7H 0 whist/pass 6/3/1", "/deal 3NT N =", "/undo"):
+            await h.say(EVE, GROUP, typed)
+            said = h.api.chat_messages(GROUP)[-1].text
+            assert said == Translator("ru")("refusal.not_member_keeper") or said == refused, said
+        assert entries(h) == before
+        end = "/prefkeep end" if "prefkeep" in opening else "/keep end"
+        await h.say(ANNA, GROUP, end)
