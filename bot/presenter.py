@@ -18,6 +18,7 @@ from bot.i18n import Translator, translator
 from bot.outbox import Outbox
 from bot.service import (
     Change,
+    GameSwitched,
     Holder,
     MatchFinished,
     Snapshot,
@@ -69,6 +70,8 @@ class Presenter:
                 self._substituted(snap, notice, t)
             elif isinstance(notice, SubProposed):
                 self.outbox.post(chat, thread, _sub_proposed(snap, notice, t))
+            elif isinstance(notice, GameSwitched):
+                self._switched(snap, notice, t)
             elif isinstance(notice, TakeoverAsked):
                 seat = ui.seat_name(notice.seat, t.language)
                 text = t("robot.takeover", name=user_text(notice.newcomer), seat=seat)
@@ -108,6 +111,18 @@ class Presenter:
             return
         content = render(self.private_translator(snap, holder))
         self.outbox.want(snap.table_id, key, holder.tg_user_id, None, content)
+
+    def _switched(self, snap: Snapshot, notice: GameSwitched, t: Translator) -> None:
+        """The table plays another game now: say who kept a seat and who stood up, and post
+        its seating anew below (the old one, far up the chat, becomes it too)."""
+        lines = [t("table.switched", game=t(f"game.{notice.game}"))]
+        if notice.kept:
+            lines.append(t("table.switched_kept", names=", ".join(map(user_text, notice.kept))))
+        if notice.stood:
+            names = ", ".join(map(user_text, notice.stood))
+            lines.append(t("table.switched_stood", names=names, seats=notice.seats))
+        self.outbox.post(snap.chat.tg_chat_id, snap.topic_id, Rendered("\n".join(lines)))
+        self.outbox.renew(snap.table_id, f"seating:{snap.deal_no}")
 
     def _substituted(self, snap: Snapshot, notice: SubDone, t: Translator) -> None:
         """The newcomer gets the seat's hand privately (a message of their own); the one who

@@ -229,6 +229,16 @@ class SubRefused:
 
 
 @dataclass(frozen=True, slots=True)
+class GameSwitched:
+    """The table changed its game between matches."""
+
+    game: str
+    kept: tuple[str, ...]  # names still seated
+    stood: tuple[str, ...]  # names that stood up (no such seat, or a robot)
+    seats: int  # the new game's seats
+
+
+@dataclass(frozen=True, slots=True)
 class TakeoverAsked:
     """A person will take a robot's seat when the deal in progress ends."""
 
@@ -511,15 +521,46 @@ class TableService:
         game: str = "bridge",
     ) -> tuple[Change, bool]:
         """The chat's (topic's) table, opened for ``game`` if there is none. True if it was
-        just opened (a table of another game already there is returned as it is)."""
+        just opened, or switched to ``game`` from another (between matches; Refusal
+        "switch_mid_match" during one); False if it already plays ``game``."""
         name = find_game(game).name
         chat = await self.storage.ensure_chat(tg_chat_id, title, language)
         existing = await self.storage.table_in(chat.id, topic_id)
+        if existing is not None and existing.game != name:
+            return await self.switch_game(existing.id, name), True
         if existing is not None:
             return Change(await self.snapshot(existing.id)), False
         settings = TableSettings(language=language)
         table = await self.storage.create_table(chat.id, topic_id, settings, game=name)
         return Change(await self.snapshot(table.id)), True
+
+    async def switch_game(self, table_id: int, game: str) -> Change:
+        """The table plays ``game`` from its next match (between matches only). Seats that
+        the new game has keep their players; the others stand up, and so do robots (a robot
+        plays the game it was seated for). The ledger runs on: it is the group's."""
+        async with self._guard(table_id):
+            live = await self._get(table_id)
+            if live.table.status is TableStatus.PLAYING:
+                raise Refusal("switch_mid_match")
+            if live.table.status is TableStatus.CLOSED:
+                raise Refusal("table_closed")
+            new = find_game(game)
+            size = new.table_size(live.table.settings.options)
+            stood = [
+                (seat, holder)
+                for seat, holder in sorted(live.holders.items())
+                if seat >= size or holder.robot
+            ]
+            for seat, _ in stood:
+                await self.storage.set_seat(table_id, seat, None)
+            await self.storage.set_game(table_id, new.name)
+            self.forget(table_id)
+            live = self._live[table_id] = await self._load(table_id)
+            kept = tuple(holder.name for _, holder in sorted(live.holders.items()))
+            notice = GameSwitched(new.name, kept, tuple(h.name for _, h in stood), size)
+            if len(live.holders) == live.table_size:  # every seat taken: play, as on a sit
+                await self._start_match(live)
+            return Change(self._snapshot(live), (notice,))
 
     async def played_deals(
         self, table_id: int, since: str = "", until: str = ""
@@ -531,7 +572,11 @@ class TableService:
         table = await self.storage.get_table(table_id)
         game = find_game(table.game)
         chat = await self.storage.get_chat(table.chat_id)
-        finished = [m for m in await self.storage.matches(chat.id, 1000) if m.table_id == table.id]
+        finished = [
+            m
+            for m in await self.storage.matches(chat.id, 1000)
+            if m.table_id == table.id and m.game == game.name  # a table may switch games
+        ]
         if since or until:
             chosen = sorted(finished, key=lambda m: m.id)
             if table.match_id is not None:

@@ -303,6 +303,11 @@ class Storage(abc.ABC):
     async def set_status(self, table_id: int, status: TableStatus) -> None: ...
 
     @abc.abstractmethod
+    async def set_game(self, table_id: int, game: str) -> None:
+        """Another game at the table, between matches. Its options stay: each game reads its
+        own (a group switching back finds its settings as it left them)."""
+
+    @abc.abstractmethod
     async def set_seat(self, table_id: int, seat: int, player_id: int | None) -> None:
         """Seat a player (None: empty the seat). A player sits in one seat of a table at most."""
 

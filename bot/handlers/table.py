@@ -47,9 +47,13 @@ async def open_table(update: Update, context: BotContext, game: str) -> None:
     if chat.type == ChatType.PRIVATE:
         await message.reply_text(t("refusal.group_only"))
         return
-    change, created = await context.service.open_table(
-        chat.id, chat.title or "", thread_of(update), context.config.language, game
-    )
+    try:
+        change, created = await context.service.open_table(
+            chat.id, chat.title or "", thread_of(update), context.config.language, game
+        )
+    except Refusal as refusal:  # another game's match is being played here
+        context.outbox.post(chat.id, thread_of(update), refusal_message(refusal, t))
+        return
     if not created:
         context.outbox.post(chat.id, thread_of(update), _short(t("table.already_open")))
     context.presenter.show(change)

@@ -194,6 +194,10 @@ class TableRepository(SqlStore):
         async with self._tx() as db:
             await db.execute("UPDATE tables SET status = ? WHERE id = ?", (status.value, table_id))
 
+    async def set_game(self, table_id: int, game: str) -> None:
+        async with self._tx() as db:
+            await db.execute("UPDATE tables SET game = ? WHERE id = ?", (game, table_id))
+
     async def set_seat(self, table_id: int, seat: int, player_id: int | None) -> None:
         async with self._tx() as db:
             await db.execute(

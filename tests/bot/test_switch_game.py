@@ -1,0 +1,96 @@
+"""One group plays both games at its one table: a rubber, then (with /preferans between matches)
+a pulka, then a rubber again. Seats that the new game has are kept, the others stand up, and
+the group is told; during a match the command says how to finish it first; the ledger runs on
+across the switches, and the records of each game hold only that game's deals."""
+
+from __future__ import annotations
+
+import random
+
+from bot.i18n import Translator
+from games.bridge.game import BridgeState
+from games.preferans.deal import DealState
+from tests.bot.driver import Driver
+from tests.bot.harness import GROUP, PLAYERS, Harness, data_of, seat_four
+from tests.bot.test_preferans_table import _offer, _register
+from tests.bot.test_records_privacy import _choose
+
+RU = Translator("ru")
+
+
+async def _status(h: Harness) -> tuple[str, str]:
+    assert h.app is not None
+    table = await h.app.bot_data["storage"].get_table(1)
+    return table.game, table.status.value
+
+
+async def _end_by_all(h: Harness, users: list[object]) -> None:
+    for user in users:
+        await h.say(user, GROUP, "/end")  # type: ignore[arg-type]
+    await h.settle()
+
+
+async def test_a_rubber_a_pulka_and_a_rubber_at_one_table(h: Harness) -> None:
+    _register()
+    await seat_four(h)
+    driver = Driver(h, PLAYERS, random.Random(6))
+    group = h.api.chat_messages
+    await driver.play_until(lambda: any("Сдача 1</b>:" in m.text for m in group(GROUP)))
+    # During the rubber: the other game's command says how to finish first; nothing changes.
+    await h.say(PLAYERS[0], GROUP, "/preferans")
+    assert h.api.chat_messages(GROUP)[-1].text == RU("refusal.switch_mid_match")
+    assert await _status(h) == ("bridge", "playing")
+    await _end_by_all(h, PLAYERS)
+    assert (await _status(h))[1] == "open"
+
+    # Between matches: the table becomes a Preferans table; Dima's fourth seat is no more.
+    await h.say(PLAYERS[1], GROUP, "/preferans")
+    told = [m.text for m in h.api.chat_messages(GROUP)[-3:]]
+    assert any(RU("table.switched", game=RU("game.preferans")) in m for m in told), told
+    assert any("Dima" in m and RU("table.switched_stood", names="Dima", seats=3) in m for m in told)
+    # Three kept their seats, all a pulka needs: it starts, as when the last one sits down.
+    assert await _status(h) == ("preferans", "playing")
+    players = PLAYERS[:3]
+    assert h.app is not None
+    service = h.app.bot_data["service"]
+    first = service._live[1].deal_no
+    for _ in range(300):  # one deal of the pulka, pressing offered buttons
+        state = service._live[1].state
+        if service._live[1].deal_no != first:
+            break
+        offer = _offer(h, players)
+        assert offer is not None and isinstance(state, DealState)
+        user, sent, data = offer
+        assert not (await h.press(user, sent, _choose(state, data, random.Random(1)))).get("text")
+        await h.settle()
+    assert service._live[1].deal_no == first + 1
+    await _end_by_all(h, players)
+    assert await _status(h) == ("preferans", "open")
+
+    # And back to bridge: three seats kept, Dima sits again, a rubber starts.
+    await h.say(PLAYERS[2], GROUP, "/bridge")
+    assert await _status(h) == ("bridge", "open")
+    table = next(m for m in reversed(h.api.chat_messages(GROUP)) if ":sit:" in str(m.buttons()))
+    assert not (await h.press(PLAYERS[3], table, data_of(table, ":sit:W"))).get("text")
+    await h.settle()
+    assert await _status(h) == ("bridge", "playing")
+    assert isinstance(service._live[1].state, BridgeState)
+    assert [h.name for _, h in sorted(service._live[1].holders.items())] == [
+        u.first_name for u in PLAYERS
+    ]
+
+    # The ledger ran on: the rubber in points, the pulka in whists, one history of both.
+    assert h.app is not None
+    storage = h.app.bot_data["storage"]
+    chat = await storage.chat_by_tg(GROUP)
+    matches = await storage.matches(chat.id, 10)
+    assert [m.game for m in sorted(matches, key=lambda m: m.id)] == ["bridge", "preferans"]
+    accounts = await storage.accounts(chat.id)
+    assert set(accounts) >= {"points", "whists"}
+    # /pbn (bridge) reads only bridge's deals: the pulka's are not replayed as bridge.
+    await h.say(PLAYERS[0], GROUP, "/pbn 0000-01-01 9999-12-31")
+    last = h.api.chat_messages(GROUP)[-1]
+    assert last.kind == "document" and last.upload is not None
+    # The first rubber's deal 1 (finished) and deal 2 (abandoned by /end); not the pulka's,
+    # not the new rubber's deal under way.
+    assert last.upload.data.decode().count('[Deal "') == 2
