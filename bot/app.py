@@ -26,7 +26,7 @@ from bot.ledger import LedgerService
 from bot.outbox import Outbox
 from bot.presenter import Presenter
 from bot.robots import RobotPlayers
-from bot.service import TableService
+from bot.service import TableService, Written
 from bot.standby import Lease
 from bot.throttle import Throttle
 from bot.timers import TurnTimers
@@ -208,7 +208,9 @@ async def _on_error(update: object, context: BotContext) -> None:
     if isinstance(update, Update) and update.callback_query is not None:
         user = update.callback_query.from_user
         t = user_translator(user, context.config.language)
+        # A press whose event was written stands: the player is told so, not to try again.
+        said = "refusal.written" if isinstance(context.error, Written) else "refusal.error"
         try:
-            await update.callback_query.answer(t("refusal.error"))
+            await update.callback_query.answer(t(said))
         except Exception:  # the query may be too old to answer; nothing more to do
             log.debug("could not answer the callback query after an error")

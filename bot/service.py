@@ -58,6 +58,11 @@ TAKEOVER = "takeover"  # a person asked for a robot's seat: theirs from the next
 ROBOT = "robot"  # the player flag of a robot
 
 
+class Written(Exception):
+    """The action was written and stands, but what follows it failed (storage trouble while
+    scoring the deal, say); the table is reloaded from its log and catches up by itself."""
+
+
 class Refusal(Exception):
     """An action the table will not take now; the bot translates ``refusal.<key>``."""
 
@@ -875,7 +880,10 @@ class TableService:
         live.undo_request = None  # anything done makes an open request to take back moot
         notices: list[Notice] = list(extra)
         notices += live.game.notices(before, state, seat)
-        notices += await self._advance(live)
+        try:
+            notices += await self._advance(live)
+        except Exception as exc:  # the press stands: say so, not "try again"
+            raise Written() from exc
         return Change(self._snapshot(live), tuple(notices))
 
     async def _log_vote(self, live: _Live, player_id: int, payload: dict[str, Any]) -> None:
