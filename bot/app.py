@@ -32,6 +32,7 @@ from bot.throttle import Throttle
 from bot.timers import TurnTimers
 from bot.transport import SlimUpdates
 from bot.views import Rendered
+from bot.webhook import GuardedApplication
 from storage import SqlStore, is_postgres, open_storage
 
 log = logging.getLogger(__name__)
@@ -71,6 +72,7 @@ def build_application(config: Config, request: BaseRequest | None = None) -> Bri
             )
         )
         .concurrent_updates(True)
+        .application_class(GuardedApplication, {"idle": config.webhook_idle_seconds})
         .post_init(_post_init)
         .post_stop(_post_stop)
         .post_shutdown(_post_shutdown)

@@ -62,6 +62,7 @@ class Config:
     webhook_secret: str | None = field(default=None, repr=False)
     webhook_listen: str = "0.0.0.0"
     webhook_port: int = 8080
+    webhook_idle_seconds: float = 10.0  # a webhook connection idle this long is closed
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -110,6 +111,7 @@ class Config:
             webhook_secret=webhook_secret,
             webhook_listen=source.get("WEBHOOK_LISTEN", "0.0.0.0"),
             webhook_port=_whole(source, "WEBHOOK_PORT", 8080, least=1, most=65535),
+            webhook_idle_seconds=_number(source, "WEBHOOK_IDLE_SECONDS", 10.0, positive=True),
         )
 
     @property

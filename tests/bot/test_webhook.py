@@ -133,3 +133,89 @@ async def test_a_generated_webhook_secret_is_never_logged(api: FakeBotApi, tmp_p
     output = "".join(bot.lines)
     assert code == 0 and "DEBUG" in output and "setWebhook" in output, output[-2000:]
     assert len(secret) >= 32 and secret not in output
+
+
+def _rss_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+async def _raw_post(port: int, headers: dict[str, str], body_size: int) -> tuple[str, int]:
+    """A POST written by hand: its headers first, then (unless the server has answered on the
+    headers alone, as a guarded one does) its body. Returns the status line and how many body
+    bytes went out before the server answered or closed."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    head = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+    writer.write(f"POST /hook HTTP/1.1\r\nHost: x\r\n{head}\r\n".encode())
+    await writer.drain()
+    try:
+        status = (await asyncio.wait_for(reader.readline(), 1.0)).decode().strip()
+    except TimeoutError:
+        status = ""
+    sent = 0
+    chunk = b"x" * (1 << 20)
+    try:
+        while sent < body_size:
+            writer.write(chunk)
+            await asyncio.wait_for(writer.drain(), 2)
+            sent += len(chunk)
+    except (ConnectionError, TimeoutError):
+        pass
+    writer.close()
+    return status, sent
+
+
+async def test_the_webhook_judges_a_post_by_its_headers_and_drops_idle_connections(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """A stranger's 60 MB post without the secret is refused on its headers (the body is not
+    read: the bot's memory stays where it was); a body over 1 MiB is refused even with the
+    secret; idle connections are closed, and the ones over the cap at once, while Telegram's
+    deliveries go on."""
+    port = _port()
+    bot = await BotProcess.start(
+        api,
+        str(tmp_path / "bot.sqlite3"),
+        "webhook",
+        {"WEBHOOK_URL": f"http://127.0.0.1:{port}/hook", "WEBHOOK_SECRET": SECRET,
+         "WEBHOOK_LISTEN": "127.0.0.1", "WEBHOOK_PORT": str(port),
+         "WEBHOOK_IDLE_SECONDS": "1"},
+    )  # fmt: skip
+    try:
+        await _eventually(lambda: api.webhook is not None)
+        await bot.until("ready")
+        pid = bot.process.pid
+        before = _rss_kb(pid)
+        json_headers = {"Content-Type": "application/json"}
+        for _ in range(3):
+            big = {**json_headers, "Content-Length": str(60 << 20)}
+            status, _ = await _raw_post(port, big, 60 << 20)
+            assert status.startswith("HTTP/1.1 403"), status
+        assert _rss_kb(pid) - before < 20_000, (before, _rss_kb(pid))
+        with_secret = {**json_headers, "X-Telegram-Bot-Api-Secret-Token": SECRET}
+        status, _ = await _raw_post(port, {**with_secret, "Content-Length": str(5 << 20)}, 5 << 20)
+        assert status.startswith("HTTP/1.1 413"), status
+        status, _ = await _raw_post(port, with_secret, 0)  # no length at all
+        assert status.startswith(("HTTP/1.1 411", "HTTP/1.1 400")), status
+
+        # Idle connections: over the cap closed at once, the rest after the idle timeout.
+        idle = [await asyncio.open_connection("127.0.0.1", port) for _ in range(300)]
+        await asyncio.sleep(0.3)
+        closed_at_once = sum(1 for r, _ in idle if r.at_eof())
+        await api.send_text(PLAYERS[0], GROUP, "/bridge")  # Telegram still gets through
+        await _eventually(lambda: any("🃏" in m.text for m in api.chat_messages(GROUP)), 20)
+        await asyncio.sleep(2.0)
+        ends = await asyncio.gather(
+            *(asyncio.wait_for(r.read(), 3) for r, _ in idle), return_exceptions=True
+        )
+        assert all(end == b"" for end in ends), [e for e in ends if e != b""][:3]
+        for _, writer in idle:
+            writer.close()
+        assert closed_at_once >= 300 - 256 - 5, closed_at_once
+    finally:
+        code = await bot.stop()
+    assert code == 0, "".join(bot.lines)[-3000:]
+    assert SECRET not in "".join(bot.lines)
