@@ -30,10 +30,11 @@ from bot.service import TableService, Written
 from bot.standby import Lease
 from bot.throttle import Throttle
 from bot.timers import TurnTimers
-from bot.transport import SlimUpdates
+from bot.transport import Fenced, SlimUpdates
 from bot.views import Rendered
 from bot.webhook import GuardedApplication
 from storage import SqlStore, is_postgres, open_storage
+from storage.postgres import PostgresStorage
 
 log = logging.getLogger(__name__)
 
@@ -81,13 +82,22 @@ def build_application(config: Config, request: BaseRequest | None = None) -> Bri
         builder = builder.base_url(config.base_url)
     if config.base_file_url:
         builder = builder.base_file_url(config.base_file_url)
+    updates: BaseRequest = SlimUpdates(
+        request if request is not None else HTTPXRequest(connection_pool_size=1)
+    )
+    lease = None
+    if is_postgres(config.database):  # one active process per database; others wait
+        lease = Lease(config.database, config.standby_interval)
+        # No call to Telegram from a process that may have lost the lease (frozen past it).
+        request = Fenced(request or HTTPXRequest(connection_pool_size=256), lease.may_call)
+        updates = Fenced(updates, lease.may_call)
     if request is not None:
         builder = builder.request(request)
-    builder = builder.get_updates_request(
-        SlimUpdates(request if request is not None else HTTPXRequest(connection_pool_size=1))
-    )
+    builder = builder.get_updates_request(updates)
     application: BridgeApp = builder.build()  # type: ignore[assignment]
     application.bot_data["config"] = config
+    if lease is not None:
+        application.bot_data["lease"] = lease
     for module in (chat, private, settings, money, keeper):
         application.add_handlers(module.handlers())
     for ui in uis():  # each game's own commands and buttons (bridge: the scorekeeper)
@@ -102,11 +112,12 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     # The Bot API answered: PTB's start-up retries are over, its logger back to the set level.
     logging.getLogger("telegram.ext").setLevel(logging.NOTSET)
     config: Config = application.bot_data["config"]
-    if is_postgres(config.database):  # one active process per database; others wait here
-        lease = Lease(config.database, config.standby_interval)
-        application.bot_data["lease"] = lease
+    lease: Lease | None = application.bot_data.get("lease")
+    if lease is not None:  # one active process per database; others wait here
         await lease.acquire()
     storage = await open_storage(config.database)
+    if lease is not None and isinstance(storage, PostgresStorage):
+        storage.fence = lease.fence  # every write checks the lease is still this process's
     if config.shuffle_seed is None:
         service = TableService(storage)
     else:

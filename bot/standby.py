@@ -1,12 +1,14 @@
 """One active bot per PostgreSQL database, any number waiting: the active one holds the
-database's active lock (``storage.postgres.lease``); this is the waiting and the leaving.
+database's lease (``storage.postgres.lease``); this is the waiting, the renewing and the leaving.
 
 A second process started on the same database waits (a standby): it has checked its settings
 and the database, but neither polls, nor serves the webhook, nor sends. When the active process
-dies, even by SIGKILL, its connection closes and PostgreSQL drops the lock at once; the standby
-takes it within ``interval`` seconds, restores every table and goes on. The active process
-checks its connection as often: a process that lost it (a network split) may no longer be the
-only one, so it leaves at once rather than send beside its successor.
+dies, even by SIGKILL, its connection closes and the standby takes the lease within
+``interval`` seconds; when it stops renewing (frozen, hung) the lease expires and the standby
+takes it a few seconds later. Either way it restores every table and goes on. The active process
+renews every ``interval``: one that cannot (its lease taken, its connection lost) may no longer
+be the only one, so it leaves at once rather than send beside its successor; until then its
+writes are fenced by the lease's number and its calls to Telegram by ``valid``.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import contextlib
 import logging
 import os
 
-from storage.interface import StorageError
+from storage.interface import NotOurDatabase, StorageError
 from storage.postgres.lease import ActiveLock
 
 log = logging.getLogger(__name__)
@@ -28,7 +30,9 @@ class Lease:
     """The active process's lock, and the watch that leaves when it is lost."""
 
     def __init__(self, url: str, interval: float) -> None:
-        self.lock = ActiveLock(url)
+        # The lease lasts a few renewals: a frozen process is replaced within seconds, a
+        # slow renewal (a busy database) does not lose it.
+        self.lock = ActiveLock(url, ttl=max(4 * interval, 2.0))
         self.interval = interval
         self.waiting = False
         self._watch: asyncio.Task[None] | None = None
@@ -42,6 +46,8 @@ class Lease:
                 try:
                     if await self.lock.try_take():
                         break
+                except NotOurDatabase:
+                    raise  # not to be waited out
                 except StorageError as exc:
                     log.warning("standby: %s", exc)
                 if not told:
@@ -54,12 +60,22 @@ class Lease:
             log.warning("standby: the active bot process is gone; taking over")
         self._watch = asyncio.create_task(self._keep(), name="lease-watch")
 
+    def may_call(self) -> bool:
+        """Whether this process may call Telegram now: not yet active (a standby only asks
+        getMe, at start), or active with its lease renewed in time. A process that held the
+        lease and may have lost it (frozen past it, or let it go) calls nothing."""
+        return not self.lock.taken or self.lock.valid()
+
+    @property
+    def fence(self) -> tuple[str, int] | None:
+        return self.lock.fence
+
     async def _keep(self) -> None:
         while True:
             await asyncio.sleep(self.interval)
             try:
-                await self.lock.check(self.interval * 5 + 5)
-            except Exception as exc:  # any failure: the lock may be someone else's now
+                await self.lock.renew(self.lock.ttl / 2)
+            except Exception as exc:  # any failure: the lease may be someone else's now
                 log.critical("lost the active lock (%s); leaving so the standby takes over", exc)
                 logging.shutdown()
                 os._exit(LOST_LEASE_EXIT)

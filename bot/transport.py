@@ -1,4 +1,5 @@
-"""getUpdates without the keyboards under pressed buttons.
+"""The Bot API transport's wrappers: getUpdates without the keyboards under pressed buttons,
+and no call at all from a process that may have lost its lease.
 
 Every callback query carries the whole message whose button was pressed, keyboard included: up
 to 38 buttons for a bidding box. PTB turns each into objects that no handler here reads, and in
@@ -10,8 +11,10 @@ everything else in the update is untouched.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
+from telegram.error import NetworkError
 from telegram.request import BaseRequest, RequestData
 
 
@@ -66,3 +69,45 @@ def slim(body: bytes) -> bytes:
         if isinstance(message, dict):
             message.pop("reply_markup", None)
     return json.dumps(data).encode()
+
+
+class Fenced(BaseRequest):
+    """Makes a call only while ``allowed()``: an active process that was frozen past its lease
+    (its standby may be active now) makes none, not even getUpdates, until it has renewed the
+    lease, which it cannot if the lease was taken; then it leaves (bot.standby)."""
+
+    def __init__(self, inner: BaseRequest, allowed: Callable[[], bool]) -> None:
+        self._inner = inner
+        self._allowed = allowed
+
+    @property
+    def read_timeout(self) -> float | None:
+        return self._inner.read_timeout
+
+    async def initialize(self) -> None:
+        await self._inner.initialize()
+
+    async def shutdown(self) -> None:
+        await self._inner.shutdown()
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: Any = BaseRequest.DEFAULT_NONE,
+        write_timeout: Any = BaseRequest.DEFAULT_NONE,
+        connect_timeout: Any = BaseRequest.DEFAULT_NONE,
+        pool_timeout: Any = BaseRequest.DEFAULT_NONE,
+    ) -> tuple[int, bytes]:
+        if not self._allowed():
+            raise NetworkError("not the active process now (its lease is not renewed): no call")
+        return await self._inner.do_request(
+            url,
+            method,
+            request_data,
+            read_timeout=read_timeout,
+            write_timeout=write_timeout,
+            connect_timeout=connect_timeout,
+            pool_timeout=pool_timeout,
+        )

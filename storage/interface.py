@@ -42,6 +42,11 @@ class UnbalancedLedger(StorageError):
     """Ledger rows written together must sum to zero."""
 
 
+class LeaseLost(StorageError):
+    """This process's lease on the database is another's now (or expired): it may neither
+    write nor send; it leaves, and the process that holds the lease goes on."""
+
+
 class NotFound(StorageError):
     """No row with that id."""
 

@@ -156,7 +156,8 @@ class FakeBotApi:
         self.blocked: set[int] = set()
         self.migrated: dict[int, int] = {}
         self.admins: set[int] = set()
-        self.outsiders: set[tuple[int, int]] = set()  # (chat, user): not in that group
+        self.outsiders: set[tuple[int, int]] = set()
+        self.tagged: list[tuple[str, str, float]] = []  # (chat, user): not in that group
         self.reject_token = False  # answer every call as Telegram answers a revoked token
         self.refused: list[tuple[str, str]] = []  # (method, description) of every 400 answered
         self.chat_titles: dict[int, str] = {}
@@ -197,6 +198,9 @@ class FakeBotApi:
         app = web.Application()
         app.router.add_post("/bot{token}/{method}", self._handle)
         app.router.add_get("/bot{token}/{method}", self._handle)
+        # The same API under a prefix, so that a test tells two processes' calls apart.
+        app.router.add_post("/{tag}/bot{token}/{method}", self._handle)
+        app.router.add_get("/{tag}/bot{token}/{method}", self._handle)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", port)
@@ -225,6 +229,9 @@ class FakeBotApi:
             body = {"ok": False, "error_code": 502, "description": "Bad Gateway"}
             return web.json_response(body, status=502)
         method = request.match_info["method"]
+        tag = request.match_info.get("tag")
+        if tag is not None:  # every call of a tagged process, getUpdates too: (tag, method, at)
+            self.tagged.append((tag, method, time.monotonic()))
         params: dict[str, Any] = {}
         if request.can_read_body:
             form = await request.post()

@@ -21,11 +21,12 @@ from storage.interface import (
     ConflictError,
     DatabaseTooNew,
     Event,
+    LeaseLost,
     NotOurDatabase,
     StorageError,
 )
 from storage.migrations import LATEST
-from storage.postgres.schema import APPLICATION, META, MIGRATION_LOCK, MIGRATIONS
+from storage.postgres.schema import APPLICATION, FENCE, META, MIGRATION_LOCK, MIGRATIONS
 from storage.sql import MAX_PAYMENT, Repositories
 from storage.sql.base import Duplicate, Row, first_int, now, select_all
 
@@ -124,6 +125,9 @@ class PostgresStorage(Repositories):
         self._current: contextvars.ContextVar[PgTx | None] = contextvars.ContextVar(
             f"pg-tx-{id(self)}", default=None
         )
+        # (holder, epoch) of the active process's lease: every write checks it is still theirs
+        # (storage.postgres.lease); None for a process that writes without one (the tools).
+        self.fence: tuple[str, int] | None = None
 
     @classmethod
     async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> Self:
@@ -151,7 +155,7 @@ class PostgresStorage(Repositories):
             has_meta = await conn.fetchval("SELECT to_regclass('bot_meta') IS NOT NULL")
             others = await conn.fetchval(
                 "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() "
-                "AND tablename != 'bot_meta'"
+                "AND tablename NOT IN ('bot_meta', 'bot_lease')"
             )
             if not has_meta and others:
                 raise NotOurDatabase(
@@ -195,6 +199,8 @@ class PostgresStorage(Repositories):
             return
         try:
             async with self._pool.acquire() as conn, conn.transaction():
+                if self.fence is not None and await conn.fetchval(FENCE, *self.fence) is None:
+                    raise LeaseLost("this process's lease is gone: nothing is written")
                 tx = PgTx(conn)
                 token = self._current.set(tx)
                 try:

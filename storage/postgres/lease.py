@@ -1,43 +1,124 @@
-"""The lock that makes one bot process the active one on a PostgreSQL database: a session
-advisory lock on a connection of its own, so it lives exactly as long as that connection (a
-SIGKILLed process's connection closes and PostgreSQL drops the lock at once)."""
+"""What makes one bot process the active one on a PostgreSQL database: a lease with a fencing
+number.
+
+- The lease is one row (``bot_lease``): who holds it, its fencing number (``epoch``, one more at
+  every taking), the server process of the holder's connection, and until when (the server's
+  clock). The active process renews it every second or so; a standby takes it when it has
+  expired, so a process that stops renewing (frozen by SIGSTOP, a paused VM, a hung loop) is
+  replaced within seconds.
+- When the holder's connection is gone (the process died, even by SIGKILL: PostgreSQL closes
+  its session at once) the standby takes the lease without waiting for it to expire.
+- Fencing: every write transaction of the holder checks, inside the transaction and with a
+  share lock on the row, that the lease is still its own and unexpired (``FENCE``), so a
+  process that wakes after losing it writes nothing; taking the lease waits for those
+  transactions to end. Sending is fenced by the process itself (``valid``, on its own clock).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
+import time
 from typing import Any
 
 import asyncpg
 
-from storage.interface import StorageError
+from storage.interface import LeaseLost, NotOurDatabase, StorageError
 from storage.postgres import safe_url
-from storage.postgres.schema import ACTIVE_LOCK
+from storage.postgres.schema import LEASE_TABLE
 
 
 class ActiveLock:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, ttl: float = 4.0) -> None:
         self.url = url
+        self.ttl = ttl
+        self.holder = secrets.token_hex(8)  # this process, in the lease row
+        self.epoch: int | None = None  # the fencing number while this process holds the lease
+        self._valid_until = 0.0  # monotonic: no sending after this without a renewal
+        self.taken = False  # this process has held the lease (before, it only waits)
         self._conn: Any = None
 
+    @property
+    def fence(self) -> tuple[str, int] | None:
+        """(holder, epoch) for the storage's write fence, once taken."""
+        return None if self.epoch is None else (self.holder, self.epoch)
+
+    def valid(self) -> bool:
+        """Whether this process may still send, by its own clock: a renewal came less than the
+        lease's time ago (a process frozen past it has to renew first, and cannot if taken)."""
+        return self.epoch is not None and time.monotonic() < self._valid_until
+
+    async def _connect(self) -> Any:
+        if self._conn is None or self._conn.is_closed():
+            self._conn = await asyncpg.connect(self.url, timeout=10)
+            # Not in a stranger's database: storage refuses it whole, the lease adds nothing.
+            stranger = await self._conn.fetchval(
+                "SELECT to_regclass('bot_meta') IS NULL AND EXISTS (SELECT 1 FROM pg_tables "
+                "WHERE schemaname = current_schema() AND tablename != 'bot_lease')"
+            )
+            if stranger:
+                raise NotOurDatabase(f"{safe_url(self.url)} holds another program's tables")
+            await self._conn.execute(LEASE_TABLE)
+        return self._conn
+
     async def try_take(self) -> bool:
-        """Take the lock if it is free (connecting first if need be); StorageError if the
-        database cannot be reached."""
+        """Take the lease if it is free: expired (its holder stopped renewing) or its holder's
+        connection gone (it died). StorageError if the database cannot be reached."""
+        asked = time.monotonic()
         try:
-            if self._conn is None or self._conn.is_closed():
-                self._conn = await asyncpg.connect(self.url, timeout=10)
-            return bool(await self._conn.fetchval("SELECT pg_try_advisory_lock($1)", ACTIVE_LOCK))
+            conn = await self._connect()
+            epoch = await conn.fetchval(
+                "INSERT INTO bot_lease AS l (id, holder, epoch, backend, expires_at) "
+                "VALUES (1, $1, 1, pg_backend_pid(), now() + make_interval(secs => $2)) "
+                "ON CONFLICT (id) DO UPDATE SET holder = $1, epoch = l.epoch + 1, "
+                "backend = pg_backend_pid(), expires_at = now() + make_interval(secs => $2) "
+                "WHERE l.expires_at < now() "
+                "OR NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = l.backend) "
+                "RETURNING epoch",
+                self.holder,
+                self.ttl,
+            )
         except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
             await self.close()
             raise StorageError(f"cannot reach {safe_url(self.url)} ({exc})") from exc
+        if epoch is None:
+            return False
+        self.epoch, self.taken = int(epoch), True
+        self._valid_until = asked + self.ttl * 0.75
+        return True
 
-    async def check(self, timeout: float) -> None:
-        """Raises if the connection that holds the lock is gone: the lock may be another's."""
-        await asyncio.wait_for(self._conn.fetchval("SELECT 1"), timeout)
+    async def renew(self, timeout: float) -> None:
+        """Extend the lease; LeaseLost if it is not this process's any more."""
+        asked = time.monotonic()
+        renewed = await asyncio.wait_for(
+            self._conn.fetchval(
+                "UPDATE bot_lease SET expires_at = now() + make_interval(secs => $3) "
+                "WHERE id = 1 AND holder = $1 AND epoch = $2 RETURNING epoch",
+                self.holder,
+                self.epoch,
+                self.ttl,
+            ),
+            timeout,
+        )
+        if renewed is None:
+            self._valid_until = 0.0
+            raise LeaseLost("the lease was taken by another process")
+        self._valid_until = asked + self.ttl * 0.75
 
     async def close(self) -> None:
-        """Let the lock go (with the connection)."""
+        """Let the lease go (and the connection): a standby need not wait for it to expire."""
         if self._conn is not None:
+            with contextlib.suppress(Exception):
+                if self.epoch is not None:
+                    await self._conn.execute(
+                        "UPDATE bot_lease SET expires_at = now() "
+                        "WHERE id = 1 AND holder = $1 AND epoch = $2",
+                        self.holder,
+                        self.epoch,
+                    )
             with contextlib.suppress(Exception):
                 await self._conn.close(timeout=5)
             self._conn = None
+        self.epoch = None
+        self._valid_until = 0.0

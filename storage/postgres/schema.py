@@ -12,7 +12,21 @@ from storage.migrations import LATEST
 
 APPLICATION = "BRDG"  # bot_meta's mark: a stranger's database is refused rather than altered
 MIGRATION_LOCK = 0x42524447  # the advisory lock that makes migrating one process's job
-ACTIVE_LOCK = 0x42524448  # held for its life by the one process that polls and sends
+# The active process's lease (storage.postgres.lease): one row, kept beside the data.
+LEASE_TABLE = """
+CREATE TABLE IF NOT EXISTS bot_lease (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    holder TEXT NOT NULL,
+    epoch BIGINT NOT NULL,
+    backend INTEGER NOT NULL,
+    expires_at TIMESTAMPTZ NOT NULL
+)"""
+# The holder's write transactions run this first, with a share lock on the row (a taking waits
+# for them): no row, no write.
+FENCE = (
+    "SELECT 1 FROM bot_lease WHERE id = 1 AND holder = $1 AND epoch = $2 "
+    "AND expires_at > now() FOR SHARE"
+)
 
 META = """
 CREATE TABLE IF NOT EXISTS bot_meta (

@@ -7,8 +7,10 @@ position its button named, nothing is in it that nobody pressed, and it replays 
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import re
+import signal
 import time
 from typing import Any
 
@@ -18,7 +20,6 @@ from bot.standby import LOST_LEASE_EXIT
 from games.bridge.game import BRIDGE
 from storage.events import replay
 from storage.postgres import PostgresStorage
-from storage.postgres.schema import ACTIVE_LOCK
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS
 from tests.bot.processes import BotProcess
@@ -208,16 +209,13 @@ async def test_a_process_that_loses_its_lock_leaves_and_a_standby_stops_on_sigte
     assert time.monotonic() - asked < 10
     standby = await BotProcess.start(api, pg_url, "standby-2")
     await standby.until("waiting to take over")
-    # The server drops the active process's lock (as after a network split): it may no longer
-    # be the only one, so it leaves, and the standby takes over.
+    # The server drops the active process's lease connection (as after a network split): it
+    # may no longer be the only one, so it leaves, and the standby takes over.
     conn = await asyncpg.connect(pg_url)
     try:
-        pids = await conn.fetch(
-            "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND granted",
-            ACTIVE_LOCK,
-        )
-        assert len(pids) == 1
-        await conn.execute("SELECT pg_terminate_backend($1)", pids[0]["pid"])
+        backend = await conn.fetchval("SELECT backend FROM bot_lease WHERE id = 1")
+        assert backend is not None
+        await conn.execute("SELECT pg_terminate_backend($1)", backend)
     finally:
         await conn.close()
     code = await asyncio.wait_for(active.process.wait(), 20)
@@ -230,3 +228,73 @@ async def test_a_process_that_loses_its_lock_leaves_and_a_standby_stops_on_sigte
     await remote.quiet()
     assert any("🃏" in m.text for m in api.chat_messages(GROUP))
     assert await standby.stop() == 0
+
+
+async def _press_one(remote: Remote, driver: Driver) -> None:
+    """The player on turn presses what the driver chooses; waits for the answer."""
+    found = None
+    for _ in range(400):
+        found = driver.actor()
+        if found is not None:
+            break
+        await asyncio.sleep(0.05)
+    assert found is not None, "nobody has a button to press"
+    user, message = found
+    query = await remote.api.press(user, message, driver.choose(user, message))
+    answer = await remote.api.answer_of(query, 30)
+    assert not answer.get("text"), answer
+    await remote.quiet(0.15)
+
+
+async def test_a_frozen_active_process_is_replaced_and_wakes_to_leave_without_a_call(
+    api: FakeBotApi, pg_url: str
+) -> None:
+    """SIGSTOP on the active process (a hung process, a paused VM): its connection stays open,
+    but it stops renewing its lease; the standby takes over within seconds and answers the
+    players. SIGCONT: the woken process makes no call to Telegram (not even getUpdates) and
+    leaves (exit 75) on its first renewal, which finds the lease taken."""
+    base = api.base_url.removesuffix("/bot")
+    active = await BotProcess.start(
+        api, pg_url, "active", {"BOT_API_BASE_URL": f"{base}/a/bot"}
+    )
+    await active.until("ready")
+    standby = await BotProcess.start(
+        api, pg_url, "standby", {"BOT_API_BASE_URL": f"{base}/b/bot"}
+    )
+    await standby.until("waiting to take over")
+    remote = Remote(api)
+    await seat_four(remote)
+    driver = Driver(remote, PLAYERS, random.Random(5))  # type: ignore[arg-type]
+    for _ in range(3):
+        await _press_one(remote, driver)
+    assert {tag for tag, _, _ in api.tagged} >= {"a"}
+    os.kill(active.process.pid, signal.SIGSTOP)
+    frozen = time.monotonic()
+    try:
+        await standby.until("taking over", 20)
+        took = time.monotonic() - frozen
+        await standby.until("ready", 60)
+        await remote.quiet()
+        for _ in range(3):  # the players go on, answered by the standby
+            await _press_one(remote, driver)
+        answered = [t for t, m, at in api.tagged if m == "answerCallbackQuery" and at > frozen]
+        assert answered and set(answered) == {"b"}, answered
+    finally:
+        woke = time.monotonic()
+        os.kill(active.process.pid, signal.SIGCONT)
+    code = await asyncio.wait_for(active.process.wait(), 20)
+    assert code == LOST_LEASE_EXIT, "".join(active.lines)[-3000:]
+    after = [(m, round(at - woke, 3)) for t, m, at in api.tagged if t == "a" and at >= woke]
+    assert after == [], after  # not one call once woken
+    assert took < 10, took
+    # The game goes on with the standby; the log replays legally.
+    for _ in range(3):
+        await _press_one(remote, driver)
+    store = await PostgresStorage.open(pg_url)
+    try:
+        table = await store.get_table(1)
+        replay(BRIDGE, 4, await store.events(1, table.current_deal))
+    finally:
+        await store.close()
+    assert await standby.stop() == 0
+    print(f"takeover after SIGSTOP: {took:.2f} s")
