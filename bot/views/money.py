@@ -31,8 +31,8 @@ def render_ledger(
     t: Translator,
     practice: Mapping[int, int] | None = None,
 ) -> Rendered:
-    """/ledger: every player's running account over both games, best first; the sums shown
-    (one per unit) are zero. ``practice``: people's points from rubbers with robots, shown
+    """/ledger: every player's running account over both games, best first; the sum shown is
+    zero. ``practice``: people's points from rubbers with robots, shown
     apart (they are statistics, not money)."""
     players = by_player(accounts)
     if not players and not practice:
@@ -51,11 +51,9 @@ def render_ledger(
                 rubbers=counts.get(pid, 0),
             )
         )
-    sums = " · ".join(
-        amount(sum(accounts[unit].values()), group, t, True, unit, label=len(accounts) > 1)
-        for unit in sorted(accounts)
-        if unit in (POINTS, "whists") or any(accounts[unit].values())
-    )
+    # The sums (zero, each unit's rows balancing), read as the accounts are: one money figure
+    # where the group prices every unit, never money in pieces.
+    sums = holding({unit: sum(b.values()) for unit, b in accounts.items()}, group, t)
     if players:
         lines.append(t("ledger.sum", points=sums))
     if practice:

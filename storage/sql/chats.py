@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import uuid
+
 from storage.interface import (
+    CENTS,
+    POINTS,
+    WHISTS,
     Chat,
     ChatSettings,
     NotFound,
@@ -10,7 +15,7 @@ from storage.interface import (
     Player,
     Rounding,
 )
-from storage.sql.base import Row, SqlStore, now
+from storage.sql.base import Row, SqlStore, Tx, now
 
 
 class ChatRepository(SqlStore):
@@ -60,6 +65,18 @@ class ChatRepository(SqlStore):
 
     async def update_chat_settings(self, chat_id: int, settings: ChatSettings) -> Chat:
         async with self._tx() as db:
+            # The chat's row is the lock that orders its ledger's writes (as payments take it).
+            row = await db.one("SELECT * FROM chats WHERE id = ?" + self.FOR_UPDATE, (chat_id,))
+            if row is None:
+                raise NotFound(f"chat {chat_id}")
+            before = chat_of(row).settings
+            paid = await db.scalar(
+                "SELECT count(*) FROM ledger WHERE chat_id = ? AND unit = ?", (chat_id, CENTS)
+            )
+            for unit in (POINTS, WHISTS) if paid else ():
+                price = before.price(unit)
+                if price and settings.price(unit) != price:
+                    await self._settle_at(db, chat_id, unit, price, now())
             await db.execute(
                 "UPDATE chats SET stake = ?, currency = ?, rounding = ?, payments = ?, "
                 "whist_price = ? WHERE id = ?",
@@ -73,6 +90,26 @@ class ChatRepository(SqlStore):
                 ),
             )
         return await self.get_chat(chat_id)
+
+    async def _settle_at(self, db: Tx, chat_id: int, unit: str, price: int, at: str) -> None:
+        """Money was paid at ``price`` for ``unit``: before its price changes, every account in
+        that unit is turned into money at the old price (one entry, summing to zero), so that
+        what was paid stays paid and nobody is asked to pay a payment back."""
+        rows = await db.all(
+            "SELECT player_id, CAST(sum(points) AS BIGINT) AS total FROM ledger "
+            "WHERE chat_id = ? AND unit = ? GROUP BY player_id ORDER BY player_id",
+            (chat_id, unit),
+        )
+        held = [(r["player_id"], int(r["total"])) for r in rows if r["total"]]
+        if not held:
+            return
+        txn, note = uuid.uuid4().hex, f"{unit} at {price}"
+        await db.executemany(
+            "INSERT INTO ledger (chat_id, player_id, points, kind, txn, note, at, unit) "
+            "VALUES (?, ?, ?, 'payment', ?, ?, ?, ?)",
+            [(chat_id, pid, -total, txn, note, at, unit) for pid, total in held]
+            + [(chat_id, pid, total * price, txn, note, at, CENTS) for pid, total in held],
+        )
 
     async def ensure_player(
         self, tg_user_id: int, name: str, language: str = "", username: str | None = None

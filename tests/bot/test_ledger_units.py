@@ -158,3 +158,49 @@ async def _ledger_size(h: Harness) -> int:
     chat = await storage.chat_by_tg(GROUP)
     assert chat is not None
     return await storage.ledger_size(chat.id)
+
+
+async def test_removing_a_price_after_money_was_paid_leaves_what_was_paid_paid(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """A rubber and a pulka settled in money at 10 RUB a hundred points and 3 RUB a whist; then
+    the group stops pricing whists (and points). What was paid stays paid: the ledger shows no
+    money in pieces ("−90 RUB · +90 RUB") and /settle asks nobody to pay a payment back."""
+    path = str(tmp_path / "bot.sqlite3")
+    await _prepare(path)
+    h = Harness(api, path)
+    await h.start()
+    try:
+        api.admins.add(ANNA.id)
+        await h.say(ANNA, GROUP, "/bridge")
+        await h.say(ANNA, GROUP, "/settings stake 10 RUB")
+        await h.say(ANNA, GROUP, "/settings вист 3")
+        for _ in range(6):  # settle up in money
+            await h.say(ANNA, GROUP, "/settle")
+            buttons = _pay_buttons(h)
+            if not buttons:
+                break
+            assert all(":pay:c." in d for d in buttons)
+            plan = h.api.chat_messages(GROUP)[-1]
+            assert (await h.press(ANNA, plan, buttons[0])).get("text") == "Платёж записан"
+        assert not buttons
+        for change in ("/settings вист 0", "/settings stake 0"):
+            await h.say(ANNA, GROUP, change)
+            await h.say(ANNA, GROUP, "/ledger")
+            ledger = h.api.chat_messages(GROUP)[-1].text
+            for line in ledger.splitlines()[1:]:  # nobody owes or is owed money in pieces
+                assert line.count("RUB") <= 1 and not re.search(r"[+−]\d[\d\u202f]* RUB", line), (
+                    ledger
+                )
+            await h.say(ANNA, GROUP, "/settle")
+            assert not _pay_buttons(h), h.api.chat_messages(GROUP)[-1].text
+    finally:
+        await h.stop()
+    store = await SqliteStorage.open(path)
+    try:
+        chat = await store.chat_by_tg(GROUP)
+        assert chat is not None
+        accounts = await store.accounts(chat.id)
+        assert all(set(b.values()) <= {0} for b in accounts.values()), accounts
+    finally:
+        await store.close()
