@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import statistics
 import tempfile
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from games.bridge.game import BRIDGE
+from storage.interface import TableSettings
 from storage.sqlite import SqliteStorage
 from tests.bot.harness import Harness
 from tests.fakeapi import FakeBotApi, User
@@ -49,7 +51,7 @@ async def history(path: str, deals: int, seed: int) -> None:
             seat: (await store.ensure_player(u.id, u.first_name, "ru", u.username)).id
             for seat, u in enumerate(HISTORY)
         }
-        table = await store.create_table(chat.id, None, _settings())
+        table = await store.create_table(chat.id, None, TableSettings(language="ru"))
         for seat, pid in seats.items():
             await store.set_seat(table.id, seat, pid)
         record = await store.start_match(table.id, seats)
@@ -81,12 +83,6 @@ async def history(path: str, deals: int, seed: int) -> None:
         await store.close()
 
 
-def _settings() -> Any:
-    from storage.interface import TableSettings
-
-    return TableSettings(language="ru")
-
-
 class Ticker:
     """How late the event loop wakes a 5 ms sleeper: its stalls."""
 
@@ -110,10 +106,8 @@ class Ticker:
     async def stop(self) -> None:
         assert self._task is not None
         self._task.cancel()
-        try:
+        with contextlib.suppress(asyncio.CancelledError):
             await self._task
-        except asyncio.CancelledError:
-            pass
 
 
 async def presses(h: Harness, until: asyncio.Event, times: list[float]) -> None:
