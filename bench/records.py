@@ -31,7 +31,7 @@ from typing import Any
 from games.bridge.game import BRIDGE
 from storage.interface import TableSettings
 from storage.sqlite import SqliteStorage
-from tests.bot.harness import Harness
+from tests.bot.harness import Harness, seat_four
 from tests.fakeapi import FakeBotApi, User
 
 GROUP, OTHER = -100, -200
@@ -152,17 +152,7 @@ async def run(deals: int, requests: int) -> None:
     h = Harness(api, path, in_process=True, record_pause=0.0)
     await h.start()
     try:
-        await h.say(PLAYING[0], OTHER, "/bridge")
-        for user, seat in zip(PLAYING, "NESW", strict=True):
-            table = h.table_message(OTHER)
-            data = next(
-                b["callback_data"]
-                for b in table.buttons()
-                if b.get("callback_data", "").endswith(f":sit:{seat}")
-            )
-            answer = await h.press(user, table, data)
-            if answer.get("url"):
-                await h.say(user, user.id, f"/start {answer['url'].split('start=')[1]}")
+        await seat_four(h, PLAYING, OTHER)
         await h.settle()
         # Without records: the other group's answers alone.
         calm: list[float] = []

@@ -18,8 +18,8 @@ from telegram.error import NetworkError
 from telegram.request import BaseRequest, RequestData
 
 
-class SlimUpdates(BaseRequest):
-    """Wraps the request object that makes ``getUpdates`` calls."""
+class _Wrapper(BaseRequest):
+    """A request object around another: what a wrapper does not change, it forwards."""
 
     def __init__(self, inner: BaseRequest) -> None:
         self._inner = inner
@@ -44,7 +44,7 @@ class SlimUpdates(BaseRequest):
         connect_timeout: Any = BaseRequest.DEFAULT_NONE,
         pool_timeout: Any = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
-        status, body = await self._inner.do_request(
+        return await self._inner.do_request(
             url,
             method,
             request_data,
@@ -52,6 +52,24 @@ class SlimUpdates(BaseRequest):
             write_timeout=write_timeout,
             connect_timeout=connect_timeout,
             pool_timeout=pool_timeout,
+        )
+
+
+class SlimUpdates(_Wrapper):
+    """Wraps the request object that makes ``getUpdates`` calls."""
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: Any = BaseRequest.DEFAULT_NONE,
+        write_timeout: Any = BaseRequest.DEFAULT_NONE,
+        connect_timeout: Any = BaseRequest.DEFAULT_NONE,
+        pool_timeout: Any = BaseRequest.DEFAULT_NONE,
+    ) -> tuple[int, bytes]:
+        status, body = await super().do_request(
+            url, method, request_data, read_timeout, write_timeout, connect_timeout, pool_timeout
         )
         if status != 200 or not url.endswith("/getUpdates"):
             return status, body
@@ -71,24 +89,14 @@ def slim(body: bytes) -> bytes:
     return json.dumps(data).encode()
 
 
-class Fenced(BaseRequest):
+class Fenced(_Wrapper):
     """Makes a call only while ``allowed()``: an active process that was frozen past its lease
     (its standby may be active now) makes none, not even getUpdates, until it has renewed the
     lease, which it cannot if the lease was taken; then it leaves (bot.standby)."""
 
     def __init__(self, inner: BaseRequest, allowed: Callable[[], bool]) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._allowed = allowed
-
-    @property
-    def read_timeout(self) -> float | None:
-        return self._inner.read_timeout
-
-    async def initialize(self) -> None:
-        await self._inner.initialize()
-
-    async def shutdown(self) -> None:
-        await self._inner.shutdown()
 
     async def do_request(
         self,
@@ -102,12 +110,6 @@ class Fenced(BaseRequest):
     ) -> tuple[int, bytes]:
         if not self._allowed():
             raise NetworkError("not the active process now (its lease is not renewed): no call")
-        return await self._inner.do_request(
-            url,
-            method,
-            request_data,
-            read_timeout=read_timeout,
-            write_timeout=write_timeout,
-            connect_timeout=connect_timeout,
-            pool_timeout=pool_timeout,
+        return await super().do_request(
+            url, method, request_data, read_timeout, write_timeout, connect_timeout, pool_timeout
         )

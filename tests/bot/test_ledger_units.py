@@ -115,15 +115,7 @@ async def test_points_and_whists_apart_until_priced_then_settled_as_money(
         await h.say(ANNA, GROUP, "/ledger")
         ledger = h.api.chat_messages(GROUP)[-1].text
         assert "RUB (" in ledger
-        for _ in range(4):
-            await h.say(ANNA, GROUP, "/settle")
-            buttons = _pay_buttons(h)
-            if not buttons:
-                break
-            assert all(":pay:c." in d for d in buttons)
-            plan = h.api.chat_messages(GROUP)[-1]
-            assert (await h.press(ANNA, plan, buttons[0])).get("text") == "Платёж записан"
-        assert not buttons
+        await _settle_in_money(h)
         await h.say(ANNA, GROUP, "/history csv")
         await h.settle()
         document = h.api.chat_messages(GROUP)[-1]
@@ -152,6 +144,19 @@ async def test_points_and_whists_apart_until_priced_then_settled_as_money(
         await store.close()
 
 
+async def _settle_in_money(h: Harness) -> None:
+    """Anna (an admin) records every payment of the money plan until nothing is owed."""
+    for _ in range(6):
+        await h.say(ANNA, GROUP, "/settle")
+        buttons = _pay_buttons(h)
+        if not buttons:
+            return
+        assert all(":pay:c." in d for d in buttons)
+        plan = h.api.chat_messages(GROUP)[-1]
+        assert (await h.press(ANNA, plan, buttons[0])).get("text") == "Платёж записан"
+    raise AssertionError("still owed after six payments")
+
+
 async def _ledger_size(h: Harness) -> int:
     assert h.app is not None
     storage: SqliteStorage = h.app.bot_data["storage"]
@@ -175,15 +180,7 @@ async def test_removing_a_price_after_money_was_paid_leaves_what_was_paid_paid(
         await h.say(ANNA, GROUP, "/bridge")
         await h.say(ANNA, GROUP, "/settings stake 10 RUB")
         await h.say(ANNA, GROUP, "/settings вист 3")
-        for _ in range(6):  # settle up in money
-            await h.say(ANNA, GROUP, "/settle")
-            buttons = _pay_buttons(h)
-            if not buttons:
-                break
-            assert all(":pay:c." in d for d in buttons)
-            plan = h.api.chat_messages(GROUP)[-1]
-            assert (await h.press(ANNA, plan, buttons[0])).get("text") == "Платёж записан"
-        assert not buttons
+        await _settle_in_money(h)
         for change in ("/settings вист 0", "/settings stake 0"):
             await h.say(ANNA, GROUP, change)
             await h.say(ANNA, GROUP, "/ledger")
