@@ -168,8 +168,10 @@ def database_from_env(source: Mapping[str, str]) -> tuple[str, str]:
     its scheme alone: taken for a SQLite path, its password would be printed as a file name."""
     if source.get("DATABASE_URL"):
         database, setting = source["DATABASE_URL"], "DATABASE_URL"
-    else:
-        database, setting = source.get("BRIDGE_DB", "bridge.sqlite3"), "BRIDGE_DB"
+    elif source.get("BRIDGE_DB"):
+        database, setting = source["BRIDGE_DB"], "BRIDGE_DB"
+    else:  # neither: the default file, named by the setting that is documented now
+        database, setting = "bridge.sqlite3", "DATABASE_URL"
     scheme, sep, _ = database.partition("://")
     if sep and scheme.lower() not in DATABASE_SCHEMES:
         named = repr(scheme) if URL_SCHEME.fullmatch(scheme) else "that URL's scheme"

@@ -24,10 +24,27 @@ from storage.transfer import export, import_
 USAGE = (
     "usage: python -m bot [export FILE | import FILE | health]  (FILE '-': standard output/input)"
 )
+HELP = f"""{USAGE}
+
+With no argument: run the bot (long polling, or a webhook when WEBHOOK_URL is set). Every
+setting is read from the environment (BOT_TOKEN, DATABASE_URL, ...): .env.example lists and
+explains each; the README's first command loads .env.
+
+  export FILE   the whole database as JSON Lines (a backup, or to move to PostgreSQL); the
+                database must exist. Stop the bot first on SQLite.
+  import FILE   an export into an empty database (created if missing), all or nothing; every
+                deal is replayed before anything is written.
+  health        0 if the database answers at this bot's schema (the image's health check).
+
+The database is DATABASE_URL (a SQLite file, sqlite:///file, or postgresql://...); BRIDGE_DB is
+its older name."""
 COMMANDS = ("export", "import")
 
 
 def run(args: list[str]) -> int:
+    if args in (["--help"], ["-h"], ["help"]):
+        print(HELP)
+        return 0
     try:
         database, setting = database_from_env(os.environ)
     except ConfigError as exc:

@@ -623,6 +623,20 @@ class FakeBotApi:
             }
         )
 
+    async def add_to_group(self, user: User, chat_id: int, title: str = "Club") -> None:
+        """``user`` adds the bot to a group: a my_chat_member update, left -> member."""
+        await self._push(
+            {
+                "my_chat_member": {
+                    "chat": {"id": chat_id, "type": "supergroup", "title": title},
+                    "from": user.to_dict(),
+                    "date": int(time.time()),
+                    "old_chat_member": {"status": "left", "user": self._bot_user()},
+                    "new_chat_member": {"status": "member", "user": self._bot_user()},
+                }
+            }
+        )
+
     def _bot_user(self) -> dict[str, Any]:
         return {"id": BOT_ID, "is_bot": True, "first_name": "Bridge", "username": BOT_USERNAME}
 

@@ -15,6 +15,7 @@ from bot.handlers.common import (
     refusal_message,
     seat_wanted,
 )
+from bot.i18n import translator
 from bot.service import Change, Refusal
 from bot.views import Rendered
 from bot.views.misc import render_help, render_welcome
@@ -100,13 +101,33 @@ async def help_command(update: Update, context: BotContext) -> None:
 
 
 async def member_changed(update: Update, context: BotContext) -> None:
-    """A user blocked the bot (kicked) or unblocked it in their private chat."""
+    """A user blocked the bot (kicked) or unblocked it in their private chat; in a group, the
+    bot was added (it greets the group once)."""
     change: ChatMemberUpdated | None = update.my_chat_member
-    if change is None or change.chat.type != ChatType.PRIVATE:
+    if change is None:
+        return
+    if change.chat.type != ChatType.PRIVATE:
+        await greet_group(change, context)
         return
     blocked = change.new_chat_member.status == ChatMemberStatus.BANNED
     for table_change in await context.service.set_blocked(change.from_user.id, blocked):
         context.presenter.show(table_change)
+
+
+GONE = (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
+
+
+async def greet_group(change: ChatMemberUpdated, context: BotContext) -> None:
+    """Added to a group: say once what to send, and what admins of a privacy-mode bot should
+    know, in the language of the group's table if it has one, else of whoever added the bot."""
+    joined = change.old_chat_member.status in GONE and change.new_chat_member.status not in GONE
+    if not joined:
+        return
+    chat = change.chat
+    language = await context.service.chat_language(chat.id, None)
+    t = translator(language, change.from_user.language_code, context.config.language)
+    text = t("group.greeting", bot=user_text(context.bot.username or ""))
+    context.outbox.post(chat.id, None, Rendered(text))
 
 
 def handlers() -> list[BaseHandler[Update, BotContext, None]]:

@@ -249,3 +249,25 @@ async def test_an_unknown_database_scheme_is_refused_by_name_without_its_passwor
     assert code == 2 and "pw123" not in said, said
     assert said.strip().splitlines() == [said.strip()] and "'mysql'" in said, said
     assert not (ROOT / "mysql:").exists()
+
+
+async def test_help_says_what_each_command_does_and_exits_0() -> None:
+    for flag in ("--help", "-h"):
+        code, said = await tool("unused.sqlite3", flag)
+        assert code == 0, said
+        for word in ("export FILE", "import FILE", "health", "no argument", ".env.example"):
+            assert word in said, (word, said)
+
+
+async def test_with_no_database_set_the_tools_name_database_url(tmp_path: Path) -> None:
+    """The default file, named by the setting the README documents, not its old alias."""
+    await (await open_storage(str(tmp_path / "bridge.sqlite3"))).close()
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "BRIDGE_DB")}
+    env["PYTHONPATH"] = str(ROOT)
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "export", "out.jsonl", cwd=tmp_path, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    out, _ = await asyncio.wait_for(child.communicate(), 120)
+    assert child.returncode == 0, out
+    assert "(DATABASE_URL)" in out.decode() and "BRIDGE_DB" not in out.decode()
