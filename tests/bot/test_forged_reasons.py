@@ -1,6 +1,7 @@
 """Every refusal of a forged press gives its reason: another player's pick of declarer's
 discard says whose turn it is; a button naming a deal that was never dealt is not a button of
-ours ("not valid"), where a real earlier deal's is "from an earlier deal"."""
+ours ("not valid"), where a real earlier deal's is "from an earlier deal". And a pulka stopped
+mid-deal leaves no buttons on its screens that could only be refused."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from bot.callback_data import Act, Button
 from bot.i18n import Translator
 from games.preferans.deal import Phase
 from tests.bot.driver import Driver
-from tests.bot.harness import PLAYERS, Harness, seat_four
+from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
 from tests.bot.test_take_back_consent import events, preferans_past_the_auction
 
 
@@ -55,3 +56,20 @@ async def test_a_deal_that_never_existed_is_a_bad_button(h: Harness) -> None:
         answer = await h.press(user, message, forged)
         assert answer.get("text") in bad, (act, answer)
     assert int(number) == 1  # the first deal: no earlier one to be stale
+
+
+async def test_a_pulka_stopped_mid_deal_leaves_no_live_buttons(h: Harness) -> None:
+    """/end agreed by all while declarer is discarding: every player's screen of that deal says
+    it is over and offers nothing to press any more (a press would only be refused)."""
+    players, state = await preferans_past_the_auction(h)
+    assert state.phase is Phase.DISCARD
+    for user in players:
+        await h.say(user, GROUP, "/end")
+    await h.settle()
+    over = {Translator(language)("pref.deal_over") for language in ("en", "ru")}
+    for user in players:
+        screen = h.api.chat_messages(user.id)[-1]
+        live = [b["callback_data"] for b in screen.buttons() if ":a:" in b["callback_data"]]
+        live += [b["callback_data"] for b in screen.buttons() if ":mn:" in b["callback_data"]]
+        assert not live, (user.first_name, screen.text, live)
+        assert any(text in screen.text for text in over), screen.text

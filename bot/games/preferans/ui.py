@@ -396,6 +396,10 @@ class PreferansUI:
             ]
             post(chat, thread, Rendered("\n".join(lines)))
         elif isinstance(notice, MatchFinished):
+            state = _state(snap)
+            if notice.unfinished and state is not None and state.result is None:
+                # Stopped mid-deal: its screens say so and lose their buttons (as bridge's do).
+                self._deal(presenter, snap, snap.deal_no, state)
             post(chat, thread, pulka_result(snap, notice, t))
             if isinstance(notice.match, PulkaMatch):
                 post_pulka_picture(presenter.outbox, snap, notice.match, t)
