@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from bot.i18n import LANGUAGES
+
 
 class ConfigError(Exception):
     pass
@@ -18,7 +20,6 @@ class ConfigError(Exception):
 
 SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram accepts as a webhook's secret
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-LANGUAGES = ("ru", "en")  # the languages the bot speaks (bot/locale)
 DATABASE_SCHEMES = ("sqlite", "postgresql", "postgres")
 URL_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,19}")
 

@@ -106,6 +106,12 @@ def _whist_lines(group: ChatSettings, t: Translator, in_whists: bool) -> list[st
     return [t("settings.no_whist_price"), t("settings.whist_hint")] if in_whists else []
 
 
+def undo_key(table_id: int, deal_no: int, t: Translator) -> Key:
+    """"Take back" for a deal: on a waiting player's screen, or on play again after their own
+    last action (the opponents decide; the service checks it is theirs)."""
+    return Key(t("button.undo"), Button(table_id, deal_no, Act.UNDO).encode())
+
+
 def answer_keys(
     table_id: int, deal_no: int, act: Act, yes: str, no: str
 ) -> tuple[tuple[Key, ...], ...]:

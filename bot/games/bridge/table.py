@@ -24,6 +24,7 @@ from bot.games.bridge.state import bridge_options
 from bot.i18n import Translator
 from bot.service import Snapshot
 from bot.views import Key, Rendered, key_rows
+from bot.views.misc import undo_key
 from bot.views.text import user_text
 from games.bridge.bidding import read_auction
 from games.bridge.calls import Call
@@ -380,7 +381,7 @@ def render_private(
         claim_key = Key(t("button.claim"), Button(snap.table_id, deal_no, Act.CLAIM_MENU).encode())
         last: tuple[Key, ...] = (claim_key,)
         if _won_with_last_card(view):
-            last = (*last, Key(t("button.undo"), Button(snap.table_id, deal_no, Act.UNDO).encode()))
+            last = (*last, undo_key(snap.table_id, deal_no, t))
         keys = (*keys, last)
     return Rendered("\n".join(lines), keys)
 
@@ -513,8 +514,7 @@ def _quiet(snap: Snapshot, view: SeatView, lines: list[str], t: Translator) -> R
     lines.append(t("private.not_your_turn"))
     if len(view.calls) <= (seat - view.dealer) % 4:
         return Rendered("\n".join(lines))  # nothing done yet: nothing to take back
-    undo = Key(t("button.undo"), Button(snap.table_id, snap.deal_no, Act.UNDO).encode())
-    return Rendered("\n".join(lines), ((undo,),))
+    return Rendered("\n".join(lines), ((undo_key(snap.table_id, snap.deal_no, t),),))
 
 
 def bidding_box(

@@ -41,7 +41,7 @@ from bot.service import (
 )
 from bot.views import Key, Rendered, key_rows
 from bot.views.amounts import money
-from bot.views.misc import answer_keys
+from bot.views.misc import answer_keys, undo_key
 from bot.views.text import user_text
 from games.errors import OutOfTurn, Reason
 from games.preferans.cards import Card
@@ -222,16 +222,14 @@ class PreferansUI:
                 lines.append(t("pref.waiting", name=user_text(names.get(view.actor, "—"))))
             if view.undoable_by != seat:
                 return Rendered("\n".join(lines))
-            undo = Key(t("button.undo"), Button(snap.table_id, deal_no, Act.UNDO).encode())
-            return Rendered("\n".join(lines), ((undo,),))
+            return Rendered("\n".join(lines), ((undo_key(snap.table_id, deal_no, t),),))
         lines.append(f"<b>{t('pref.your_turn')}</b>")
         if view.turn is not None and view.turn != seat and view.phase is Phase.PLAY:
             lines.append(t("pref.for", name=user_text(names.get(view.turn, "—"))))
         keys = self._keys(snap, deal_no, view, t, menu, lines)
         if view.undoable_by == seat and view.claim is None and not menu:
             # On play again after their own last action (a trick won): theirs to take back.
-            undo = Key(t("button.undo"), Button(snap.table_id, deal_no, Act.UNDO).encode())
-            keys = (*keys, (undo,))
+            keys = (*keys, (undo_key(snap.table_id, deal_no, t),))
         return Rendered("\n".join(lines), keys)
 
     def _keys(
