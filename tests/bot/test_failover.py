@@ -109,14 +109,7 @@ async def test_twenty_kills_of_the_active_process_lose_nothing_and_apply_nothing
             mode = ("between", "in flight", "answering")[kill % 3]
             count = rng.randint(1, 6)
             for n in range(count):
-                found = None
-                for _ in range(200):
-                    found = driver.actor()
-                    if found is not None:
-                        break
-                    await asyncio.sleep(0.05)
-                assert found is not None, "nobody has a button to press"
-                user, message = found
+                user, message = await _on_turn(driver, 10)
                 data = driver.choose(user, message)
                 match = BUTTON.match(data)
                 assert match is not None
@@ -230,16 +223,19 @@ async def test_a_process_that_loses_its_lock_leaves_and_a_standby_stops_on_sigte
     assert await standby.stop() == 0
 
 
-async def _press_one(remote: Remote, driver: Driver) -> None:
-    """The player on turn presses what the driver chooses; waits for the answer."""
-    found = None
-    for _ in range(400):
+async def _on_turn(driver: Driver, seconds: float) -> tuple[User, Sent]:
+    """The player with buttons to press, once the bot has shown them (within ``seconds``)."""
+    for _ in range(int(seconds / 0.05)):
         found = driver.actor()
         if found is not None:
-            break
+            return found
         await asyncio.sleep(0.05)
-    assert found is not None, "nobody has a button to press"
-    user, message = found
+    raise AssertionError("nobody has a button to press")
+
+
+async def _press_one(remote: Remote, driver: Driver) -> None:
+    """The player on turn presses what the driver chooses; waits for the answer."""
+    user, message = await _on_turn(driver, 20)
     query = await remote.api.press(user, message, driver.choose(user, message))
     answer = await remote.api.answer_of(query, 30)
     assert not answer.get("text"), answer
