@@ -24,6 +24,7 @@ from telegram.error import InvalidToken, NetworkError
 from bot.app import build_application
 from bot.config import Config, ConfigError
 from bot.redact import install, redact
+from bot.tools import run
 from storage import open_storage
 from storage.interface import StorageError
 
@@ -111,8 +112,6 @@ async def _check_storage(database: str) -> None:
 
 def main() -> int:
     if sys.argv[1:]:  # export / import: tools on the database, no Telegram
-        from bot.tools import run
-
         return run(sys.argv[1:])
     try:
         config = Config.from_env()

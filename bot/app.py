@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import logging
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from telegram import (
@@ -18,12 +19,13 @@ from telegram.request import BaseRequest, HTTPXRequest
 
 from bot.config import Config
 from bot.context import BotContext, BridgeApp
-from bot.games import uis
 from bot.handlers import chat, keeper, money, private, settings, table
 from bot.handlers.common import user_translator
 from bot.i18n import LANGUAGES, Translator
 from bot.ledger import LedgerService
 from bot.outbox import Outbox
+from bot.plugin import Plugin, Plugins
+from bot.plugins import PLUGINS
 from bot.presenter import Presenter
 from bot.robots import RobotPlayers
 from bot.service import TableService, Written
@@ -38,29 +40,25 @@ from storage.postgres import PostgresStorage
 
 log = logging.getLogger(__name__)
 
-GROUP_COMMANDS = (
-    "bridge",
-    "preferans",
-    "score",
-    "ledger",
-    "settle",
-    "history",
-    "keep",
-    "prefkeep",
-    "deal",
-    "undo",
-    "pbn",
-    "settings",
-    "leave",
-    "end",
-    "sub",
-    "help",
-)
+# The group commands every table has, around the games' own in Telegram's menu.
+SHARED_MENU = ("score", "ledger", "settle", "history")
+SHARED_MENU_END = ("deal", "undo", "settings", "leave", "end", "sub", "help")
 PRIVATE_COMMANDS = ("start", "help")
 
 
-def build_application(config: Config, request: BaseRequest | None = None) -> BridgeApp:
-    """The bot. ``request`` replaces PTB's HTTP transport (benchmarks answer in-process)."""
+def group_commands(plugins: Plugins) -> tuple[str, ...]:
+    """The group's command menu: each game's opener, the shared commands, each game's own."""
+    openers = tuple(plugin.ui.commands[0] for plugin in plugins if plugin.ui.commands)
+    own = tuple(command for plugin in plugins for command in plugin.menu)
+    return (*openers, *SHARED_MENU, *own, *SHARED_MENU_END)
+
+
+def build_application(
+    config: Config, request: BaseRequest | None = None, plugins: Sequence[Plugin] = PLUGINS
+) -> BridgeApp:
+    """The bot. ``request`` replaces PTB's HTTP transport (benchmarks answer in-process);
+    ``plugins``: the games it serves (the built-in ones unless a test adds its own)."""
+    games = Plugins(plugins)
     builder = (
         ApplicationBuilder()
         .token(config.token)
@@ -96,13 +94,16 @@ def build_application(config: Config, request: BaseRequest | None = None) -> Bri
     builder = builder.get_updates_request(updates)
     application: BridgeApp = builder.build()  # type: ignore[assignment]
     application.bot_data["config"] = config
+    application.bot_data["plugins"] = games
     if lease is not None:
         application.bot_data["lease"] = lease
+    # Each route names its button kinds exactly (one owner each, checked by Plugins), so the
+    # order below matters only for the stray-button handler, which takes what none took.
     for module in (chat, private, settings, money, keeper):
         application.add_handlers(module.handlers())
-    for ui in uis():  # each game's own commands and buttons (bridge: the scorekeeper)
-        application.add_handlers(ui.handlers())
-    application.add_handlers(table.handlers())
+    for plugin in games:  # each game's own commands and buttons (bridge: the scorekeeper)
+        application.add_handlers(list(plugin.handlers()))
+    application.add_handlers(table.handlers(games))
     application.add_handler(table.stray_button_handler())
     application.add_error_handler(_on_error)
     return application
@@ -123,12 +124,14 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     else:
         service = TableService(storage, random.Random(config.shuffle_seed).randrange)
     outbox = Outbox(application.bot, storage, config.group_interval, config.private_interval)
-    presenter = Presenter(outbox, application.bot.username)
+    plugins: Plugins = application.bot_data["plugins"]
+    presenter = Presenter(outbox, application.bot.username, plugins)
     if application.job_queue is not None:
         presenter.timers = TurnTimers(
             application.job_queue,
             service,
             outbox,
+            plugins,
             config.timer_minute,
             config.turn_notice_seconds,
             presenter.notify_turn,
@@ -144,7 +147,12 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
 
     outbox.on_blocked, outbox.on_migrated = blocked, migrated
     presenter.robots = RobotPlayers(
-        service, presenter.show, config.robot_delay, config.robot_budget, config.robot_workers
+        service,
+        presenter.show,
+        plugins,
+        config.robot_delay,
+        config.robot_budget,
+        config.robot_workers,
     )
     service.on_recovered = presenter.show
     application.bot_data.update(
@@ -155,7 +163,7 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
         ledger=LedgerService(storage),
         records=Throttle(config.record_pause),
     )
-    await _set_commands(application)
+    await _set_commands(application, plugins)
     for change in await service.restore_all():
         presenter.show(change)
     for aside in service.set_aside.values():
@@ -171,11 +179,13 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     log.info("bot @%s ready", application.bot.username)
 
 
-async def _set_commands(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+async def _set_commands(
+    application: Application[Any, Any, Any, Any, Any, Any], plugins: Plugins
+) -> None:
     for language in (*LANGUAGES, None):
         t = Translator(language or "en")
         for scope, names in (
-            (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
+            (BotCommandScopeAllGroupChats(), group_commands(plugins)),
             (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
         ):
             commands = [BotCommand(name, t(f"command.{name}")) for name in names]

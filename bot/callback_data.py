@@ -27,38 +27,29 @@ PATTERN = re.compile(
 
 
 class Act(StrEnum):
+    """The button kinds every table has. A game's own kinds are plain strings its plug-in
+    names (``bot.plugin.Plugin.buttons``); each kind has one owner, checked at start."""
+
     SIT = "sit"  # arg: seat (its code: the game's UI reads it)
     ROBOT = "rb"  # arg: seat: fill it with a robot
     ACTION = "a"  # arg: the action in the game's own words (its codec's text, "card.SQ")
     MENU = "mn"  # arg: a screen of the game's UI on the way to an action ("drop.SA": one picked)
     LEAVE = "lv"
-    CALL = "c"  # arg: call text, "1H", "P", "X", "XX"
-    CARD = "p"  # arg: card text, "SQ"
-    CLAIM = "cl"  # arg: tricks
-    CLAIM_MENU = "cm"
-    CLAIM_ANSWER = "ca"  # arg: "y" or "n"
-    NEXT_RUBBER = "nr"
+    NEXT_MATCH = "nr"  # the next match (rubber, pulka) with the same partners
     NEW_PARTNERS = "np"
     STAND_UP = "su"
-    UNDO = "un"  # take back my last call or card (the opponents decide)
+    UNDO = "un"  # take back my last action (the others decide)
     UNDO_ANSWER = "ua"  # arg: "y" or "n"
     SUB = "sb"  # arg: "y" or "n": agree to the proposed substitute
-    END = "end"  # arg: "y" (stop the rubber now) or "n" (keep playing)
+    END = "end"  # arg: "y" (stop the match now) or "n" (keep playing)
     SETTING = "st"  # arg: key=value
     REFRESH = "rf"
-    DD = "dd"  # arg: the vulnerability (o, n, e, b): a finished deal's double-dummy table
     # The group's money; the "table" field holds the chat's id, the "deal" field the ledger's
     # size when the button was made, so a button from before a payment is recognised as stale.
     CHART = "chr"
     CSV = "csv"
     SETTLE = "stl"
     PAY = "pay"  # arg: payer-payee-points (player ids)
-    # Scorekeeping for games played with real cards; "deal" is the number of deals entered.
-    KEEP = "sk"  # arg: the entry so far, e.g. "4SX.N.m2"
-    KEEP_UNDO = "ku"
-    KEEP_PICTURE = "pic"
-    PREF_KEEP = "pk"  # arg: the pulka entry so far, e.g. "g0.7H.wp.7"
-    PREF_KEEP_UNDO = "pku"
 
 
 def action_data(table_id: int, deal_no: int, at: int, text: str) -> str:
@@ -68,20 +59,29 @@ def action_data(table_id: int, deal_no: int, at: int, text: str) -> str:
 
 
 MONEY_ACTS = (Act.CHART, Act.CSV, Act.SETTLE, Act.PAY)
-KEEPER_ACTS = (Act.KEEP, Act.KEEP_UNDO, Act.KEEP_PICTURE)
-PULKA_KEEPER_ACTS = (Act.PREF_KEEP, Act.PREF_KEEP_UNDO)
-# Acts whose button names the exact position in the deal; one without it is stale.
-POSITIONED = frozenset({Act.ACTION, Act.CALL, Act.CARD, Act.CLAIM, Act.CLAIM_ANSWER})
+# The kinds the table's own handler answers (a game adds its table kinds to them).
+TABLE_ACTS = (
+    Act.SIT,
+    Act.ROBOT,
+    Act.ACTION,
+    Act.MENU,
+    Act.LEAVE,
+    Act.NEXT_MATCH,
+    Act.NEW_PARTNERS,
+    Act.STAND_UP,
+    Act.UNDO,
+    Act.UNDO_ANSWER,
+    Act.SUB,
+    Act.END,
+    Act.REFRESH,
+)
 
 
-def route(*acts: Act, exclude: bool = False) -> str:
-    """The anchored pattern a handler registers for these actions (all others with ``exclude``):
-    written once here, so a change to the format cannot leave a route behind."""
-    names = "|".join(re.escape(act.value) for act in acts)
-    head = r"^b1:\d{1,12}:\d{1,6}(?:\.\d{1,4})?:"
-    if exclude:
-        return head + rf"(?!(?:{names})(?::|$))"
-    return head + rf"(?:{names})(?::|$)"
+def route(*acts: str) -> str:
+    """The anchored pattern a handler registers for exactly these button kinds: written once
+    here, so a change to the format cannot leave a route behind."""
+    names = "|".join(re.escape(act) for act in sorted(acts))
+    return r"^b1:\d{1,12}:\d{1,6}(?:\.\d{1,4})?:" + rf"(?:{names})(?::|$)"
 
 
 class BadCallbackData(ValueError):
@@ -92,13 +92,13 @@ class BadCallbackData(ValueError):
 class Button:
     table_id: int
     deal_no: int
-    act: Act
+    act: str  # an ``Act`` for the kinds every table has, a game's own kind otherwise
     arg: str = ""
     at: int | None = None  # the position in the deal the button was made for
 
     def encode(self) -> str:
         deal = str(self.deal_no) if self.at is None else f"{self.deal_no}.{self.at}"
-        text = f"{VERSION}:{self.table_id}:{deal}:{self.act.value}"
+        text = f"{VERSION}:{self.table_id}:{deal}:{self.act}"
         if self.arg:
             text += f":{self.arg}"
         if len(text.encode()) > MAX_BYTES or not PATTERN.match(text):
@@ -111,8 +111,8 @@ class Button:
         if match is None:
             raise BadCallbackData(repr(data))
         table, deal, at, act, arg = match.groups()
-        try:
-            action = Act(act)
-        except ValueError:
-            raise BadCallbackData(repr(data)) from None
-        return cls(int(table), int(deal), action, arg or "", None if at is None else int(at))
+        kind: str = Act(act) if act in _SHARED else act
+        return cls(int(table), int(deal), kind, arg or "", None if at is None else int(at))
+
+
+_SHARED = frozenset(act.value for act in Act)

@@ -9,6 +9,7 @@ from telegram.ext import Application, CallbackContext, ExtBot
 from bot.config import Config
 from bot.ledger import LedgerService
 from bot.outbox import Outbox
+from bot.plugin import Plugins
 from bot.presenter import Presenter
 from bot.service import TableService
 from bot.throttle import Throttle
@@ -46,6 +47,12 @@ class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], d
         """Hand records built on request: one at a time per chat, with a pause between."""
         records: Throttle = self.bot_data["records"]
         return records
+
+    @property
+    def plugins(self) -> Plugins:
+        """The games this bot serves, by name."""
+        plugins: Plugins = self.bot_data["plugins"]
+        return plugins
 
     @property
     def presenter(self) -> Presenter:

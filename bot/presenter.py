@@ -1,6 +1,6 @@
 """Turns a table service ``Change`` into outbox work: which kept messages show what, what to post.
 
-Game-neutral: the game's UI plug-in (``bot.games``) renders its deal, its notices and its
+Game-neutral: the game's UI plug-in (``bot.plugin``) renders its deal, its notices and its
 screens; here are the notices every game shares (substitutes, refusals) and the seating message.
 Kept messages: ``table:<deal>`` in the group (one per deal, edited as it goes),
 ``seating:<deal>`` in the group between matches, and one private screen per seat and deal
@@ -13,9 +13,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot.callback_data import Act
-from bot.games import ui_for
 from bot.i18n import Translator, translator
 from bot.outbox import Outbox
+from bot.plugin import Plugins
 from bot.service import (
     Change,
     GameSwitched,
@@ -38,9 +38,10 @@ if TYPE_CHECKING:
 
 
 class Presenter:
-    def __init__(self, outbox: Outbox, bot_username: str) -> None:
+    def __init__(self, outbox: Outbox, bot_username: str, plugins: Plugins) -> None:
         self.outbox = outbox
         self.bot_username = bot_username
+        self.plugins = plugins
         self.timers: TurnTimers | None = None  # set once the job queue exists
         self.robots: RobotPlayers | None = None  # moves robot seats after each change
 
@@ -54,7 +55,7 @@ class Presenter:
         snap = change.snapshot
         if self.timers is not None:
             self.timers.track(snap)
-        ui = ui_for(snap.game.name)
+        ui = self.plugins.ui(snap.game.name)
         t = self.group_translator(snap)
         chat, thread = snap.chat.tg_chat_id, snap.topic_id
         match_over = False
@@ -69,7 +70,7 @@ class Presenter:
             elif isinstance(notice, SubDone):
                 self._substituted(snap, notice, t)
             elif isinstance(notice, SubProposed):
-                self.outbox.post(chat, thread, _sub_proposed(snap, notice, t))
+                self.outbox.post(chat, thread, _sub_proposed(snap, notice, t, ui.seat_name))
             elif isinstance(notice, GameSwitched):
                 self._switched(snap, notice, t)
             elif isinstance(notice, TakeoverAsked):
@@ -93,13 +94,13 @@ class Presenter:
 
     def notify_turn(self, snap: Snapshot, seat: int) -> None:
         """The seat's screen sent anew as a new message (a notification), the old one deleted."""
-        ui = ui_for(snap.game.name)
+        ui = self.plugins.ui(snap.game.name)
         self.outbox.renew(snap.table_id, ui.hand_key(seat, snap.deal_no))
         ui.show_hand(self, snap, seat)
 
     def show_hand(self, snap: Snapshot, seat: int, menu: str = "") -> None:
         """One player's private screen, drawn anew (``menu``: a sub-menu they opened)."""
-        ui_for(snap.game.name).show_hand(self, snap, seat, menu)
+        self.plugins.ui(snap.game.name).show_hand(self, snap, seat, menu)
 
     def private(
         self, snap: Snapshot, seat: int, key: str, render: Callable[[Translator], Rendered]
@@ -127,7 +128,7 @@ class Presenter:
     def _substituted(self, snap: Snapshot, notice: SubDone, t: Translator) -> None:
         """The newcomer gets the seat's hand privately (a message of their own); the one who
         left is told, and their old buttons are refused from now on."""
-        ui = ui_for(snap.game.name)
+        ui = self.plugins.ui(snap.game.name)
         seat = notice.seat
         text = t(
             "sub.done",
@@ -152,14 +153,16 @@ class Presenter:
             )
 
 
-def _sub_proposed(snap: Snapshot, notice: SubProposed, t: Translator) -> Rendered:
+def _sub_proposed(
+    snap: Snapshot, notice: SubProposed, t: Translator, seat_name: Callable[[int, str], str]
+) -> Rendered:
     """A substitute proposed for a seat: the other players agree or refuse, in the group."""
     agreed = ", ".join(
         user_text(snap.seats[s].name) for s in sorted(notice.agreed) if s in snap.seats
     )
     text = t(
         "sub.proposed",
-        seat=ui_for(snap.game.name).seat_name(notice.seat, t.language),
+        seat=seat_name(notice.seat, t.language),
         leaving=user_text(notice.leaving),
         newcomer=user_text(notice.newcomer),
         agreed=agreed or "—",

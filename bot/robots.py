@@ -20,7 +20,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
-from bot.games import ui_for
+from bot.plugin import Plugins, RobotMove
 from bot.service import Change, Refusal, Snapshot, TableService
 from games.errors import RuleError
 
@@ -67,12 +67,14 @@ class RobotPlayers:
         self,
         service: TableService,
         show: Callable[[Change], None],
+        plugins: Plugins,
         delay: float = 1.0,
         budget_s: float = 1.0,
         workers: int | None = None,
     ) -> None:
         self.service = service
         self.show = show
+        self.plugins = plugins
         self.delay = delay
         self.budget_s = budget_s
         self.cpus = tuple(robot_cpus())
@@ -91,7 +93,7 @@ class RobotPlayers:
         seats = snap.robot_turns()
         if not seats:
             return
-        mover = getattr(ui_for(snap.game.name), "robot", None)
+        mover = self.plugins[snap.game.name].robot
         if mover is None:
             return
         self._busy.add(snap.table_id)
@@ -99,7 +101,7 @@ class RobotPlayers:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _move(self, snap: Snapshot, seat: int, mover: Callable[..., Any]) -> None:
+    async def _move(self, snap: Snapshot, seat: int, mover: RobotMove) -> None:
         table_id = snap.table_id
         acted = False
         try:

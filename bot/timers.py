@@ -22,9 +22,9 @@ from typing import Any
 
 from telegram.ext import ContextTypes, JobQueue
 
-from bot.games import ui_for
 from bot.i18n import translator
 from bot.outbox import Outbox
+from bot.plugin import Plugins
 from bot.service import Snapshot, TableService
 from bot.views import Rendered
 from bot.views.text import user_text
@@ -39,6 +39,7 @@ class TurnTimers:
         job_queue: JobQueue[Any],
         service: TableService,
         outbox: Outbox,
+        plugins: Plugins,
         minute: float = 60.0,
         notice_seconds: float = 0.0,
         notify: Callable[[Snapshot, int], None] | None = None,
@@ -46,6 +47,7 @@ class TurnTimers:
         self.job_queue = job_queue
         self.service = service
         self.outbox = outbox
+        self.plugins = plugins
         self.minute = minute
         self.notice_seconds = notice_seconds
         self.notify = notify
@@ -139,7 +141,7 @@ class TurnTimers:
         text = t(
             "timer.due",
             name=mention,
-            seat=ui_for(snap.game.name).seat_name(seat, t.language),
+            seat=self.plugins.ui(snap.game.name).seat_name(seat, t.language),
             minutes=minutes,
         )
         self.outbox.post(snap.chat.tg_chat_id, snap.topic_id, Rendered(text))

@@ -11,7 +11,6 @@ from telegram.error import BadRequest, Forbidden
 
 from bot.callback_data import BadCallbackData
 from bot.context import BotContext
-from bot.games import ui_for
 from bot.i18n import Translator, translator
 from bot.service import Refusal, Snapshot
 from bot.views import Rendered
@@ -58,7 +57,7 @@ async def seat_wanted(
     table, the seat its game's UI reads from ``code``, the group's membership asked of
     Telegram, and the table's own checks. Refusal if any fails; nothing is changed."""
     snap = await context.service.snapshot(table_id)
-    seat = ui_for(snap.game.name).seat_from_word(code)
+    seat = context.plugins.ui(snap.game.name).seat_from_word(code)
     if seat is None:
         raise Refusal("old_link")
     if not await is_member(context, snap.chat.tg_chat_id, tg_user_id):

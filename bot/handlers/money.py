@@ -85,7 +85,15 @@ async def history_command(update: Update, context: BotContext) -> None:
         return
     h = await context.ledger.history(chat.id, limit=10)
     content = render_history(
-        h.matches, h.entries, h.units, h.names, chat.settings, _group_t(chat), chat.id, h.version
+        h.matches,
+        h.entries,
+        h.units,
+        h.names,
+        chat.settings,
+        _group_t(chat),
+        chat.id,
+        h.version,
+        lambda match, names, t: context.plugins.ui(match.game).history_line(match, names, t),
     )
     context.outbox.post(chat.tg_chat_id, thread_of(update), content)
 

@@ -8,7 +8,6 @@ from telegram.ext import BaseHandler, ChatMemberHandler, CommandHandler
 
 from bot.context import BotContext
 from bot.deeplinks import SitLink, is_old_sit, parse_sit
-from bot.games import ui_for
 from bot.handlers.common import (
     acting_player,
     chat_translator,
@@ -44,7 +43,7 @@ async def start(update: Update, context: BotContext) -> None:
         seat = change.snapshot.seat_of(player.id)
         assert seat is not None
         title = change.snapshot.chat.title
-        seat_name = ui_for(change.snapshot.game.name).seat_name(seat, t.language)
+        seat_name = context.plugins.ui(change.snapshot.game.name).seat_name(seat, t.language)
         context.outbox.post(
             chat.id,
             None,
@@ -86,7 +85,7 @@ async def _show_hands(context: BotContext, player_id: int) -> bool:
         seat = snap.seat_of(player_id)
         if seat is None or snap.state is None or snap.state.finished:
             continue
-        ui = ui_for(snap.game.name)
+        ui = context.plugins.ui(snap.game.name)
         context.outbox.forget(snap.table_id, ui.hand_key(seat, snap.deal_no))
         context.presenter.show_hand(snap, seat)
         shown = True

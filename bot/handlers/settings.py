@@ -14,7 +14,6 @@ from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filt
 
 from bot.callback_data import Act, BadCallbackData, Button, route
 from bot.context import BotContext
-from bot.games import GameUI, ui_for
 from bot.handlers.common import (
     acting_player,
     chat_translator,
@@ -24,6 +23,7 @@ from bot.handlers.common import (
     thread_of,
     user_translator,
 )
+from bot.plugin import GameUI, Plugin
 from bot.service import Refusal, Snapshot
 from bot.views import Rendered
 from bot.views.misc import TIMER_MINUTES, render_settings
@@ -31,9 +31,7 @@ from storage.interface import ChatSettings, PaymentPolicy, Rounding, TableSettin
 
 STAKE = re.compile(r"^(\d{1,7})(?:\s+(\S{1,8}))?$")
 PRICE = re.compile(r"^(\d{1,7})(?:[.,](\d{1,2}))?(?:\s+(\S{1,8}))?$")
-TARGET = re.compile(r"^\d{1,3}$")
 WHIST_WORDS = ("whist", "вист")
-TARGET_WORDS = ("target", "пуля")
 
 
 async def _may_change(
@@ -60,11 +58,12 @@ async def settings_command(update: Update, context: BotContext) -> None:
     snap = await context.service.snapshot(table_id)
     args = context.args or []
     word = args[0].lower() if args else ""
-    if word in ("stake", *WHIST_WORDS, *TARGET_WORDS):
+    plugin = context.plugins[snap.game.name]
+    if word in ("stake", *WHIST_WORDS) or word in plugin.setting_words:
         player = await acting_player(update, context)
-        refusal, changed = _typed_setting(word, " ".join(args[1:]), snap)
+        refusal, changed = _typed_setting(word, " ".join(args[1:]), snap, plugin)
         if refusal is None and not await _may_change(
-            context, snap, user.id, player.id, money=word not in TARGET_WORDS
+            context, snap, user.id, player.id, money=word not in plugin.setting_words
         ):
             refusal = "refusal.not_allowed"
         if refusal is not None:
@@ -84,16 +83,17 @@ async def settings_command(update: Update, context: BotContext) -> None:
     group_t = context.presenter.group_translator(snap)
     context.outbox.forget(table_id, "settings")  # a fresh message at the bottom of the chat
     content = render_settings(
-        table_id, snap.settings, snap.chat.settings, group_t, ui_for(snap.game.name)
+        table_id, snap.settings, snap.chat.settings, group_t, context.plugins.ui(snap.game.name)
     )
     context.outbox.want(table_id, "settings", chat.id, thread, content)
 
 
 def _typed_setting(
-    word: str, text: str, snap: Snapshot
+    word: str, text: str, snap: Snapshot, plugin: Plugin
 ) -> tuple[str | None, ChatSettings | TableSettings | None]:
-    """``/settings stake 10 RUB``, ``/settings whist 0.5 RUB``, ``/settings target 25``: the
-    settings after it, or the catalogue key of the refusal."""
+    """``/settings stake 10 RUB``, ``/settings whist 0.5 RUB``, or a word of the table's game
+    (``/settings target 25``): the settings after it, or the catalogue key of the refusal
+    (``refusal.bad_<option>`` for a game's option)."""
     group = snap.chat.settings
     if word == "stake":
         match = STAKE.match(text)
@@ -110,9 +110,10 @@ def _typed_setting(
         return None, dataclasses.replace(
             group, whist_price=price, currency=currency or group.currency
         )
-    options = ui_for(snap.game.name).option_changed(snap.settings.options, f"target={text}")
-    if not TARGET.match(text) or options is None:
-        return "refusal.bad_target", None
+    key = plugin.setting_words[word]
+    options = plugin.ui.option_changed(snap.settings.options, f"{key}={text}")
+    if options is None:
+        return f"refusal.bad_{key}", None
     return None, dataclasses.replace(snap.settings, options=options)
 
 
@@ -153,7 +154,7 @@ async def setting_button(update: Update, context: BotContext) -> None:
         snap = await context.service.snapshot(pressed.table_id)
         if query.message.chat.id != snap.chat.tg_chat_id:
             raise BadCallbackData(query.data)  # a table's settings are changed in its group only
-        table_settings = _changed(snap.settings, pressed.arg, ui_for(snap.game.name))
+        table_settings = _changed(snap.settings, pressed.arg, context.plugins.ui(snap.game.name))
         money = table_settings is None
         if not await _may_change(context, snap, user.id, player.id, money):
             raise Refusal("not_allowed")
@@ -167,9 +168,8 @@ async def setting_button(update: Update, context: BotContext) -> None:
         return
     group_t = context.presenter.group_translator(change.snapshot)
     snap = change.snapshot
-    content = render_settings(
-        snap.table_id, snap.settings, snap.chat.settings, group_t, ui_for(snap.game.name)
-    )
+    ui = context.plugins.ui(snap.game.name)
+    content = render_settings(snap.table_id, snap.settings, snap.chat.settings, group_t, ui)
     context.outbox.want(snap.table_id, "settings", snap.chat.tg_chat_id, snap.topic_id, content)
     context.presenter.show(change)
     await query.answer(t("settings.saved"))

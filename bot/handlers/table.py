@@ -9,10 +9,9 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
-from bot.callback_data import KEEPER_ACTS, MONEY_ACTS, Act, BadCallbackData, Button, route
+from bot.callback_data import TABLE_ACTS, Act, BadCallbackData, Button, route
 from bot.context import BotContext
 from bot.deeplinks import sit_link
-from bot.games import ui_for, uis
 from bot.handlers.common import (
     acting_player,
     chat_translator,
@@ -25,6 +24,7 @@ from bot.handlers.common import (
     user_translator,
 )
 from bot.i18n import translator
+from bot.plugin import Plugins
 from bot.service import Refusal, stale_or_forged
 from bot.views import Rendered
 from games.errors import RuleError
@@ -78,7 +78,7 @@ async def show_score(update: Update, context: BotContext) -> None:
         return
     snap = await context.service.snapshot(table_id)
     group_t = context.presenter.group_translator(snap)
-    ui = ui_for(snap.game.name)
+    ui = context.plugins.ui(snap.game.name)
     context.outbox.post(chat.id, thread_of(update), ui.scoresheet(snap, group_t))
     ui.score_picture(context.presenter, snap, group_t)
 
@@ -136,7 +136,8 @@ async def sub_command(update: Update, context: BotContext) -> None:
     try:
         snap = await context.service.snapshot(table_id)
         seat = snap.seat_of(player.id)
-        named = ui_for(snap.game.name).seat_from_word(args[0]) if len(args) == 2 else None
+        ui = context.plugins.ui(snap.game.name)
+        named = ui.seat_from_word(args[0]) if len(args) == 2 else None
         if named is not None:
             seat = named
             args.pop(0)
@@ -168,21 +169,21 @@ async def button(update: Update, context: BotContext) -> None:
                 context, pressed.table_id, query.from_user.id, player.id, pressed.arg
             )
             if not await context.service.reachable(player.id):
-                code = ui_for(snap.game.name).seat_code(wanted)
+                code = context.plugins.ui(snap.game.name).seat_code(wanted)
                 await query.answer(url=sit_link(context.bot.username, snap.token, code))
                 return
             change = await service.sit(pressed.table_id, player, wanted)
         elif pressed.act is Act.ROBOT:
             snap = await service.snapshot(pressed.table_id)
-            ui = ui_for(snap.game.name)
-            seat = ui.seat_from_word(pressed.arg)
-            if seat is None or getattr(ui, "robot", None) is None:
+            plugin = context.plugins[snap.game.name]
+            seat = plugin.ui.seat_from_word(pressed.arg)
+            if seat is None or plugin.robot is None:
                 raise Refusal("unknown_action")
             name = translator(snap.settings.language)("robot.name")
             change = await service.seat_robot(pressed.table_id, player.id, seat, name)
         elif pressed.act in (Act.LEAVE, Act.STAND_UP):
             change = await service.leave(pressed.table_id, player.id)
-        elif pressed.act in (Act.NEXT_RUBBER, Act.NEW_PARTNERS):
+        elif pressed.act in (Act.NEXT_MATCH, Act.NEW_PARTNERS):
             change = await service.next_rubber(
                 pressed.table_id, player.id, pressed.act is Act.NEW_PARTNERS
             )
@@ -196,7 +197,7 @@ async def button(update: Update, context: BotContext) -> None:
             change = await service.answer_sub(pressed.table_id, player.id, pressed.arg == "y")
         elif pressed.act is Act.END:
             change = await service.vote_to_end(pressed.table_id, player.id, pressed.arg == "y")
-        elif pressed.act in (Act.CLAIM_MENU, Act.REFRESH, Act.MENU):
+        elif (menu := await _menu(context, pressed)) is not None:
             snap = await service.snapshot(pressed.table_id)
             seat = snap.seat_of(player.id)
             if seat is None:
@@ -205,7 +206,6 @@ async def button(update: Update, context: BotContext) -> None:
                 raise stale_or_forged(pressed.deal_no, snap.deal_no)
             if snap.state is None or snap.state.finished:
                 raise Refusal("stale")
-            menu = {Act.CLAIM_MENU: "claim", Act.MENU: pressed.arg}.get(pressed.act, "")
             context.presenter.show_hand(snap, seat, menu)
             await query.answer()
             return
@@ -224,13 +224,26 @@ async def button(update: Update, context: BotContext) -> None:
     await query.answer()
 
 
+async def _menu(context: BotContext, pressed: Button) -> str | None:
+    """The screen a button opens on its presser's private message ("" for the screen itself),
+    or None if the button is not one that opens a screen."""
+    if pressed.act is Act.REFRESH:
+        return ""
+    if pressed.act is Act.MENU:
+        return pressed.arg
+    if pressed.act in TABLE_ACTS:
+        return None
+    snap = await context.service.snapshot(pressed.table_id)
+    return context.plugins.ui(snap.game.name).button_menu(pressed.act, pressed.arg)
+
+
 async def _action_text(context: BotContext, pressed: Button, data: str | None) -> str:
     """The game's action text a button carries: the generic action button's argument, or
     what the table's game UI reads from a button of its own kind."""
     if pressed.act is Act.ACTION:
         return pressed.arg
     snap = await context.service.snapshot(pressed.table_id)
-    text = ui_for(snap.game.name).button_action(pressed.act.value, pressed.arg)
+    text = context.plugins.ui(snap.game.name).button_action(pressed.act, pressed.arg)
     if text is None:
         raise BadCallbackData(data)
     return text
@@ -252,7 +265,7 @@ def stray_button_handler() -> BaseHandler[Update, BotContext, None]:
     return CallbackQueryHandler(stray_button)
 
 
-def handlers() -> list[BaseHandler[Update, BotContext, None]]:
+def handlers(plugins: Plugins) -> list[BaseHandler[Update, BotContext, None]]:
     groups = filters.ChatType.GROUPS
     return [
         CommandHandler(
@@ -260,12 +273,10 @@ def handlers() -> list[BaseHandler[Update, BotContext, None]]:
             group_only,
             filters=filters.ChatType.PRIVATE,
         ),
-        *(CommandHandler(list(ui.commands), opener(ui.game)) for ui in uis()),
+        *(CommandHandler(list(p.ui.commands), opener(p.game)) for p in plugins),
         CommandHandler("score", show_score, filters=groups),
         CommandHandler("leave", leave_command, filters=groups),
         CommandHandler("end", end_command, filters=groups),
         CommandHandler("sub", sub_command, filters=groups),
-        CallbackQueryHandler(
-            button, pattern=route(Act.SETTING, *MONEY_ACTS, *KEEPER_ACTS, exclude=True)
-        ),
+        CallbackQueryHandler(button, pattern=route(*TABLE_ACTS, *plugins.table_buttons())),
     ]

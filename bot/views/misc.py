@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
 from bot.callback_data import Act, Button
-from bot.games import GameUI
 from bot.i18n import Translator
+from bot.plugin import GameUI
 from bot.views import Key, Rendered
 from bot.views.amounts import holding, money
 from bot.views.text import user_text

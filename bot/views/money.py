@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from bot.callback_data import Act, Button
-from bot.games import ui_for
 from bot.i18n import Translator
 from bot.views import Key, Rendered
 from bot.views.amounts import amount, by_player, holding, signed, worth
@@ -110,14 +109,16 @@ def render_history(
     t: Translator,
     chat_id: int,
     version: int,
+    line_of: Callable[[Match, Mapping[int, str], Translator], str],
 ) -> Rendered:
-    """/history: the last rubbers, newest first: date, partnerships, result, each entry."""
+    """/history: the last matches, newest first: date, who played, result (``line_of``: the
+    match's game says it), each entry."""
     if not rubbers:
         return Rendered(t("history.empty"))
     lines = [f"<b>{t('history.title', count=len(rubbers))}</b>"]
     mixed = len(set(units.values())) > 1  # points beside whists say what they are
     for rubber in rubbers:
-        line = ui_for(rubber.game).history_line(rubber, names, t)
+        line = line_of(rubber, names, t)
         if rubber.unfinished:
             line += " " + t("history.unfinished")
         day = (rubber.finished_at or rubber.started_at)[:10]

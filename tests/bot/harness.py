@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +13,8 @@ from bot.app import build_application
 from bot.config import Config
 from bot.context import BridgeApp
 from bot.outbox import Outbox
+from bot.plugin import Plugin
+from bot.plugins import PLUGINS
 from games.bridge.cards import Card, Rank, Seat, Suit
 from tests.fakeapi import FakeBotApi, InProcessRequest, Sent, User
 
@@ -68,6 +71,7 @@ class Harness:
     robot_budget: float = 0.05  # a robot's seconds per card (few samples: tests test paths)
     robot_workers: int = 2  # robots' processes (0: the production default, benchmarks)
     record_pause: float = 0.0  # between two hand records of one chat (tests ask many)
+    plugins: Sequence[Plugin] = PLUGINS  # the games served (a test adds its own)
 
     def config(self) -> Config:
         return Config(
@@ -91,7 +95,7 @@ class Harness:
 
     async def start(self) -> None:
         app = build_application(
-            self.config(), InProcessRequest(self.api) if self.in_process else None
+            self.config(), InProcessRequest(self.api) if self.in_process else None, self.plugins
         )
         await app.initialize()
         assert app.post_init is not None

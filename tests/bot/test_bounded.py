@@ -17,6 +17,8 @@ import pytest
 from telegram import Bot
 
 from bot.outbox import Outbox
+from bot.plugin import Plugins
+from bot.plugins import PLUGINS
 from bot.presenter import Presenter
 from bot.service import Change, TableService
 from games.bridge.cards import Seat
@@ -44,7 +46,7 @@ async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
     outbox = Outbox(bot, storage, group_interval=0.0, private_interval=0.0)
     outbox.max_keeps = CAP
     service = TableService(storage, random.Random(7).randrange)
-    yield Rig(storage, service, outbox, Presenter(outbox, "bridge_test_bot"))
+    yield Rig(storage, service, outbox, Presenter(outbox, "bridge_test_bot", Plugins(PLUGINS)))
     await outbox.close()
     await bot.shutdown()
     await storage.close()

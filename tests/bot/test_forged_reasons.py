@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 from bot.callback_data import Act, Button
+from bot.games.bridge.buttons import CLAIM_MENU, DD
 from bot.i18n import Translator
 from games.preferans.deal import Phase
 from tests.bot.driver import Driver
@@ -51,7 +52,7 @@ async def test_a_deal_that_never_existed_is_a_bad_button(h: Harness) -> None:
     for never in ("0", "7", "999999"):
         forged = ":".join([*head, f"{never}.{at}", rest])
         assert (await h.press(user, message, forged)).get("text") in bad, forged
-    for act, arg in ((Act.MENU, "claim"), (Act.CLAIM_MENU, ""), (Act.UNDO, ""), (Act.DD, "o")):
+    for act, arg in ((Act.MENU, "claim"), (CLAIM_MENU, ""), (Act.UNDO, ""), (DD, "o")):
         forged = Button(1, 42, act, arg).encode()
         answer = await h.press(user, message, forged)
         assert answer.get("text") in bad, (act, answer)

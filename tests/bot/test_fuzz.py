@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from bot.callback_data import Act, BadCallbackData, Button
+from bot.games.bridge import buttons as bridge_buttons
 from bot.i18n import Translator
 from games.bridge.settlement import Transfer, transfers
 from games.core.registry import find_game
@@ -151,7 +152,7 @@ async def legitimate(h: Harness, user: User, data: str) -> bool:
         except ValueError:
             return False
         return Transfer(payer, payee, points) in transfers(await storage.balances(chat_id))
-    if pressed.act in (Act.KEEP, Act.KEEP_UNDO):
+    if pressed.act in (bridge_buttons.KEEP, bridge_buttons.KEEP_UNDO):
         # Any member may write on an open sheet, at its current count.
         try:
             sheet = await storage.get_table(pressed.table_id)
@@ -169,11 +170,12 @@ async def legitimate(h: Harness, user: User, data: str) -> bool:
     table = tables.get(pressed.table_id)
     if table is None:
         return False  # not seated at that table: nothing of it is theirs to change
-    if pressed.act in (Act.SETTING, Act.UNDO, Act.UNDO_ANSWER, Act.SUB, Act.END, Act.CLAIM_MENU):
+    menus = (Act.SETTING, Act.UNDO, Act.UNDO_ANSWER, Act.SUB, Act.END, bridge_buttons.CLAIM_MENU)
+    if pressed.act in menus:
         return True
     if pressed.act is Act.ACTION and consented(table.game, pressed.arg):
         return False  # a take-back is the vote's: from a press it is refused, and sent
-    if pressed.act in (Act.ACTION, Act.CALL, Act.CARD, Act.CLAIM, Act.CLAIM_ANSWER):
+    if pressed.act in (Act.ACTION, *bridge_buttons.TABLE_BUTTONS - {bridge_buttons.CLAIM_MENU}):
         count = len(await storage.events(table.id, table.current_deal))
         return pressed.at == count and pressed.deal_no == table.current_deal
     return False

@@ -9,8 +9,6 @@ import random
 from pathlib import Path
 
 from bot.callback_data import Act, Button
-from bot.games import register_ui, uis
-from bot.games.preferans.ui import PREFERANS_UI
 from bot.service import TableService
 from games.core.registry import find_game
 from games.preferans.cards import PACK
@@ -23,11 +21,6 @@ from tests.bot.harness import GROUP, Harness
 from tests.fakeapi import FakeBotApi, Sent, User
 
 PLAYERS = [User(401, "Аня", "ru", "anya"), User(402, "Bob", "en", "bob"), User(403, "Вика", "ru")]
-
-
-def _register() -> None:
-    if "preferans" not in {ui.game for ui in uis()}:
-        register_ui(PREFERANS_UI)
 
 
 def _offer(h: Harness, players: list[User] = PLAYERS) -> tuple[User, Sent, list[str]] | None:
@@ -86,7 +79,6 @@ def _deals_done(h: Harness) -> int:
 async def test_three_players_play_preferans_deals_through_the_bot(
     api: FakeBotApi, tmp_path: Path
 ) -> None:
-    _register()
     h = Harness(api, str(tmp_path / "bot.sqlite3"), shuffle_seed=11)
     await h.start()
     rng = random.Random(5)
@@ -150,7 +142,6 @@ async def test_four_players_the_dealer_sits_out_and_restarts_in_every_phase_chan
 ) -> None:
     """With four, each deal's dealer sits it out (no hand, no buttons); a restart in each phase
     (auction, discard, contract, whisting, play) finishes the deal as if nothing happened."""
-    _register()
     h = Harness(api, str(tmp_path / "bot.sqlite3"), shuffle_seed=3)
     await h.start()
     rng = random.Random(9)
@@ -213,7 +204,6 @@ async def test_a_substitute_mid_deal_and_stopping_early_by_consent(
 ) -> None:
     """Bob leaves mid-deal for Дима (the others agree); later all three agree to stop: the
     pulka is settled as it stands (§6) and Дима, not Bob, gets the seat's share."""
-    _register()
     dima = User(404, "Дима", "ru", "dima")
     h = Harness(api, str(tmp_path / "bot.sqlite3"), shuffle_seed=5)
     await h.start()
@@ -281,7 +271,6 @@ async def test_forged_and_out_of_turn_presses_are_refused_and_change_nothing(
 ) -> None:
     """A discard of cards not held, a contract below the bid, half-whist on an eight, another
     player's action, malformed data: each gets an answer and writes nothing."""
-    _register()
     h = Harness(api, str(tmp_path / "bot.sqlite3"), shuffle_seed=8)
     await h.start()
     try:

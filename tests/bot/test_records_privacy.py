@@ -10,14 +10,15 @@ import datetime
 import random
 import re
 
-from bot.callback_data import Act, Button
+from bot.callback_data import Button
+from bot.games.bridge.buttons import DD
 from games.bridge.cards import Card as BridgeCard
 from games.bridge.cards import Seat
 from games.bridge.game import BridgeState
 from games.preferans.deal import DealState, Phase
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS, Harness, cards_in, seat_four
-from tests.bot.test_preferans_table import _offer, _register, sit_all
+from tests.bot.test_preferans_table import _offer, sit_all
 from tests.bot.test_preferans_views import shown
 from tests.fakeapi import User
 from tests.games.test_preferans_deal import allowed
@@ -130,7 +131,7 @@ async def test_bridge_records_never_show_a_deal_under_way(h: Harness) -> None:
             checked += 1
         # The double-dummy button, forged for the deal under way, is refused.
         deal_no = h.app.bot_data["service"]._live[1].deal_no if h.app else 0
-        forged = Button(1, deal_no, Act.DD, "o").encode()
+        forged = Button(1, deal_no, DD, "o").encode()
         for user in readers:
             answer = await h.press(user, h.table_message(), forged)
             assert answer.get("show_alert") and not cards_in(answer.get("text", ""))
@@ -164,7 +165,6 @@ def _choose(state: DealState, data: list[str], rng: random.Random) -> str:
 
 
 async def test_preferans_records_never_show_a_deal_under_way(h: Harness) -> None:
-    _register()
     h.api.outsiders.add((GROUP, STRANGER.id))
     players = [User(401, "Аня", "ru", "anya"), User(402, "Bob", "en", "bob"), User(403, "Вика")]
     for user in (*players, KIBITZER, STRANGER):

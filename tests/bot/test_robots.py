@@ -15,7 +15,8 @@ from urllib.parse import unquote
 import endplay.parsers.lin as lin
 import endplay.parsers.pbn as pbn
 
-from bot.callback_data import Act, Button
+from bot.callback_data import Button
+from bot.games.bridge.buttons import DD
 from bot.i18n import Translator
 from games.bridge.analysis import analyse
 from games.bridge.calls import Strain
@@ -113,7 +114,7 @@ async def test_three_robots_and_a_person_play_a_rubber(h: Harness) -> None:
     # The double-dummy table of the deal under way is nobody's to see: a forged button for it
     # is refused and shows no card.
     table_id, deal_no = _position(h)
-    forged = Button(table_id, deal_no, Act.DD, "o").encode()
+    forged = Button(table_id, deal_no, DD, "o").encode()
     answer = await h.press(ANNA, h.table_message(), forged)
     assert answer.get("show_alert") and not cards_in(answer.get("text", "")), answer
     assert answer["text"] == RU("refusal.bad_button"), answer  # no button of ours shows it

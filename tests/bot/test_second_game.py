@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.games import register_ui, uis
+from bot.plugins import PLUGINS
 from games.core.registry import games, register
 from storage.events import replay
 from storage.sqlite import SqliteStorage
 from tests.bot.harness import GROUP, Harness
 from tests.fakeapi import FakeBotApi, Sent, User
 from tests.toy.game import TOY, ToyState
-from tests.toy.ui import TOY_UI
+from tests.toy.ui import TOY_PLUGIN
 
 ANN, BEN = User(301, "Ann", "en", "ann"), User(302, "Ben", "en", "ben")
 
@@ -21,8 +21,6 @@ ANN, BEN = User(301, "Ann", "en", "ann"), User(302, "Ben", "en", "ben")
 def _register() -> None:
     if "toy" not in {g.name for g in games()}:
         register(TOY)
-    if "toy" not in {ui.game for ui in uis()}:
-        register_ui(TOY_UI)
 
 
 def _to_press(h: Harness) -> tuple[User, Sent, str] | None:
@@ -40,7 +38,7 @@ def _over(h: Harness) -> bool:
 
 async def test_the_toy_game_is_played_through_the_bot(api: FakeBotApi, tmp_path: Path) -> None:
     _register()
-    h = Harness(api, str(tmp_path / "bot.sqlite3"))
+    h = Harness(api, str(tmp_path / "bot.sqlite3"), plugins=(*PLUGINS, TOY_PLUGIN))
     await h.start()
     try:
         for user in (ANN, BEN):

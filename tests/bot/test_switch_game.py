@@ -12,7 +12,7 @@ from games.bridge.game import BridgeState
 from games.preferans.deal import DealState
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS, Harness, data_of, seat_four
-from tests.bot.test_preferans_table import _offer, _register
+from tests.bot.test_preferans_table import _offer
 from tests.bot.test_records_privacy import _choose
 
 RU = Translator("ru")
@@ -31,7 +31,6 @@ async def _end_by_all(h: Harness, users: list[object]) -> None:
 
 
 async def test_a_rubber_a_pulka_and_a_rubber_at_one_table(h: Harness) -> None:
-    _register()
     await seat_four(h)
     driver = Driver(h, PLAYERS, random.Random(6))
     group = h.api.chat_messages

@@ -11,7 +11,7 @@ from games.bridge.game import BridgeState
 from games.preferans.deal import DealState, Phase
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
-from tests.bot.test_preferans_table import _offer, _register, sit_all
+from tests.bot.test_preferans_table import _offer, sit_all
 from tests.fakeapi import User
 
 BAD_BUTTON = {Translator(language)("refusal.bad_button") for language in ("en", "ru")}
@@ -66,7 +66,6 @@ async def test_a_forged_undo_after_the_lead_takes_nothing_back(h: Harness) -> No
 async def preferans_past_the_auction(h: Harness) -> tuple[list[User], DealState]:
     """Three players at a Preferans table; someone bids a six, the others pass: the auction is
     over, the talon shown, declarer to discard. Returns the players and the state then."""
-    _register()
     players = [User(401, "Аня", "ru", "anya"), User(402, "Bob", "en", "bob"), User(403, "Вика")]
     for user in players:
         await h.say(user, user.id, "/start")

@@ -11,7 +11,7 @@ import asyncio
 import random
 import time
 
-from bot.games.bridge.ui import _Solver
+from bot.games.bridge.dd import _Solver
 from bot.outbox import Outbox
 from bot.views import Rendered
 from games.bridge.cards import Deal, Seat

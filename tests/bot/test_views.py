@@ -8,6 +8,7 @@ import random
 import re
 
 from bot.callback_data import MAX_BYTES, Act, BadCallbackData, Button
+from bot.games.bridge.buttons import CARD
 from bot.games.bridge.cards import card_text
 from bot.games.bridge.table import (
     auction_grid,
@@ -58,7 +59,7 @@ def test_every_button_fits_telegrams_64_bytes() -> None:
 
 
 def test_codec_round_trips_and_refuses_junk() -> None:
-    button = Button(12, 3, Act.CARD, "SQ")
+    button = Button(12, 3, CARD, "SQ")
     assert Button.decode(button.encode()) == button
     for junk in ("", "b1:1:1", "b1:1:1:c:" + "x" * 30, "b2:1:1:c:P", "b1:-1:1:c:P"):
         try:

@@ -1,48 +1,38 @@
 """The toy game's UI plug-in: what a second game's ``bot/games/<game>/`` package provides,
-written against the bot's seams alone (the presenter, the outbox, the generic action button)."""
+written against the bot's seams alone (``bot.plugin``: the screens, the outbox, the generic
+action button), and only what differs from ``UIBase``."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
-
-from telegram import Update
-from telegram.ext import BaseHandler
+from typing import Any
 
 from bot.callback_data import Act, Button
 from bot.i18n import Translator
-from bot.service import DealFinished, MatchFinished, Refusal, Snapshot
+from bot.plugin import Plugin, Screens, UIBase
+from bot.service import DealFinished, MatchFinished, Snapshot
 from bot.views import Key, Rendered
 from bot.views.text import user_text
 from storage.interface import Match
 from tests.toy.game import ToyState
 
-if TYPE_CHECKING:
-    from bot.presenter import Presenter
 
-
-class ToyUI:
+class ToyUI(UIBase):
     game = "toy"
     commands: tuple[str, ...] = ("toy",)
 
     def seat_name(self, seat: int, language: str) -> str:
         return f"P{seat + 1}"
 
-    def seat_code(self, seat: int) -> str:
-        return str(seat)
-
     def seat_from_word(self, word: str) -> int | None:
         return int(word) if word in ("0", "1") else None
 
-    def hand_key(self, seat: int, deal_no: int) -> str:
-        return f"toy:{seat}:{deal_no}"
-
-    def show_deal(self, presenter: Presenter, snap: Snapshot) -> None:
+    def show_deal(self, screens: Screens, snap: Snapshot) -> None:
         state = snap.state
         assert isinstance(state, ToyState)
         view = state.view(None)
         text = f"Toy table {snap.table_id}, deal {snap.deal_no}: on the table {list(view['table'])}"
-        presenter.outbox.want(
+        screens.outbox.want(
             snap.table_id,
             f"table:{snap.deal_no}",
             snap.chat.tg_chat_id,
@@ -50,9 +40,9 @@ class ToyUI:
             Rendered(user_text(text)),
         )
         for seat in snap.seats:
-            self.show_hand(presenter, snap, seat)
+            self.show_hand(screens, snap, seat)
 
-    def show_hand(self, presenter: Presenter, snap: Snapshot, seat: int, menu: str = "") -> None:
+    def show_hand(self, screens: Screens, snap: Snapshot, seat: int, menu: str = "") -> None:
         holder = snap.seats.get(seat)
         state = snap.state
         if holder is None or holder.tg_user_id is None or not isinstance(state, ToyState):
@@ -70,7 +60,7 @@ class ToyUI:
             for a in state.legal_actions(seat)
         )
         text = f"Toy deal {snap.deal_no}: your cards {sorted(view['hand'])}"
-        presenter.outbox.want(
+        screens.outbox.want(
             snap.table_id,
             self.hand_key(seat, snap.deal_no),
             holder.tg_user_id,
@@ -91,12 +81,12 @@ class ToyUI:
             f"Toy table {snap.table_id}: {len(snap.seats)} of 2 seated", (row,) if row else ()
         )
 
-    def notice(self, presenter: Presenter, snap: Snapshot, notice: Any, t: Translator) -> bool:
+    def notice(self, screens: Screens, snap: Snapshot, notice: Any, t: Translator) -> bool:
         if isinstance(notice, DealFinished):
             text = f"Toy deal {notice.deal_no} over: taken {notice.outcome['taken']}"
             for seat, holder in snap.seats.items():  # the finished deal's screens lose their keys
                 if holder.tg_user_id is not None:
-                    presenter.outbox.want(
+                    screens.outbox.want(
                         snap.table_id,
                         self.hand_key(seat, notice.deal_no),
                         holder.tg_user_id,
@@ -107,7 +97,7 @@ class ToyUI:
             text = f"Toy match over: {notice.summary['score']}"
         else:
             return False
-        presenter.outbox.post(snap.chat.tg_chat_id, snap.topic_id, Rendered(text))
+        screens.outbox.post(snap.chat.tg_chat_id, snap.topic_id, Rendered(text))
         return True
 
     def scoresheet(self, snap: Snapshot, t: Translator) -> Rendered:
@@ -116,27 +106,7 @@ class ToyUI:
     def history_line(self, match: Match, names: Mapping[int, str], t: Translator) -> str:
         return f"toy {match.result}"
 
-    def options_view(
-        self, options: Mapping[str, Any], t: Translator
-    ) -> tuple[list[str], list[tuple[str, str]]]:
-        return [], []
-
-    def score_picture(self, presenter: Presenter, snap: Snapshot, t: Translator) -> None:
-        return None
-
-    def option_changed(self, options: Mapping[str, Any], arg: str) -> dict[str, Any] | None:
-        return None
-
-    def button_action(self, act: str, arg: str) -> str | None:
-        return None
-
-    def handlers(self) -> list[BaseHandler[Update, Any, Any]]:
-        return []
-
-    async def keeper_typed(
-        self, update: Update, context: Any, table_id: int, count: int, undo: bool
-    ) -> None:
-        raise Refusal("keeper_none")  # the toy has no scoresheet
 
 
 TOY_UI = ToyUI()
+TOY_PLUGIN = Plugin(ui=TOY_UI)

@@ -14,8 +14,9 @@ import logging
 from telegram import Update
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
-from bot.callback_data import KEEPER_ACTS, Act, BadCallbackData, Button, route
+from bot.callback_data import BadCallbackData, Button, route
 from bot.context import BotContext
+from bot.games.bridge.buttons import KEEP_PICTURE, KEEP_UNDO, KEEPER_BUTTONS
 from bot.games.bridge.cards import seat_text
 from bot.games.bridge.keeper_view import entry_of, parse_stage, render_keeper
 from bot.games.bridge.notation import read_entry
@@ -190,7 +191,7 @@ async def keeper_button(update: Update, context: BotContext) -> None:
             or message.chat.id != sheet.chat.tg_chat_id
         ):
             raise BadCallbackData(query.data)
-        if pressed.act is Act.KEEP_PICTURE:
+        if pressed.act == KEEP_PICTURE:
             await query.answer()
             await _send_picture(context, sheet)
             return
@@ -199,7 +200,7 @@ async def keeper_button(update: Update, context: BotContext) -> None:
         if not await is_member(context, sheet.chat.tg_chat_id, query.from_user.id):
             raise Refusal("not_member_keeper")
         player = await acting_player(update, context)
-        if pressed.act is Act.KEEP_UNDO:
+        if pressed.act == KEEP_UNDO:
             await _undo(context, sheet.table.id, pressed.deal_no, player)
         elif pressed.arg == "pass":
             await _save(context, sheet.table.id, pressed.deal_no, Entry(None), player)
@@ -224,5 +225,5 @@ def handlers() -> list[BaseHandler[Update, BotContext, None]]:
     groups = filters.ChatType.GROUPS
     return [
         CommandHandler("keep", keep_command, filters=groups),
-        CallbackQueryHandler(keeper_button, pattern=route(*KEEPER_ACTS)),
+        CallbackQueryHandler(keeper_button, pattern=route(*KEEPER_BUTTONS)),
     ]

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from bot.callback_data import Act, Button
+from bot.callback_data import Button
+from bot.games.bridge.buttons import KEEP, KEEP_PICTURE, KEEP_UNDO
 from bot.games.bridge.cards import contract_text, seat_text, side_text, strain_text
 from bot.games.bridge.score import result_line, sheet_lines
 from bot.games.bridge.scorekeeper import Sheet
@@ -46,7 +47,7 @@ def entry_of(arg: str, honours: str) -> Entry:
     return Entry(contract, Seat.parse(seat), contract.tricks_needed + delta, held)
 
 
-def _key(sheet: Sheet, label: str, arg: str = "", act: Act = Act.KEEP) -> Key:
+def _key(sheet: Sheet, label: str, arg: str = "", act: str = KEEP) -> Key:
     return Key(label, Button(sheet.table.id, sheet.count, act, arg).encode())
 
 
@@ -59,8 +60,8 @@ def wizard(sheet: Sheet, arg: str, t: Translator) -> tuple[str, tuple[tuple[Key,
             tuple(_key(sheet, str(level), str(level)) for level in range(1, 8)),
             (
                 _key(sheet, t("keeper.passed_out"), "pass"),
-                _key(sheet, t("keeper.undo"), act=Act.KEEP_UNDO),
-                _key(sheet, "🖼", act=Act.KEEP_PICTURE),
+                _key(sheet, t("keeper.undo"), act=KEEP_UNDO),
+                _key(sheet, "🖼", act=KEEP_PICTURE),
             ),
         ]
         return t("keeper.ask_level"), tuple(rows)
@@ -125,7 +126,7 @@ def render_keeper(sheet: Sheet, arg: str, t: Translator, note: str = "") -> Rend
         lines.append(t("rubber.accounts"))
         group = sheet.chat.settings
         lines.extend(account_lines(finished.balances, sheet.names, group, t))
-        return Rendered("\n".join(lines), ((_key(sheet, "🖼", act=Act.KEEP_PICTURE),),))
+        return Rendered("\n".join(lines), ((_key(sheet, "🖼", act=KEEP_PICTURE),),))
     prompt, keys = wizard(sheet, arg, t)
     lines.append(t("keeper.deal", number=len(sheet.rubber.records) + 1) + " " + prompt)
     return Rendered("\n".join(lines), keys)

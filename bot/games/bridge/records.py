@@ -11,8 +11,10 @@ from collections.abc import Sequence
 from telegram import InputFile, Update
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
-from bot.callback_data import Act, BadCallbackData, Button, route
+from bot.callback_data import BadCallbackData, Button, route
 from bot.context import BotContext
+from bot.games.bridge.buttons import DD
+from bot.games.bridge.dd import solve
 from bot.games.bridge.score import dd_table
 from bot.games.bridge.state import bridge_deal, bridge_rubber
 from bot.handlers.common import chat_translator, refusal_text, thread_of, user_translator
@@ -104,8 +106,6 @@ async def dd_button(update: Update, context: BotContext) -> None:
     if here != chat.tg_chat_id:  # a deal of another group's table: not this chat's to see
         await query.answer(t("refusal.stale"), show_alert=True)
         return
-    from bot.games.bridge.ui import solve  # the UI's solver worker (it imports this module)
-
     analysis = await solve(bridge_deal(state).deal, vul)
     if analysis is None:
         await query.answer(t("analysis.busy"), show_alert=True)
@@ -118,5 +118,5 @@ async def dd_button(update: Update, context: BotContext) -> None:
 def handlers() -> list[BaseHandler[Update, BotContext, None]]:
     return [
         CommandHandler("pbn", pbn_command, filters=filters.ChatType.GROUPS),
-        CallbackQueryHandler(dd_button, pattern=route(Act.DD)),
+        CallbackQueryHandler(dd_button, pattern=route(DD)),
     ]

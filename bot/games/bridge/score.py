@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from html import escape
 
 from bot.callback_data import Act, Button
+from bot.games.bridge.buttons import DD
 from bot.games.bridge.cards import (
     contract_text,
     hand_lines,
@@ -112,7 +113,7 @@ def render_deal_result(
     )
     lines.append(f'<a href="{escape(viewer_url(record))}">{t("result.bbo")}</a>')
     code = {(False, False): "o", (True, False): "n", (False, True): "e", (True, True): "b"}[vul]
-    dd = Key(t("button.dd_table"), Button(snap.table_id, notice.deal_no, Act.DD, code).encode())
+    dd = Key(t("button.dd_table"), Button(snap.table_id, notice.deal_no, DD, code).encode())
     return Rendered("\n".join(lines), ((dd,),))
 
 
@@ -218,7 +219,7 @@ def render_rubber_result(snap: Snapshot, notice: MatchFinished, t: Translator) -
         lines.extend(account_lines(notice.balances, notice.names, snap.chat.settings, t))
     keys = (
         (
-            Key(t("button.next_rubber"), Button(snap.table_id, 0, Act.NEXT_RUBBER).encode()),
+            Key(t("button.next_rubber"), Button(snap.table_id, 0, Act.NEXT_MATCH).encode()),
             Key(t("button.new_partners"), Button(snap.table_id, 0, Act.NEW_PARTNERS).encode()),
         ),
         (Key(t("button.stand_up"), Button(snap.table_id, 0, Act.STAND_UP).encode()),),

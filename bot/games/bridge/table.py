@@ -11,6 +11,7 @@ import functools
 from html import escape
 
 from bot.callback_data import Act, Button, action_data
+from bot.games.bridge.buttons import CLAIM_MENU
 from bot.games.bridge.cards import (
     SUIT_SYMBOL,
     call_text,
@@ -378,7 +379,7 @@ def render_private(
         else:
             lines.append(f"<b>{t('private.your_card')}</b>")
         keys = card_buttons(snap.table_id, deal_no, at, view.legal_cards, lang)
-        claim_key = Key(t("button.claim"), Button(snap.table_id, deal_no, Act.CLAIM_MENU).encode())
+        claim_key = Key(t("button.claim"), Button(snap.table_id, deal_no, CLAIM_MENU).encode())
         last: tuple[Key, ...] = (claim_key,)
         if _won_with_last_card(view):
             last = (*last, undo_key(snap.table_id, deal_no, t))

@@ -6,14 +6,14 @@ import asyncio
 import copy
 import dataclasses
 import logging
-from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
-from telegram import InputFile, Update
-from telegram.ext import BaseHandler
+from telegram import InputFile
 
+from bot.games.bridge.buttons import CALL, CARD, CLAIM, CLAIM_ANSWER, CLAIM_MENU
 from bot.games.bridge.cards import seat_text, side_text
+from bot.games.bridge.dd import SOLVER
 from bot.games.bridge.notation import read_seat
 from bot.games.bridge.pictures import scoresheet_picture
 from bot.games.bridge.score import (
@@ -34,6 +34,7 @@ from bot.games.bridge.state import (
 from bot.games.bridge.table import render_private, render_seating, render_table
 from bot.i18n import Translator
 from bot.outbox import Outbox
+from bot.plugin import Screens, UIBase
 from bot.service import (
     DealFinished,
     EndVote,
@@ -45,57 +46,18 @@ from bot.service import (
 )
 from bot.views import Rendered
 from bot.views.text import user_text
-from games.bridge.analysis import Analysis, analyse
 from games.bridge.cards import Deal, Seat, Side
 from games.bridge.deal import DealState
 from games.bridge.game import ClaimRejected
-from games.bridge.robot import move as robot_move
 from games.bridge.rubber import Rubber
 from storage.interface import Match
 
 log = logging.getLogger(__name__)
 
 
-class _Solver:
-    """Double-dummy analyses, one deal at a time (the solver uses both cores for one deal) on
-    a worker of its own, so that they never hold the shared executor's threads. Analysis is a
-    nicety: when deals end faster than it keeps up (many tables at once), results go out
-    without it rather than late."""
-
-    MAX_WAITING = 3
-
-    def __init__(self) -> None:
-        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dds")
-        self.waiting = 0
-
-    async def analyse(self, deal: Deal, vul: tuple[bool, bool]) -> Analysis | None:
-        if self.waiting >= self.MAX_WAITING:
-            return None
-        self.waiting += 1
-        try:
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self.executor, analyse, deal, *vul)
-        except Exception:
-            log.exception("double-dummy analysis failed; the result goes without it")
-            return None
-        finally:
-            self.waiting -= 1
-
-
-_SOLVER = _Solver()
-
-
-async def solve(deal: Deal, vul: tuple[bool, bool]) -> Analysis | None:
-    """A deal's double-dummy analysis on the solver's worker (None when it is behind)."""
-    return await _SOLVER.analyse(deal, vul)
-
-
-if TYPE_CHECKING:
-    from bot.presenter import Presenter
-
 # Buttons of the first release name their action by a short act; their argument is the call,
 # the card, the tricks or the answer. Still honoured: messages in chats keep their buttons.
-ACTS = {"c": "call.{}", "p": "card.{}", "cl": "claim.{}"}
+ACTS = {CALL: "call.{}", CARD: "card.{}", CLAIM: "claim.{}"}
 ANSWERS = {"y": "answer.yes", "n": "answer.no"}
 
 
@@ -133,13 +95,12 @@ async def _result_with_analysis(
     deal takes the solver a few hundred milliseconds: the tables must not wait for it); the
     post keeps its place in the group's queue meanwhile. Without the analysis if it fails or
     the solver is behind."""
-    return render_deal_result(snap, notice, t, await _SOLVER.analyse(deal, vul))
+    return render_deal_result(snap, notice, t, await SOLVER.analyse(deal, vul))
 
 
-class BridgeUI:
+class BridgeUI(UIBase):
     game = "bridge"
     commands: tuple[str, ...] = ("bridge", "table")
-    robot: Callable[[Any, int, float, int], Any] | None = staticmethod(robot_move)
 
     def seat_name(self, seat: int, language: str) -> str:
         return seat_text(Seat(seat), language)
@@ -154,39 +115,39 @@ class BridgeUI:
     def hand_key(self, seat: int, deal_no: int) -> str:
         return f"hand:{Seat(seat).name}:{deal_no}"
 
-    def show_deal(self, presenter: Presenter, snap: Snapshot) -> None:
+    def show_deal(self, screens: Screens, snap: Snapshot) -> None:
         state = deal_of(snap)
         if state is not None:
-            self._deal(presenter, snap, snap.deal_no, state, vulnerability(snap))
+            self._deal(screens, snap, snap.deal_no, state, vulnerability(snap))
 
     def _deal(
         self,
-        presenter: Presenter,
+        screens: Screens,
         snap: Snapshot,
         deal_no: int,
         state: DealState,
         vul: tuple[bool, bool],
     ) -> None:
-        t = presenter.group_translator(snap)
-        table = render_table(snap, deal_no, state.view(None), vul, t, presenter.bot_username)
-        presenter.outbox.want(
+        t = screens.group_translator(snap)
+        table = render_table(snap, deal_no, state.view(None), vul, t, screens.bot_username)
+        screens.outbox.want(
             snap.table_id, f"table:{deal_no}", snap.chat.tg_chat_id, snap.topic_id, table
         )
         for seat in Seat:
-            self._hand(presenter, snap, seat, deal_no, state, vul)
+            self._hand(screens, snap, seat, deal_no, state, vul)
 
-    def show_hand(self, presenter: Presenter, snap: Snapshot, seat: int, menu: str = "") -> None:
+    def show_hand(self, screens: Screens, snap: Snapshot, seat: int, menu: str = "") -> None:
         state = deal_of(snap)
         if menu not in ("", "claim"):
             raise Refusal("stale")  # bridge has no other screens
         if menu == "claim" and (state is None or not state.can_claim(Seat(seat))):
             raise Refusal("stale")
         if state is not None:
-            self._hand(presenter, snap, Seat(seat), snap.deal_no, state, vulnerability(snap), menu)
+            self._hand(screens, snap, Seat(seat), snap.deal_no, state, vulnerability(snap), menu)
 
     def _hand(
         self,
-        presenter: Presenter,
+        screens: Screens,
         snap: Snapshot,
         seat: Seat,
         deal_no: int,
@@ -195,7 +156,7 @@ class BridgeUI:
         menu: str = "",
     ) -> None:
         view = state.view(seat)
-        presenter.private(
+        screens.private(
             snap,
             seat,
             self.hand_key(seat, deal_no),
@@ -205,8 +166,8 @@ class BridgeUI:
     def seating(self, snap: Snapshot, t: Translator, bot_username: str) -> Rendered:
         return render_seating(snap, t)
 
-    def notice(self, presenter: Presenter, snap: Snapshot, notice: Any, t: Translator) -> bool:
-        post = presenter.outbox.post
+    def notice(self, screens: Screens, snap: Snapshot, notice: Any, t: Translator) -> bool:
+        post = screens.outbox.post
         chat, thread = snap.chat.tg_chat_id, snap.topic_id
         if isinstance(notice, DealFinished):
             final = bridge_deal(notice.final)
@@ -215,7 +176,7 @@ class BridgeUI:
             # The deal's screens go to those who played it (a person taking a robot's seat
             # from the next deal is not sent the finished one).
             played = dataclasses.replace(snap, seats=notice.holders or snap.seats)
-            self._deal(presenter, played, notice.deal_no, final, vul)
+            self._deal(screens, played, notice.deal_no, final, vul)
             post(chat, thread, _result_with_analysis(snap, notice, t, final.deal, vul))
         elif isinstance(notice, ClaimRejected):
             by = snap.seats.get(notice.by)
@@ -234,11 +195,11 @@ class BridgeUI:
         elif isinstance(notice, MatchFinished):
             state = deal_of(snap)
             if notice.unfinished and state is not None and state.result is None:
-                self._deal(presenter, snap, snap.deal_no, state, vulnerability(snap))  # withdrawn
+                self._deal(screens, snap, snap.deal_no, state, vulnerability(snap))  # withdrawn
             post(chat, thread, render_rubber_result(snap, notice, t))
             names = {Seat(seat): holder.name for seat, holder in snap.seats.items()}
             post_scoresheet(
-                presenter.outbox,
+                screens.outbox,
                 chat,
                 thread,
                 bridge_rubber(notice.match),
@@ -254,7 +215,7 @@ class BridgeUI:
     def scoresheet(self, snap: Snapshot, t: Translator) -> Rendered:
         return render_scoresheet(snap, t)
 
-    def score_picture(self, presenter: Presenter, snap: Snapshot, t: Translator) -> None:
+    def score_picture(self, screens: Screens, snap: Snapshot, t: Translator) -> None:
         """The rubber's picture comes at its end (and from the keeper's button): /score stays
         one message."""
 
@@ -294,20 +255,11 @@ class BridgeUI:
             return {**options, "unfinished_part_score": int(value)}
         return None
 
-    def handlers(self) -> list[BaseHandler[Update, Any, Any]]:
-        from bot.games.bridge import keeper, records  # their handlers import the services
-
-        return [*keeper.handlers(), *records.handlers()]
-
-    async def keeper_typed(
-        self, update: Update, context: Any, table_id: int, count: int, undo: bool
-    ) -> None:
-        from bot.games.bridge import keeper
-
-        await keeper.typed(update, context, table_id, count, undo)
+    def button_menu(self, act: str, arg: str) -> str | None:
+        return "claim" if act == CLAIM_MENU else None
 
     def button_action(self, act: str, arg: str) -> str | None:
-        if act == "ca":
+        if act == CLAIM_ANSWER:
             return ANSWERS.get(arg)
         pattern = ACTS.get(act)
         return None if pattern is None else pattern.format(arg)

@@ -16,7 +16,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
-from bot.callback_data import PULKA_KEEPER_ACTS, Act, BadCallbackData, Button, route
+from bot.callback_data import BadCallbackData, Button, route
 from bot.context import BotContext
 from bot.games.keeping import (
     close_sheet,
@@ -25,6 +25,7 @@ from bot.games.keeping import (
     show_sheet,
     typed_entry,
 )
+from bot.games.preferans.buttons import KEEP_UNDO, KEEPER_BUTTONS
 from bot.games.preferans.keeper_view import entry_of, render_pulka_keeper
 from bot.games.preferans.scorekeeper import PulkaKeeper, PulkaSheet
 from bot.handlers.common import (
@@ -189,7 +190,7 @@ async def keeper_button(update: Update, context: BotContext) -> None:
         if not await is_member(context, sheet.chat.tg_chat_id, query.from_user.id):
             raise Refusal("not_member_keeper")
         player = await acting_player(update, context)
-        if pressed.act is Act.PREF_KEEP_UNDO:
+        if pressed.act == KEEP_UNDO:
             await _undo(context, sheet.table.id, pressed.deal_no, player)
         elif pressed.arg:
             entry = entry_of(pressed.arg, sheet)
@@ -214,5 +215,5 @@ async def keeper_button(update: Update, context: BotContext) -> None:
 def handlers() -> list[BaseHandler[Update, BotContext, None]]:
     return [
         CommandHandler("prefkeep", prefkeep_command, filters=filters.ChatType.GROUPS),
-        CallbackQueryHandler(keeper_button, pattern=route(*PULKA_KEEPER_ACTS)),
+        CallbackQueryHandler(keeper_button, pattern=route(*KEEPER_BUTTONS)),
     ]

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from bot.callback_data import Act, Button
+from bot.callback_data import Button
+from bot.games.preferans.buttons import KEEP, KEEP_UNDO
 from bot.games.preferans.scorekeeper import PulkaSheet
 from bot.games.preferans.views import bid_text, pulka_block, settlement_lines
 from bot.i18n import Translator
@@ -88,7 +89,7 @@ def _seat(text: str | None, active: tuple[int, ...]) -> int:
     return seat
 
 
-def _key(sheet: PulkaSheet, label: str, arg: str = "", act: Act = Act.PREF_KEEP) -> Key:
+def _key(sheet: PulkaSheet, label: str, arg: str = "", act: str = KEEP) -> Key:
     return Key(label, Button(sheet.table.id, sheet.count, act, arg).encode())
 
 
@@ -109,7 +110,7 @@ def wizard(sheet: PulkaSheet, arg: str, t: Translator) -> tuple[str, list[tuple[
             )
         ]
         if sheet.results:
-            rows.append((_key(sheet, t("keeper.undo"), act=Act.PREF_KEEP_UNDO),))
+            rows.append((_key(sheet, t("keeper.undo"), act=KEEP_UNDO),))
         return t("pref.keeper.ask_kind"), rows
     match = STAGE.match(arg)
     assert match is not None

@@ -1,8 +1,5 @@
 """Preferans's UI plug-in: the seating, the group's table message, each player's private screen
 with buttons for exactly the legal actions, the results and the pulka sheet.
-
-Not yet registered as a built-in (``bot/games/__init__.py``): the pulka's entry in the group's
-ledger (whists at the table's price) and its scorekeeper come first. The tests register it.
 """
 
 from __future__ import annotations
@@ -10,10 +7,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from telegram import InputFile, Update
-from telegram.ext import BaseHandler
+from telegram import InputFile
 
 from bot.callback_data import Act, Button, action_data
 from bot.games.preferans.pictures import pulka_picture
@@ -30,6 +26,8 @@ from bot.games.preferans.views import (
     trick_lines,
 )
 from bot.i18n import Translator
+from bot.outbox import Outbox
+from bot.plugin import Screens, UIBase
 from bot.service import (
     DealFinished,
     EndVote,
@@ -60,10 +58,6 @@ from games.preferans.deal import (
 )
 from games.preferans.game import CODEC, PulkaMatch
 from storage.interface import Match, TableStatus
-
-if TYPE_CHECKING:
-    from bot.outbox import Outbox
-    from bot.presenter import Presenter
 
 VARIANTS = ("sochi", "leningrad", "rostov")
 TARGETS = (10, 20, 30, 50)
@@ -109,16 +103,12 @@ def _picked(menu: str, hand: frozenset[Card]) -> list[Card]:
     return picked
 
 
-class PreferansUI:
+class PreferansUI(UIBase):
     game = "preferans"
     commands: tuple[str, ...] = ("preferans", "pref")
-    robot: Callable[[Any, int, float, int], Any] | None = None  # no Preferans robots yet
 
     def seat_name(self, seat: int, language: str) -> str:
         return Translator(language)("pref.seat", number=seat + 1)
-
-    def seat_code(self, seat: int) -> str:
-        return str(seat)
 
     def seat_from_word(self, word: str) -> int | None:
         return int(word) if word in ("0", "1", "2", "3") else None
@@ -128,19 +118,19 @@ class PreferansUI:
 
     # --- the deal -------------------------------------------------------------------------
 
-    def show_deal(self, presenter: Presenter, snap: Snapshot) -> None:
+    def show_deal(self, screens: Screens, snap: Snapshot) -> None:
         state = _state(snap)
         if state is not None:
-            self._deal(presenter, snap, snap.deal_no, state)
+            self._deal(screens, snap, snap.deal_no, state)
 
-    def _deal(self, presenter: Presenter, snap: Snapshot, deal_no: int, state: DealState) -> None:
-        t = presenter.group_translator(snap)
+    def _deal(self, screens: Screens, snap: Snapshot, deal_no: int, state: DealState) -> None:
+        t = screens.group_translator(snap)
         table = self.render_table(snap, deal_no, state.view(None), t)
-        presenter.outbox.want(
+        screens.outbox.want(
             snap.table_id, f"table:{deal_no}", snap.chat.tg_chat_id, snap.topic_id, table
         )
         for seat in snap.seats:
-            self._hand(presenter, snap, seat, deal_no, state)
+            self._hand(screens, snap, seat, deal_no, state)
 
     def _head(self, snap: Snapshot, deal_no: int, view: SeatView, t: Translator) -> list[str]:
         names = _names(snap)
@@ -171,7 +161,7 @@ class PreferansUI:
             lines.append(t("pref.waiting", name=user_text(names.get(view.actor, "—"))))
         return Rendered("\n".join(lines))
 
-    def show_hand(self, presenter: Presenter, snap: Snapshot, seat: int, menu: str = "") -> None:
+    def show_hand(self, screens: Screens, snap: Snapshot, seat: int, menu: str = "") -> None:
         state = _state(snap)
         if state is None:
             return
@@ -181,11 +171,11 @@ class PreferansUI:
             raise Refusal("stale")
         if discard and state.actor != seat:  # the discard is declarer's alone to choose
             raise OutOfTurn("drop", Reason.NOT_YOUR_TURN)
-        self._hand(presenter, snap, seat, snap.deal_no, state, menu)
+        self._hand(screens, snap, seat, snap.deal_no, state, menu)
 
     def _hand(
         self,
-        presenter: Presenter,
+        screens: Screens,
         snap: Snapshot,
         seat: int,
         deal_no: int,
@@ -193,7 +183,7 @@ class PreferansUI:
         menu: str = "",
     ) -> None:
         view = state.view(seat)
-        presenter.private(
+        screens.private(
             snap,
             seat,
             self.hand_key(seat, deal_no),
@@ -366,14 +356,14 @@ class PreferansUI:
             keys.append((Key(t("button.leave"), Button(snap.table_id, 0, Act.LEAVE).encode()),))
         return Rendered("\n".join(lines), tuple(keys))
 
-    def notice(self, presenter: Presenter, snap: Snapshot, notice: Any, t: Translator) -> bool:
-        post = presenter.outbox.post
+    def notice(self, screens: Screens, snap: Snapshot, notice: Any, t: Translator) -> bool:
+        post = screens.outbox.post
         chat, thread = snap.chat.tg_chat_id, snap.topic_id
         names = _names(snap)
         if isinstance(notice, DealFinished):
             final = notice.final
             assert isinstance(final, DealState) and final.result is not None
-            self._deal(presenter, snap, notice.deal_no, final)
+            self._deal(screens, snap, notice.deal_no, final)
             match = notice.match
             assert isinstance(match, PulkaMatch)
             view = final.view(None)
@@ -397,10 +387,10 @@ class PreferansUI:
             state = _state(snap)
             if notice.unfinished and state is not None and state.result is None:
                 # Stopped mid-deal: its screens say so and lose their buttons (as bridge's do).
-                self._deal(presenter, snap, snap.deal_no, state)
+                self._deal(screens, snap, snap.deal_no, state)
             post(chat, thread, pulka_result(snap, notice, t))
             if isinstance(notice.match, PulkaMatch):
-                post_pulka_picture(presenter.outbox, snap, notice.match, t)
+                post_pulka_picture(screens.outbox, snap, notice.match, t)
         elif isinstance(notice, UndoAsked):
             voters = () if snap.state is None else snap.game.undo_voters(snap.state, notice.seat)
             others = ", ".join(user_text(names[s]) for s in sorted(voters) if s in names)
@@ -437,9 +427,9 @@ class PreferansUI:
         block = pulka_block(match.pulka, _names(snap), t)
         return Rendered(f"{t('pref.table', number=snap.table_id)}\n{block}")
 
-    def score_picture(self, presenter: Presenter, snap: Snapshot, t: Translator) -> None:
+    def score_picture(self, screens: Screens, snap: Snapshot, t: Translator) -> None:
         if isinstance(snap.match, PulkaMatch):
-            post_pulka_picture(presenter.outbox, snap, snap.match, t)
+            post_pulka_picture(screens.outbox, snap, snap.match, t)
 
     def history_line(self, match: Match, names: Mapping[int, str], t: Translator) -> str:
         players = ", ".join(
@@ -474,26 +464,13 @@ class PreferansUI:
         key, _, value = arg.partition("=")
         if key == "variant" and value in VARIANTS:
             return {**options, "variant": value}
-        if key == "target" and value.isdigit() and 1 <= int(value) <= MAX_TARGET:
+        typed = value.isascii() and value.isdigit()
+        if key == "target" and typed and 1 <= int(value) <= MAX_TARGET:
             return {**options, "target": int(value)}  # the buttons' 10/20/30/50, or typed
         if key == "players" and value in ("3", "4"):
             return {**options, "players": int(value)}
         return None
 
-    def button_action(self, act: str, arg: str) -> str | None:
-        return None
-
-    def handlers(self) -> list[BaseHandler[Update, Any, Any]]:
-        from bot.games.preferans import keeper  # its handlers import the services
-
-        return list(keeper.handlers())
-
-    async def keeper_typed(
-        self, update: Update, context: Any, table_id: int, count: int, undo: bool
-    ) -> None:
-        from bot.games.preferans import keeper
-
-        await keeper.typed(update, context, table_id, count, undo)
 
 
 def standing_lines(snap: Snapshot, names: Mapping[int, str], t: Translator) -> list[str]:
@@ -585,7 +562,7 @@ def pulka_result(snap: Snapshot, notice: MatchFinished, t: Translator) -> Render
         lines.insert(1, pulka_block(notice.match.pulka, _names(snap), t))
     keys = (
         (
-            Key(t("pref.button.next"), Button(snap.table_id, 0, Act.NEXT_RUBBER).encode()),
+            Key(t("pref.button.next"), Button(snap.table_id, 0, Act.NEXT_MATCH).encode()),
             Key(t("button.new_partners"), Button(snap.table_id, 0, Act.NEW_PARTNERS).encode()),
         ),
         (Key(t("button.stand_up"), Button(snap.table_id, 0, Act.STAND_UP).encode()),),

@@ -1,0 +1,30 @@
+"""Rubber bridge as the bot serves it: its UI, its scorekeeper and hand records, its robot."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from telegram import Update
+from telegram.ext import BaseHandler
+
+from bot.games.bridge import keeper, records
+from bot.games.bridge.buttons import OWN_BUTTONS, TABLE_BUTTONS
+from bot.games.bridge.ui import BRIDGE_UI
+from bot.plugin import Plugin
+from games.bridge.robot import move
+
+
+def _handlers() -> Sequence[BaseHandler[Update, Any, Any]]:
+    return [*keeper.handlers(), *records.handlers()]
+
+
+BRIDGE = Plugin(
+    ui=BRIDGE_UI,
+    handlers=_handlers,
+    buttons=OWN_BUTTONS,
+    table_buttons=TABLE_BUTTONS,
+    menu=("keep", "pbn"),
+    keeper=keeper.typed,
+    robot=move,
+)

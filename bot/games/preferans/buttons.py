@@ -1,0 +1,9 @@
+"""Preferans's own button kinds (``bot.plugin.Plugin``): each has one owner, checked at start."""
+
+from __future__ import annotations
+
+# Scorekeeping for pulkas played with real cards; "deal" is the number of deals entered.
+KEEP = "pk"  # arg: the pulka entry so far, e.g. "g0.7H.wp.7"
+KEEP_UNDO = "pku"
+
+KEEPER_BUTTONS = frozenset({KEEP, KEEP_UNDO})

@@ -1,0 +1,28 @@
+"""Preferans as the bot serves it: its UI, its scorekeeper and its typed setting (the pool)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from telegram import Update
+from telegram.ext import BaseHandler
+
+from bot.games.preferans import keeper
+from bot.games.preferans.buttons import KEEPER_BUTTONS
+from bot.games.preferans.ui import PREFERANS_UI
+from bot.plugin import Plugin
+
+
+def _handlers() -> Sequence[BaseHandler[Update, Any, Any]]:
+    return keeper.handlers()
+
+
+PREFERANS = Plugin(
+    ui=PREFERANS_UI,
+    handlers=_handlers,
+    buttons=KEEPER_BUTTONS,
+    menu=("prefkeep",),
+    keeper=keeper.typed,
+    setting_words={"target": "target", "пуля": "target"},
+)

@@ -1,0 +1,215 @@
+"""The seam between the bot and a game: what a game's UI package brings, and the one collection of
+them the application hands to the presenter, the timers, the robots and the handlers.
+
+A game's UI (``GameUI``) renders: it turns the table service's snapshots and notices into
+messages and keyboards through ``Screens``, the part of the presenter it may use. A ``Plugin``
+adds what sits above the services: the game's own commands and buttons (handlers), its button
+kinds, its robot, its typed settings and the words of its units. Nothing here imports a game:
+``bot/plugins.py`` lists the built-in ones and only ``bot/app.py`` reads that list, so no
+module below the application depends on which games exist.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from telegram import Update
+from telegram.ext import BaseHandler
+
+from bot.callback_data import Act
+from bot.i18n import Translator
+from bot.outbox import Outbox
+from bot.service import Holder, Snapshot
+from bot.views import Rendered
+from storage.interface import Match
+
+# A robot's move: (seat view, seed, seconds per card, cores to think on) -> the game's action.
+# Run in a worker process, so a top-level function.
+RobotMove = Callable[[Any, int, float, int], Any]
+# /deal (a typed result) or /undo at the group's open scoresheet of the game:
+# (update, context, table id, entries so far, undo).
+KeeperTyped = Callable[[Update, Any, int, int, bool], Awaitable[None]]
+Handlers = Callable[[], Sequence[BaseHandler[Update, Any, Any]]]
+
+
+class Screens(Protocol):
+    """What a game's UI may use of the presenter: the outbox, the bot's name, the group's
+    language and a seat's private screen (sent only to a holder the bot may write to)."""
+
+    outbox: Outbox
+    bot_username: str
+
+    def group_translator(self, snap: Snapshot) -> Translator: ...
+
+    def private_translator(self, snap: Snapshot, holder: Holder) -> Translator: ...
+
+    def private(
+        self, snap: Snapshot, seat: int, key: str, render: Callable[[Translator], Rendered]
+    ) -> None: ...
+
+
+class GameUI(Protocol):
+    """What the bot asks of a game's UI. ``UIBase`` gives the defaults."""
+
+    game: str
+    commands: tuple[str, ...]  # group commands that open a table of this game
+
+    def seat_name(self, seat: int, language: str) -> str:
+        """A seat as players of the game call it (bridge: N, E, S, W; in Russian С, В, Ю, З)."""
+
+    def seat_code(self, seat: int) -> str:
+        """The seat in a button's data or a deep link: one letter or digit."""
+
+    def seat_from_word(self, word: str) -> int | None:
+        """A seat as players type or buttons carry it (its code, or a word for it)."""
+
+    def hand_key(self, seat: int, deal_no: int) -> str:
+        """The kept message of a seat's private screen in a deal."""
+
+    def show_deal(self, screens: Screens, snap: Snapshot) -> None:
+        """The deal as it stands: the group's table message and each player's screen."""
+
+    def show_hand(self, screens: Screens, snap: Snapshot, seat: int, menu: str = "") -> None:
+        """One player's private screen (``menu``: a sub-menu the player opened, e.g. claims)."""
+
+    def seating(self, snap: Snapshot, t: Translator, bot_username: str) -> Rendered:
+        """The group message between matches: who sits where, buttons to sit."""
+
+    def notice(self, screens: Screens, snap: Snapshot, notice: Any, t: Translator) -> bool:
+        """Show one notice of the table service or of the game; False if it is not one this
+        UI knows (the presenter shows the common ones)."""
+
+    def scoresheet(self, snap: Snapshot, t: Translator) -> Rendered:
+        """The match so far (/score)."""
+
+    def score_picture(self, screens: Screens, snap: Snapshot, t: Translator) -> None:
+        """Post the match's sheet as a picture on /score, if the game draws one there."""
+
+    def history_line(self, match: Match, names: Mapping[int, str], t: Translator) -> str:
+        """One finished match in /history: who played, and how it ended."""
+
+    def options_view(
+        self, options: Mapping[str, Any], t: Translator
+    ) -> tuple[list[str], list[tuple[str, str]]]:
+        """The game's options as lines of /settings, and buttons (label, ``key=value``)."""
+
+    def option_changed(self, options: Mapping[str, Any], arg: str) -> dict[str, Any] | None:
+        """The options after a settings button ``key=value`` (None if not the game's key)."""
+
+    def button_action(self, act: str, arg: str) -> str | None:
+        """The codec text for a button of one of the game's table kinds (None if it is not
+        one): buttons of an older release that chats still show."""
+
+    def button_menu(self, act: str, arg: str) -> str | None:
+        """The sub-menu of the player's screen a button of the game's own kind opens."""
+
+
+class UIBase:
+    """Defaults for a game's UI, so that a game writes only what differs (as python-chess's
+    variants override only the rules that differ)."""
+
+    game: str = ""
+    commands: tuple[str, ...] = ()
+
+    def seat_name(self, seat: int, language: str) -> str:
+        return str(seat + 1)
+
+    def seat_code(self, seat: int) -> str:
+        return str(seat)
+
+    def seat_from_word(self, word: str) -> int | None:
+        return int(word) if word.isascii() and word.isdigit() and len(word) == 1 else None
+
+    def hand_key(self, seat: int, deal_no: int) -> str:
+        return f"{self.game}:{seat}:{deal_no}"
+
+    def score_picture(self, screens: Screens, snap: Snapshot, t: Translator) -> None:
+        """No picture on /score unless the game draws one."""
+
+    def options_view(
+        self, options: Mapping[str, Any], t: Translator
+    ) -> tuple[list[str], list[tuple[str, str]]]:
+        return [], []
+
+    def option_changed(self, options: Mapping[str, Any], arg: str) -> dict[str, Any] | None:
+        return None
+
+    def button_action(self, act: str, arg: str) -> str | None:
+        return None
+
+    def button_menu(self, act: str, arg: str) -> str | None:
+        return None
+
+
+def _no_handlers() -> Sequence[BaseHandler[Update, Any, Any]]:
+    return ()
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """Everything a game adds to the bot, found by the game's registry name."""
+
+    ui: GameUI
+    # The game's own commands and buttons (made anew for each application).
+    handlers: Handlers = _no_handlers
+    # Button kinds the game's own handlers answer (its scorekeeper's, its analysis').
+    buttons: frozenset[str] = frozenset()
+    # Button kinds the table's handler takes from this game: read through ``ui.button_action``
+    # (older releases' buttons) or ``ui.button_menu``.
+    table_buttons: frozenset[str] = frozenset()
+    # The game's group commands beyond its openers, for Telegram's command menu.
+    menu: tuple[str, ...] = ()
+    keeper: KeeperTyped | None = None
+    robot: RobotMove | None = None
+    # Words typed after /settings for one of the game's options: word -> option key.
+    setting_words: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def game(self) -> str:
+        return self.ui.game
+
+
+SHARED_BUTTONS = frozenset(act.value for act in Act)
+
+
+class Plugins:
+    """The games the bot serves, by name. Each button kind and command has one owner, checked
+    here, so routing never depends on the order handlers are registered in."""
+
+    def __init__(self, plugins: Iterable[Plugin]) -> None:
+        self._by_game: dict[str, Plugin] = {}
+        owners = dict.fromkeys(SHARED_BUTTONS, "the tables")
+        commands: dict[str, str] = {}
+        for plugin in plugins:
+            if plugin.game in self._by_game:
+                raise ValueError(f"two plug-ins for the game {plugin.game!r}")
+            self._by_game[plugin.game] = plugin
+            for kind in plugin.buttons | plugin.table_buttons:
+                if kind in owners:
+                    owner = owners[kind]
+                    raise ValueError(f"button kind {kind!r} of {plugin.game!r}: {owner} has it")
+                owners[kind] = plugin.game
+            for command in (*plugin.ui.commands, *plugin.menu):
+                if command in commands:
+                    owner = commands[command]
+                    raise ValueError(f"command /{command} of {plugin.game!r}: {owner} has it")
+                commands[command] = plugin.game
+
+    def __iter__(self) -> Iterator[Plugin]:
+        return iter(self._by_game.values())
+
+    def __contains__(self, game: object) -> bool:
+        return game in self._by_game
+
+    def __getitem__(self, game: str) -> Plugin:
+        return self._by_game[game]
+
+    def ui(self, game: str) -> GameUI:
+        """The UI of the game called ``game`` (its registry name)."""
+        return self._by_game[game].ui
+
+    def table_buttons(self) -> frozenset[str]:
+        """Every game's kinds that the table's own handler reads."""
+        return frozenset().union(*(p.table_buttons for p in self))
