@@ -53,7 +53,7 @@ async def history(path: str, deals: int, seed: int) -> None:
             seat: (await store.ensure_player(u.id, u.first_name, "ru", u.username)).id
             for seat, u in enumerate(HISTORY)
         }
-        table = await store.create_table(chat.id, None, TableSettings(language="ru"))
+        table = await store.create_table(chat.id, None, TableSettings(language="ru"), game="bridge")
         for seat, pid in seats.items():
             await store.set_seat(table.id, seat, pid)
         record = await store.start_match(table.id, seats)

@@ -32,7 +32,7 @@ from tests.pg import server
 async def appends(path: str, count: int) -> float:
     store = await open_storage(path)
     chat = await store.ensure_chat(-1)
-    table = await store.create_table(chat.id, None, TableSettings())
+    table = await store.create_table(chat.id, None, TableSettings(), game="bridge")
     await store.start_deal(table.id, 1, {"dealer": "N", "pbn": "-"}, None)
     start = time.perf_counter()
     for seq in range(1, count + 1):
@@ -48,7 +48,7 @@ async def concurrent_appends(path: str, tables: int = 100, each: int = 20) -> fl
     chat = await store.ensure_chat(-2)
     ids = []
     for _ in range(tables):
-        table = await store.create_table(chat.id, None, TableSettings())
+        table = await store.create_table(chat.id, None, TableSettings(), game="bridge")
         await store.start_deal(table.id, 1, {"dealer": "N", "pbn": "-"}, None)
         ids.append(table.id)
 
@@ -70,7 +70,7 @@ async def fill(path: str, tables: int, rng: random.Random) -> int:
     total = 0
     for n in range(tables):
         chat = await store.ensure_chat(-(n + 1), f"group {n}")
-        table = await store.create_table(chat.id, None, TableSettings())
+        table = await store.create_table(chat.id, None, TableSettings(), game="bridge")
         seats = {int(s): p.id for s, p in zip(Seat, players, strict=True)}
         for seat, pid in seats.items():
             await store.set_seat(table.id, seat, pid)
@@ -103,7 +103,7 @@ async def load_all(path: str) -> tuple[float, float, int]:
 
 async def restore(path: str) -> tuple[float, int]:
     """What the bot does at start-up: every active table loaded and replayed by the service."""
-    from bot.service import TableService
+    from bot.tables import TableService
 
     start = time.perf_counter()
     store = await open_storage(path)

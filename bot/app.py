@@ -28,8 +28,8 @@ from bot.plugin import Plugin, Plugins
 from bot.plugins import PLUGINS
 from bot.presenter import Presenter
 from bot.robots import RobotPlayers
-from bot.service import TableService, Written
 from bot.standby import Lease
+from bot.tables import TableService, Written
 from bot.throttle import Throttle
 from bot.timers import TurnTimers
 from bot.transport import Fenced, SlimUpdates

@@ -11,7 +11,7 @@ from bot.ledger import LedgerService
 from bot.outbox import Outbox
 from bot.plugin import Plugins
 from bot.presenter import Presenter
-from bot.service import TableService
+from bot.tables import TableService
 from bot.throttle import Throttle
 from storage.interface import Storage
 

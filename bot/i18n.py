@@ -75,6 +75,11 @@ class Translator:
         return key
 
 
+def has(language: str, key: str) -> bool:
+    """Whether the catalogue of ``language`` (or English, which every key has) holds ``key``."""
+    return any(key in keys(code) for code in (language, "en"))
+
+
 def translator(language: str | None, *fallbacks: str | None) -> Translator:
     """The one way to choose a translator: the first of ``language`` and ``fallbacks`` that we
     speak (a person's own language, then their table's, then the bot's default)."""

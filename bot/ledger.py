@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from bot.service import Refusal, people_practice
+from bot.tables import Refusal, people_practice
 from bot.views.amounts import priced_together
 from games.core.settlement import Transfer, transfers
 from storage.interface import (
@@ -19,7 +19,7 @@ from storage.interface import (
     ChatSettings,
     ConflictError,
     LedgerRow,
-    Match,
+    MatchRecord,
     NotFound,
     Storage,
 )
@@ -47,7 +47,7 @@ class Plan:
 
 @dataclass(frozen=True, slots=True)
 class History:
-    matches: Sequence[Match]
+    matches: Sequence[MatchRecord]
     entries: Mapping[int, Mapping[int, int]]  # match id -> player id -> amount
     units: Mapping[int, str]  # match id -> the unit of its entries
     names: Mapping[int, str]

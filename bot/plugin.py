@@ -11,7 +11,7 @@ module below the application depends on which games exist.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -21,17 +21,26 @@ from telegram.ext import BaseHandler
 from bot.callback_data import Act
 from bot.i18n import Translator
 from bot.outbox import Outbox
-from bot.service import Holder, Snapshot
+from bot.tables import Holder, Snapshot
 from bot.views import Rendered
-from storage.interface import Match
+from storage.interface import MatchRecord
 
 # A robot's move: (seat view, seed, seconds per card, cores to think on) -> the game's action.
 # Run in a worker process, so a top-level function.
 RobotMove = Callable[[Any, int, float, int], Any]
-# /deal (a typed result) or /undo at the group's open scoresheet of the game:
-# (update, context, table id, entries so far, undo).
-KeeperTyped = Callable[[Update, Any, int, int, bool], Awaitable[None]]
 Handlers = Callable[[], Sequence[BaseHandler[Update, Any, Any]]]
+
+
+class Keeping(Protocol):
+    """A game's scorekeeper for real cards (``bot.games.keeping.KeeperHandlers``)."""
+
+    command: str  # its opening command: "/<command> end" stops its sheet
+
+    async def typed(
+        self, update: Update, context: Any, table_id: int, count: int, undo: bool
+    ) -> None:
+        """/deal (a typed result) or /undo at the group's open sheet of the game, which has
+        ``count`` entries."""
 
 
 class Screens(Protocol):
@@ -87,7 +96,7 @@ class GameUI(Protocol):
     def score_picture(self, screens: Screens, snap: Snapshot, t: Translator) -> None:
         """Post the match's sheet as a picture on /score, if the game draws one there."""
 
-    def history_line(self, match: Match, names: Mapping[int, str], t: Translator) -> str:
+    def history_line(self, match: MatchRecord, names: Mapping[int, str], t: Translator) -> str:
         """One finished match in /history: who played, and how it ended."""
 
     def options_view(
@@ -143,6 +152,18 @@ class UIBase:
         return None
 
 
+@dataclass(frozen=True)
+class Price:
+    """How a group prices one of a game's units, typed as ``/settings <word> 10 RUB``: the
+    money buys ``per`` units (bridge's stake is per 100 points; a whist is priced one by one).
+    Its words in the catalogues: ``settings.price.<unit>``, ``settings.no_price.<unit>``,
+    ``settings.price_hint.<unit>``, ``refusal.bad_price.<unit>``, ``amount.<unit>``."""
+
+    unit: str
+    words: tuple[str, ...]
+    per: int = 1
+
+
 def _no_handlers() -> Sequence[BaseHandler[Update, Any, Any]]:
     return ()
 
@@ -161,10 +182,12 @@ class Plugin:
     table_buttons: frozenset[str] = frozenset()
     # The game's group commands beyond its openers, for Telegram's command menu.
     menu: tuple[str, ...] = ()
-    keeper: KeeperTyped | None = None
+    keeper: Keeping | None = None  # its scorekeeper for real cards
     robot: RobotMove | None = None
     # Words typed after /settings for one of the game's options: word -> option key.
     setting_words: Mapping[str, str] = field(default_factory=dict)
+    # How a group prices the game's unit (the group's money: typed at any of its tables).
+    price: Price | None = None
 
     @property
     def game(self) -> str:
@@ -182,6 +205,7 @@ class Plugins:
         self._by_game: dict[str, Plugin] = {}
         owners = dict.fromkeys(SHARED_BUTTONS, "the tables")
         commands: dict[str, str] = {}
+        words: dict[str, str] = {}  # a word typed after /settings
         for plugin in plugins:
             if plugin.game in self._by_game:
                 raise ValueError(f"two plug-ins for the game {plugin.game!r}")
@@ -191,6 +215,10 @@ class Plugins:
                     owner = owners[kind]
                     raise ValueError(f"button kind {kind!r} of {plugin.game!r}: {owner} has it")
                 owners[kind] = plugin.game
+            for word in (*plugin.setting_words, *(plugin.price.words if plugin.price else ())):
+                if words.get(word, plugin.game) != plugin.game:
+                    raise ValueError(f"/settings {word} of {plugin.game!r}: {words[word]} has it")
+                words[word] = plugin.game
             for command in (*plugin.ui.commands, *plugin.menu):
                 if command in commands:
                     owner = commands[command]
@@ -209,6 +237,18 @@ class Plugins:
     def ui(self, game: str) -> GameUI:
         """The UI of the game called ``game`` (its registry name)."""
         return self._by_game[game].ui
+
+    def prices(self) -> tuple[Price, ...]:
+        """Every game's way of pricing its unit (one per unit: the first game that names it)."""
+        found: dict[str, Price] = {}
+        for plugin in self:
+            if plugin.price is not None:
+                found.setdefault(plugin.price.unit, plugin.price)
+        return tuple(found.values())
+
+    def price_word(self, word: str) -> Price | None:
+        """The price a word typed after /settings sets, if it is one."""
+        return next((p for p in self.prices() if word in p.words), None)
 
     def table_buttons(self) -> frozenset[str]:
         """Every game's kinds that the table's own handler reads."""

@@ -16,7 +16,7 @@ from bot.callback_data import Act
 from bot.i18n import Translator, translator
 from bot.outbox import Outbox
 from bot.plugin import Plugins
-from bot.service import (
+from bot.tables import (
     Change,
     GameSwitched,
     Holder,

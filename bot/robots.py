@@ -21,7 +21,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from bot.plugin import Plugins, RobotMove
-from bot.service import Change, Refusal, Snapshot, TableService
+from bot.tables import Change, Refusal, Snapshot, TableService
 from games.errors import RuleError
 
 log = logging.getLogger(__name__)

@@ -25,7 +25,7 @@ from telegram.ext import ContextTypes, JobQueue
 from bot.i18n import translator
 from bot.outbox import Outbox
 from bot.plugin import Plugins
-from bot.service import Snapshot, TableService
+from bot.tables import Snapshot, TableService
 from bot.views import Rendered
 from bot.views.text import user_text
 from storage.interface import TableStatus

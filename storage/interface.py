@@ -12,6 +12,8 @@ one match in one transaction summing to zero; append-only events and ledger.
 from __future__ import annotations
 
 import abc
+import dataclasses
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -94,25 +96,35 @@ class PaymentPolicy(StrEnum):
     ADMINS = "admins"  # group admins only
 
 
+UNIT = re.compile(r"^[a-z_]{1,24}$")
+"""The shape of a unit's name: a game names its own (``Game.unit``), the ledger keeps any."""
+
+
 @dataclass(frozen=True, slots=True)
 class ChatSettings:
-    """The group's money: one ledger per chat, whatever table a rubber was played at."""
+    """The group's money: one ledger per chat, whatever table a match was played at. Prices
+    are data, one per unit the group has priced (bridge's 10 per 100 points is 10 hundredths
+    of the currency per point; a whist at 0.50 is 50), so a new game's unit needs no column."""
 
-    stake: int = 0  # money per 100 points
     currency: str = ""
     rounding: Rounding = Rounding.HUNDREDS
     payments: PaymentPolicy = PaymentPolicy.PAYEE
-    whist_price: int = 0  # hundredths of the currency per whist (Preferans)
+    prices: Mapping[str, int] = field(default_factory=dict)  # unit -> hundredths per unit
 
     def price(self, unit: str) -> int:
         """Hundredths of the currency per one ``unit``; 0 when the group has not priced it."""
         if unit == CENTS:
             return 1
-        if unit == WHISTS:
-            return self.whist_price
         if unit == PRACTICE:
             return 0  # never money
-        return self.stake  # money per 100 points = hundredths per point
+        return int(self.prices.get(unit, 0))
+
+    def priced(self, unit: str, price: int) -> ChatSettings:
+        """The settings with ``unit`` at ``price`` (0: unpriced)."""
+        prices = {u: p for u, p in self.prices.items() if u != unit}
+        if price:
+            prices[unit] = price
+        return dataclasses.replace(self, prices=dict(sorted(prices.items())))
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,12 +152,12 @@ class Table:
     topic_id: int | None
     status: TableStatus
     settings: TableSettings
+    game: str  # the registry name of the game it plays
     seats: Mapping[int, int] = field(default_factory=dict)  # seat index -> player id
     current_deal: int = 0  # number of the latest deal (0: none yet)
     match_id: int | None = None  # the match in progress
     scorekeeper: bool = False
     token: str = ""  # unguessable, for deep links (the id is sequential)
-    game: str = "bridge"
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,8 +184,9 @@ class DealSummary:
 
 
 @dataclass(frozen=True, slots=True)
-class Match:
-    """A rubber, a pulka: the deals of one table between the same seats, settled at its end."""
+class MatchRecord:
+    """A match as stored: a rubber, a pulka, the deals of one table between the same seats,
+    settled at its end. The live one that scores them is the game's ``games.core`` Match."""
 
     id: int
     table_id: int
@@ -275,8 +288,9 @@ class Storage(abc.ABC):
         chat_id: int,
         topic_id: int | None,
         settings: TableSettings,
+        *,
+        game: str,
         scorekeeper: bool = False,
-        game: str = "bridge",
     ) -> Table: ...
 
     @abc.abstractmethod
@@ -379,11 +393,11 @@ class Storage(abc.ABC):
     # --- matches and the ledger ---------------------------------------------------------------
 
     @abc.abstractmethod
-    async def start_match(self, table_id: int, seats: Mapping[int, int]) -> Match:
+    async def start_match(self, table_id: int, seats: Mapping[int, int]) -> MatchRecord:
         """A new match at the table, of its game with its options as they stand now."""
 
     @abc.abstractmethod
-    async def get_match(self, match_id: int) -> Match: ...
+    async def get_match(self, match_id: int) -> MatchRecord: ...
 
     @abc.abstractmethod
     async def finish_match(
@@ -402,7 +416,7 @@ class Storage(abc.ABC):
         """
 
     @abc.abstractmethod
-    async def matches(self, chat_id: int, limit: int = 20) -> list[Match]:
+    async def matches(self, chat_id: int, limit: int = 20) -> list[MatchRecord]:
         """The chat's finished matches, newest first."""
 
     @abc.abstractmethod

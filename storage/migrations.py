@@ -271,6 +271,47 @@ MIGRATIONS: tuple[str, ...] = (
     DROP INDEX players_by_username;
     CREATE INDEX players_by_username ON players(lower(username));
     """,
+    # 10: units and prices as data. A group's prices are one map (unit -> hundredths of the
+    # currency per unit), no longer a column per game's unit; a ledger row may count any
+    # game's unit (its name's shape is checked, not a list of games). The ledger is copied
+    # again to widen its CHECK (ids, order and the append-only triggers kept).
+    """
+    ALTER TABLE chats ADD COLUMN prices TEXT NOT NULL DEFAULT '{}';
+    UPDATE chats SET prices = CASE
+        WHEN stake > 0 AND whist_price > 0
+            THEN '{"points": ' || stake || ', "whists": ' || whist_price || '}'
+        WHEN stake > 0 THEN '{"points": ' || stake || '}'
+        WHEN whist_price > 0 THEN '{"whists": ' || whist_price || '}'
+        ELSE '{}' END;
+    ALTER TABLE chats DROP COLUMN stake;
+    ALTER TABLE chats DROP COLUMN whist_price;
+    CREATE TABLE ledger_new (
+        id          INTEGER PRIMARY KEY,
+        chat_id     INTEGER NOT NULL REFERENCES chats(id),
+        player_id   INTEGER NOT NULL REFERENCES players(id),
+        points      INTEGER NOT NULL,
+        kind        TEXT NOT NULL CHECK (kind IN ('match', 'payment')),
+        match_id    INTEGER REFERENCES matches(id),
+        txn         TEXT NOT NULL,
+        note        TEXT NOT NULL DEFAULT '',
+        at          TEXT NOT NULL,
+        unit        TEXT NOT NULL DEFAULT 'points'
+            CHECK (length(unit) BETWEEN 1 AND 24 AND unit NOT GLOB '*[^a-z_]*')
+    );
+    INSERT INTO ledger_new (id, chat_id, player_id, points, kind, match_id, txn, note, at, unit)
+        SELECT id, chat_id, player_id, points, kind, match_id, txn, note, at, unit
+        FROM ledger ORDER BY id;
+    DROP TABLE ledger;
+    ALTER TABLE ledger_new RENAME TO ledger;
+    CREATE INDEX ledger_by_chat ON ledger(chat_id, player_id);
+    CREATE INDEX ledger_by_match ON ledger(match_id);
+    CREATE UNIQUE INDEX one_row_per_player_per_match ON ledger(match_id, player_id)
+        WHERE kind = 'match';
+    CREATE TRIGGER ledger_append_only_u BEFORE UPDATE ON ledger
+        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+    CREATE TRIGGER ledger_append_only_d BEFORE DELETE ON ledger
+        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+    """,
 )
 
 LATEST = len(MIGRATIONS)

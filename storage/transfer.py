@@ -23,8 +23,8 @@ FORMAT = "bridge-bot-export"
 
 # Every table and column, parents before children (foreign keys hold at every row).
 TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("chats", ("id", "tg_chat_id", "title", "language", "created_at", "stake", "currency",
-               "rounding", "payments", "whist_price")),
+    ("chats", ("id", "tg_chat_id", "title", "language", "created_at", "currency", "rounding",
+               "payments", "prices")),
     ("players", ("id", "tg_user_id", "name", "language", "chat_id", "created_at", "username")),
     ("tables", ("id", "chat_id", "topic_id", "status", "language", "turn_timer", "scorekeeper",
                 "match_id", "created_at", "token", "game", "options")),

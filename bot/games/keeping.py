@@ -1,38 +1,49 @@
 """What every game's scorekeeper shares: an entry log (each entered result is a deal of its own
 whose one event says what was entered; an undo is another such deal, never an erasure), the
-players named after the opening command, and the sheet's message, one per number of entries."""
+players named after the opening command, the sheet's message (one per number of entries), and
+the handlers themselves (``KeeperHandlers``): the opening command and its "end", /deal and
+/undo typed, the sheet's buttons. A game's keeper module says only what differs: how its
+entries are read and shown, who it seats, what its wizard's buttons mean."""
 
 from __future__ import annotations
 
+import abc
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from telegram import MessageEntity, Update
+from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
+from bot.callback_data import BadCallbackData, Button, route
+from bot.context import BotContext
 from bot.handlers.common import (
     acting_player,
     chat_translator,
+    is_member,
     refusal_message,
+    refusal_text,
     thread_of,
     update_key,
+    user_translator,
 )
-from bot.service import ROBOT, Refusal
+from bot.i18n import Translator, translator
+from bot.tables import ROBOT, Refusal
 from bot.views import Rendered
+from bot.views.text import user_text
 from games.errors import RuleError
 from storage.interface import (
     AlreadyApplied,
     Chat,
     ConflictError,
+    NotFound,
     Player,
     Storage,
     Table,
     TableSettings,
     TableStatus,
 )
-
-if TYPE_CHECKING:
-    from bot.context import BotContext
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +76,7 @@ class EntryLog:
         """Refusal unless the sheet is open and has the ``expected`` number of entries (what the
         button or command saw: a double tap or a stale wizard writes nothing)."""
         if table.status is not TableStatus.PLAYING or table.match_id is None:
-            raise Refusal("keeper_closed")
+            raise Refusal("keeper_closed", game=table.game)
         if expected != count:
             raise Refusal("stale")
 
@@ -127,9 +138,10 @@ class SheetKeeper:
     ) -> int:
         """A new sheet (its table id) with ``players`` in seat order and its match started."""
         if len({p.id for p in players}) != len(players):
-            raise Refusal("keeper_same_player")
-        if await self.open_sheet(chat.id, topic_id) is not None:
-            raise Refusal("keeper_already_open")
+            raise Refusal("keeper_same_player", game=self.game)
+        open_sheet = await self.open_sheet(chat.id, topic_id)
+        if open_sheet is not None:  # its own command stops it
+            raise Refusal("keeper_already_open", game=open_sheet.game)
         table = await self.storage.create_table(
             chat.id, topic_id, settings, scorekeeper=True, game=self.game
         )
@@ -221,3 +233,254 @@ async def typed_entry(
     except (Refusal, RuleError) as error:
         t = await chat_translator(update, context)
         context.outbox.post(chat.id, thread_of(update), refusal_message(error, t))
+
+
+class Sheet(Protocol):
+    """What the shared handlers read of a game's sheet."""
+
+    @property
+    def table(self) -> Table: ...
+
+    @property
+    def chat(self) -> Chat: ...
+
+    @property
+    def count(self) -> int: ...  # entries made, undos included: the version buttons carry
+
+    @property
+    def finished(self) -> object | None: ...
+
+
+class Entry(Protocol):
+    def code(self) -> str: ...
+
+
+SheetT = TypeVar("SheetT", bound=Sheet)
+EntryT = TypeVar("EntryT", bound=Entry)
+EntryC = TypeVar("EntryC", bound=Entry, contravariant=True)
+SheetC = TypeVar("SheetC", bound=Sheet, covariant=True)
+
+
+class Keeper(Protocol[SheetC, EntryC]):
+    """A game's scorekeeper (a ``SheetKeeper``) as the handlers use it."""
+
+    game: str
+
+    async def chat(self, tg_chat_id: int, title: str, language: str) -> Chat: ...
+
+    async def open_sheet(self, chat_id: int, topic_id: int | None) -> Table | None: ...
+
+    async def known(self, username: str) -> Player | None: ...
+
+    async def guest(self, chat_id: int, name: str) -> Player: ...
+
+    async def table_settings(self, chat: Chat, topic_id: int | None) -> TableSettings: ...
+
+    async def start(
+        self, chat: Chat, topic_id: int | None, players: Sequence[Player], settings: TableSettings
+    ) -> SheetC: ...
+
+    async def sheet(self, table_id: int) -> SheetC: ...
+
+    async def enter(
+        self,
+        table_id: int,
+        expected: int,
+        entry: EntryC,
+        player_id: int | None,
+        update_key: str | None = None,
+    ) -> tuple[SheetC, SheetC]: ...
+
+    async def undo(
+        self, table_id: int, expected: int, player_id: int | None, update_key: str | None = None
+    ) -> tuple[SheetC, SheetC]: ...
+
+    async def end(self, table_id: int) -> SheetC: ...
+
+
+END_WORDS = ("end", "stop", "конец", "стоп")
+
+
+class KeeperHandlers(abc.ABC, Generic[SheetT, EntryT]):
+    """A game's scorekeeper in the chat: ``/<command> <players>`` opens a sheet,
+    ``/<command> end`` stops it, /deal and /undo write on it, its buttons run its wizard.
+    Anyone in the group may write on the sheet, as anyone at a real table may write on the
+    paper; a passer-by in a public group may not."""
+
+    game: str
+    command: str  # the opening command, "keep"
+    buttons: frozenset[str]  # the sheet's button kinds (wizard, undo, ...)
+    undo_button: str  # the kind of its "take the last entry back" button
+
+    @abc.abstractmethod
+    def new_keeper(self, storage: Storage) -> Keeper[SheetT, EntryT]: ...
+
+    @abc.abstractmethod
+    def render(self, sheet: SheetT, arg: str, t: Translator, note: str) -> Rendered:
+        """The sheet's message (``arg``: the wizard's stage so far)."""
+
+    @abc.abstractmethod
+    def parse(self, text: str) -> EntryT:
+        """A typed /deal (a RuleError with a reason if it does not read)."""
+
+    @abc.abstractmethod
+    async def players(
+        self, words: list[str], picked: Mapping[str, Any], context: BotContext, chat_id: int
+    ) -> tuple[list[Player], dict[str, Any]]:
+        """The players named after the command (see ``named_players``), in seat order, and
+        the options typed among them."""
+
+    @abc.abstractmethod
+    async def wizard(
+        self, context: BotContext, sheet: SheetT, pressed: Button, player: Player
+    ) -> None:
+        """A press of the wizard under the sheet (not its undo)."""
+
+    async def finished(self, context: BotContext, sheet: SheetT, note: str) -> None:
+        """The sheet was closed (its last entry, or "end"): shown as it ended."""
+        self.show(context, sheet, note=note)
+
+    async def free_button(self, context: BotContext, sheet: SheetT, pressed: Button) -> bool:
+        """A button anyone may press (bridge: the picture); True if it was one."""
+        return False
+
+    # --- shared -------------------------------------------------------------------------------
+
+    def keeper(self, context: BotContext) -> Keeper[SheetT, EntryT]:
+        found: Keeper[SheetT, EntryT] | None = context.bot_data.get(f"{self.game}.keeper")
+        if found is None:  # made on first use: the bot's core knows nothing of it
+            found = context.bot_data[f"{self.game}.keeper"] = self.new_keeper(context.storage)
+        return found
+
+    @staticmethod
+    def t(sheet: Sheet) -> Translator:
+        return translator(sheet.table.settings.language)
+
+    def show(self, context: BotContext, sheet: SheetT, arg: str = "", note: str = "") -> None:
+        """The sheet's message for this number of entries (a new one after each entry)."""
+        content = self.render(sheet, arg, self.t(sheet), note)
+        show_sheet(context, sheet.table, sheet.chat.tg_chat_id, sheet.count, content)
+
+    def close_old(self, context: BotContext, before: SheetT, summary: str) -> None:
+        """The previous wizard message keeps its sheet but loses its buttons."""
+        content = self.render(before, "", self.t(before), summary)
+        close_sheet(context, before.table, before.chat.tg_chat_id, before.count, content)
+
+    async def save(
+        self,
+        context: BotContext,
+        table_id: int,
+        expected: int,
+        entry: EntryT,
+        player: Player,
+        key: str | None = None,
+    ) -> None:
+        before, sheet = await self.keeper(context).enter(table_id, expected, entry, player.id, key)
+        summary = self.t(sheet)("keeper.entered", entry=entry.code(), name=user_text(player.name))
+        self.close_old(context, before, summary)
+        if sheet.finished is not None:
+            await self.finished(context, sheet, summary)
+        else:
+            self.show(context, sheet, note=summary)
+
+    async def undo(
+        self,
+        context: BotContext,
+        table_id: int,
+        expected: int,
+        player: Player,
+        key: str | None = None,
+    ) -> None:
+        before, sheet = await self.keeper(context).undo(table_id, expected, player.id, key)
+        note = self.t(sheet)("keeper.undone", name=user_text(player.name))
+        self.close_old(context, before, note)
+        self.show(context, sheet, note=note)
+
+    async def typed(
+        self, update: Update, context: BotContext, table_id: int, count: int, undo: bool
+    ) -> None:
+        """/deal <entry> or /undo at this group's open sheet of the game (the command found
+        it; ``count`` is the number of entries it saw)."""
+
+        async def write(player: Player, key: str | None) -> None:
+            if undo:
+                await self.undo(context, table_id, count, player, key)
+            else:
+                entry = self.parse(" ".join(context.args or []))
+                await self.save(context, table_id, count, entry, player, key)
+
+        await typed_entry(update, context, write)
+
+    async def open_command(self, update: Update, context: BotContext) -> None:
+        """``/<command> <players>`` opens a sheet; ``/<command> end`` stops the open one."""
+        chat = update.effective_chat
+        assert chat is not None
+        t = await chat_translator(update, context)
+        thread = thread_of(update)
+        keeper = self.keeper(context)
+        record = await keeper.chat(chat.id, chat.title or "", context.config.language)
+        try:
+            if context.args and context.args[0].lower() in END_WORDS:
+                table = await keeper.open_sheet(record.id, thread)
+                if table is None:
+                    raise Refusal("keeper_none", game=self.game)
+                if table.game != self.game:  # another game's sheet: its own command ends it
+                    plugins = context.plugins
+                    other = plugins[table.game].keeper if table.game in plugins else None
+                    command = f"/{other.command} end" if other is not None else "/end"
+                    raise Refusal("keeper_other_game", command=command)
+                await self.finished(context, await keeper.end(table.id), "")
+                return
+            words, picked = command_words(update)
+            players, options = await self.players(words, picked, context, record.id)
+            settings = await keeper.table_settings(record, thread)
+            if options:
+                settings = dataclasses.replace(settings, options={**settings.options, **options})
+            sheet = await keeper.start(record, thread, players, settings)
+        except (Refusal, RuleError) as error:
+            context.outbox.post(chat.id, thread, refusal_message(error, t))
+            return
+        self.show(context, sheet)
+
+    async def button(self, update: Update, context: BotContext) -> None:
+        query = update.callback_query
+        assert query is not None
+        t = user_translator(update.effective_user, context.config.language)
+        keeper = self.keeper(context)
+        try:
+            pressed = Button.decode(query.data)
+            try:
+                sheet = await keeper.sheet(pressed.table_id)
+            except NotFound:
+                raise BadCallbackData(query.data) from None
+            message = query.message
+            if (
+                message is None
+                or not sheet.table.scorekeeper
+                or message.chat.id != sheet.chat.tg_chat_id
+            ):
+                raise BadCallbackData(query.data)
+            if await self.free_button(context, sheet, pressed):
+                await query.answer()
+                return
+            # Anyone in the group may write on the sheet, as at a real table; in a public
+            # group a passer-by can press buttons too, and may not.
+            if not await is_member(context, sheet.chat.tg_chat_id, query.from_user.id):
+                raise Refusal("not_member_keeper")
+            player = await acting_player(update, context)
+            if pressed.act == self.undo_button:
+                await self.undo(context, sheet.table.id, pressed.deal_no, player)
+            else:
+                await self.wizard(context, sheet, pressed, player)
+        except (Refusal, ValueError) as error:
+            if isinstance(error, ValueError) and not isinstance(error, RuleError | BadCallbackData):
+                error = BadCallbackData(query.data)  # wizard data no wizard of ours made
+            await query.answer(refusal_text(error, t), show_alert=True)
+            return
+        await query.answer()
+
+    def handlers(self) -> list[BaseHandler[Update, BotContext, None]]:
+        return [
+            CommandHandler(self.command, self.open_command, filters=filters.ChatType.GROUPS),
+            CallbackQueryHandler(self.button, pattern=route(*self.buttons)),
+        ]

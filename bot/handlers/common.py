@@ -11,8 +11,8 @@ from telegram.error import BadRequest, Forbidden
 
 from bot.callback_data import BadCallbackData
 from bot.context import BotContext
-from bot.i18n import Translator, translator
-from bot.service import Refusal, Snapshot
+from bot.i18n import Translator, has, translator
+from bot.tables import Refusal, Snapshot
 from bot.views import Rendered
 from bot.views.text import plain_text, user_text
 from games.errors import RuleError
@@ -111,7 +111,8 @@ def _refusal(error: Exception, t: Translator, quote: Callable[[str], str]) -> st
         return t(f"reason.{error.reason.value}")
     if isinstance(error, Refusal):
         values = {k: quote(v) if isinstance(v, str) else v for k, v in error.values.items()}
-        return t(f"refusal.{error.key}", **values)
+        own = f"refusal.{error.game}.{error.key}"
+        return t(own if error.game and has(t.language, own) else f"refusal.{error.key}", **values)
     if isinstance(error, BadCallbackData):
         log.info("refused button data no button of ours made: %s", error)
         return t("refusal.bad_button")

@@ -9,7 +9,7 @@ from telegram.ext import BaseHandler, CommandHandler, filters
 
 from bot.context import BotContext
 from bot.handlers.common import chat_translator, is_member, refusal_message, thread_of
-from bot.service import Refusal
+from bot.tables import Refusal
 
 
 async def _typed(update: Update, context: BotContext, undo: bool) -> None:
@@ -26,10 +26,10 @@ async def _typed(update: Update, context: BotContext, undo: bool) -> None:
         # sheet's buttons ask the same).
         if user is None or not await is_member(context, chat.id, user.id):
             raise Refusal("not_member_keeper")
-        typed = context.plugins[sheet.game].keeper if sheet.game in context.plugins else None
-        if typed is None:
+        keeping = context.plugins[sheet.game].keeper if sheet.game in context.plugins else None
+        if keeping is None:
             raise Refusal("keeper_none")
-        await typed(update, context, sheet.id, sheet.current_deal, undo)
+        await keeping.typed(update, context, sheet.id, sheet.current_deal, undo)
     except Refusal as error:
         t = await chat_translator(update, context)
         context.outbox.post(chat.id, thread_of(update), refusal_message(error, t))

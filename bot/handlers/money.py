@@ -25,11 +25,11 @@ from bot.handlers.common import (
 )
 from bot.i18n import Translator, translator
 from bot.ledger import InvalidTransfer
-from bot.service import Refusal
+from bot.tables import Refusal
 from bot.views import Rendered
 from bot.views.amounts import amount
 from bot.views.money import (
-    UNIT_CODES,
+    UNIT_OF_CODE,
     ledger_csv,
     render_history,
     render_ledger,
@@ -38,7 +38,7 @@ from bot.views.money import (
 from bot.views.pictures import balance_chart
 from bot.views.text import user_text
 from games.core.settlement import Transfer
-from storage.interface import UNITS, Chat, PaymentPolicy
+from storage.interface import CENTS, Chat, PaymentPolicy
 
 
 def _group_t(chat: Chat) -> Translator:
@@ -125,7 +125,7 @@ async def _send_chart(context: BotContext, chat: Chat, thread: int | None) -> No
         t("chart.title", chat=chat.title or ""),
         t("chart.x"),
         chat.settings,
-        {unit: t(f"chart.unit.{unit}") for unit in UNITS},
+        {unit: t(f"chart.unit.{unit}") for unit in {row.unit for row in rows} | {CENTS}},
     )
     context.outbox.post_file(
         chat.tg_chat_id,
@@ -205,8 +205,9 @@ async def money_button(update: Update, context: BotContext) -> None:
     await query.answer(t("settle.saved"))
 
 
-PAY_ARG = re.compile(r"^(?:([pwc])\.)?([1-9]\d{0,11})-([1-9]\d{0,11})-([1-9]\d{0,11})$")
-UNIT_OF_CODE = {code: unit for unit, code in UNIT_CODES.items()}
+PAY_ARG = re.compile(
+    r"^(?:([a-z_]{1,12})\.)?([1-9]\d{0,11})-([1-9]\d{0,11})-([1-9]\d{0,11})$"
+)
 
 
 def _transfer_of(arg: str, data: str | None) -> tuple[str, int, int, int]:
@@ -217,7 +218,10 @@ def _transfer_of(arg: str, data: str | None) -> tuple[str, int, int, int]:
         raise BadCallbackData(data)
     code, *numbers = match.groups()
     payer, payee, points = (int(x) for x in numbers)
-    return UNIT_OF_CODE[code or "p"], payer, payee, points
+    unit = UNIT_OF_CODE.get(code or "p", code)
+    if len(unit) == 1:  # a letter no release made
+        raise BadCallbackData(data)
+    return unit, payer, payee, points
 
 
 def handlers() -> list[BaseHandler[Update, BotContext, None]]:

@@ -15,7 +15,7 @@ from bot.handlers.common import (
     seat_wanted,
 )
 from bot.i18n import translator
-from bot.service import Change, Refusal
+from bot.tables import Change, Refusal
 from bot.views import Rendered
 from bot.views.misc import render_help, render_welcome
 from bot.views.text import user_text

@@ -23,15 +23,13 @@ from bot.handlers.common import (
     thread_of,
     user_translator,
 )
-from bot.plugin import GameUI, Plugin
-from bot.service import Refusal, Snapshot
+from bot.plugin import GameUI, Plugin, Price
+from bot.tables import Refusal, Snapshot
 from bot.views import Rendered
 from bot.views.misc import TIMER_MINUTES, render_settings
 from storage.interface import ChatSettings, PaymentPolicy, Rounding, TableSettings
 
-STAKE = re.compile(r"^(\d{1,7})(?:\s+(\S{1,8}))?$")
 PRICE = re.compile(r"^(\d{1,7})(?:[.,](\d{1,2}))?(?:\s+(\S{1,8}))?$")
-WHIST_WORDS = ("whist", "вист")
 
 
 async def _may_change(
@@ -59,9 +57,15 @@ async def settings_command(update: Update, context: BotContext) -> None:
     args = context.args or []
     word = args[0].lower() if args else ""
     plugin = context.plugins[snap.game.name]
-    if word in ("stake", *WHIST_WORDS) or word in plugin.setting_words:
+    price = context.plugins.price_word(word)
+    if price is not None or word in plugin.setting_words:
         player = await acting_player(update, context)
-        refusal, changed = _typed_setting(word, " ".join(args[1:]), snap, plugin)
+        text = " ".join(args[1:])
+        refusal, changed = (
+            _typed_price(price, text, snap.chat.settings)
+            if price is not None
+            else _typed_option(word, text, snap, plugin)
+        )
         if refusal is None and not await _may_change(
             context, snap, user.id, player.id, money=word not in plugin.setting_words
         ):
@@ -82,34 +86,34 @@ async def settings_command(update: Update, context: BotContext) -> None:
         context.presenter.show(change)
     group_t = context.presenter.group_translator(snap)
     context.outbox.forget(table_id, "settings")  # a fresh message at the bottom of the chat
-    content = render_settings(
-        table_id, snap.settings, snap.chat.settings, group_t, context.plugins.ui(snap.game.name)
-    )
+    ui = context.plugins.ui(snap.game.name)
+    prices = context.plugins.prices()
+    content = render_settings(table_id, snap.settings, snap.chat.settings, group_t, ui, prices)
     context.outbox.want(table_id, "settings", chat.id, thread, content)
 
 
-def _typed_setting(
+def _typed_price(
+    price: Price, text: str, group: ChatSettings
+) -> tuple[str | None, ChatSettings | None]:
+    """``/settings stake 10 RUB`` (money per 100 points), ``/settings вист 0.5``: the group's
+    settings with the unit priced (hundredths of the currency per unit, a whole number of
+    them), or the catalogue key of the refusal."""
+    match = PRICE.match(text)
+    if match is None:
+        return f"refusal.bad_price.{price.unit}", None
+    whole, part, currency = match.groups()
+    cents = int(whole) * 100 + int((part or "0").ljust(2, "0"))
+    if cents % price.per:
+        return f"refusal.bad_price.{price.unit}", None
+    priced = group.priced(price.unit, cents // price.per)
+    return None, dataclasses.replace(priced, currency=currency or group.currency)
+
+
+def _typed_option(
     word: str, text: str, snap: Snapshot, plugin: Plugin
-) -> tuple[str | None, ChatSettings | TableSettings | None]:
-    """``/settings stake 10 RUB``, ``/settings whist 0.5 RUB``, or a word of the table's game
-    (``/settings target 25``): the settings after it, or the catalogue key of the refusal
-    (``refusal.bad_<option>`` for a game's option)."""
-    group = snap.chat.settings
-    if word == "stake":
-        match = STAKE.match(text)
-        if match is None:
-            return "refusal.bad_stake", None
-        currency = match.group(2) or ""
-        return None, dataclasses.replace(group, stake=int(match.group(1)), currency=currency)
-    if word in WHIST_WORDS:
-        match = PRICE.match(text)
-        if match is None:
-            return "refusal.bad_whist_price", None
-        whole, part, currency = match.groups()
-        price = int(whole) * 100 + int((part or "0").ljust(2, "0"))
-        return None, dataclasses.replace(
-            group, whist_price=price, currency=currency or group.currency
-        )
+) -> tuple[str | None, TableSettings | None]:
+    """A word of the table's game (``/settings target 25``): the table's settings after it,
+    or the catalogue key of the refusal (``refusal.bad_<option>``)."""
     key = plugin.setting_words[word]
     options = plugin.ui.option_changed(snap.settings.options, f"{key}={text}")
     if options is None:
@@ -169,7 +173,10 @@ async def setting_button(update: Update, context: BotContext) -> None:
     group_t = context.presenter.group_translator(change.snapshot)
     snap = change.snapshot
     ui = context.plugins.ui(snap.game.name)
-    content = render_settings(snap.table_id, snap.settings, snap.chat.settings, group_t, ui)
+    prices = context.plugins.prices()
+    content = render_settings(
+        snap.table_id, snap.settings, snap.chat.settings, group_t, ui, prices
+    )
     context.outbox.want(snap.table_id, "settings", snap.chat.tg_chat_id, snap.topic_id, content)
     context.presenter.show(change)
     await query.answer(t("settings.saved"))

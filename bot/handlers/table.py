@@ -25,7 +25,7 @@ from bot.handlers.common import (
 )
 from bot.i18n import translator
 from bot.plugin import Plugins
-from bot.service import Refusal, stale_or_forged
+from bot.tables import Refusal, stale_or_forged
 from bot.views import Rendered
 from games.errors import RuleError
 
@@ -142,7 +142,7 @@ async def sub_command(update: Update, context: BotContext) -> None:
             seat = named
             args.pop(0)
         if len(args) != 1 or not args[0].startswith("@"):
-            raise Refusal("sub_usage")
+            raise Refusal("sub_usage", game=snap.game.name)
         if seat is None:
             raise Refusal("not_seated")
         newcomer = await context.service.player_by_username(args[0][1:])
@@ -184,7 +184,7 @@ async def button(update: Update, context: BotContext) -> None:
         elif pressed.act in (Act.LEAVE, Act.STAND_UP):
             change = await service.leave(pressed.table_id, player.id)
         elif pressed.act in (Act.NEXT_MATCH, Act.NEW_PARTNERS):
-            change = await service.next_rubber(
+            change = await service.next_match(
                 pressed.table_id, player.id, pressed.act is Act.NEW_PARTNERS
             )
         elif pressed.act is Act.UNDO:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from bot.i18n import Translator
 from bot.views.text import user_text
-from storage.interface import CENTS, POINTS, WHISTS, ChatSettings
+from storage.interface import CENTS, POINTS, ChatSettings
 
 THIN = "\u202f"  # a narrow no-break space between thousands: 12 300
 MINUS = "−"
@@ -86,11 +86,10 @@ def holding(
 
 
 def _count(shown: str, value: int, unit: str, t: Translator) -> str:
-    """A number already written out (``shown``), with its unit's name in the form the number
-    takes: ``+12 вистов``, ``1 whist``, ``1 200 pts``."""
-    if unit == WHISTS:
-        return t("amount.whists", count=abs(value), whists=shown)
-    return t("amount.points", points=shown)
+    """A number already written out (``shown``), with its unit's name (``amount.<unit>`` in
+    the catalogue, the game's word) in the form the number takes: ``+12 вистов``, ``1 whist``,
+    ``1 200 pts``."""
+    return t(f"amount.{unit}", count=abs(value), amount=shown)
 
 
 def by_player(accounts: Mapping[str, Mapping[int, int]]) -> dict[int, dict[str, int]]:

@@ -7,12 +7,12 @@ from typing import TypeVar
 
 from bot.callback_data import Act, Button
 from bot.i18n import Translator
-from bot.plugin import GameUI
+from bot.plugin import GameUI, Price
 from bot.views import Key, Rendered
 from bot.views.amounts import holding, money
 from bot.views.text import user_text
 from games.core.registry import find_game
-from storage.interface import WHISTS, ChatSettings, PaymentPolicy, Rounding, TableSettings
+from storage.interface import ChatSettings, PaymentPolicy, Rounding, TableSettings
 
 TIMER_MINUTES = (0, 1, 2, 3, 5, 10)  # the turn timer's choices (0: off)
 
@@ -44,16 +44,17 @@ def render_welcome(
 
 
 def render_settings(
-    table_id: int, settings: TableSettings, group: ChatSettings, t: Translator, ui: GameUI
+    table_id: int,
+    settings: TableSettings,
+    group: ChatSettings,
+    t: Translator,
+    ui: GameUI,
+    prices: Sequence[Price],
 ) -> Rendered:
     """/settings: the game's options (its UI words them), the table's language and timer, and
-    the group's money, each a button that switches it."""
+    the group's money (its prices: the table's game's unit and every unit it has priced),
+    each a button that switches it."""
     option_lines, option_keys = ui.options_view(settings.options, t)
-    stake = (
-        t("settings.stake", stake=group.stake, currency=user_text(group.currency))
-        if group.stake
-        else t("settings.no_stake")
-    )
     lines = [
         t("settings.title", number=table_id),
         *option_lines,
@@ -63,11 +64,9 @@ def render_settings(
         else t("settings.timer_off"),
         "",
         f"<b>{t('settings.group')}</b>",
-        stake,
-        *_whist_lines(group, t, find_game(ui.game).unit == WHISTS),
+        *_price_lines(group, t, find_game(ui.game).unit, prices),
         t("settings.rounding", rounding=t(f"rounding.{group.rounding.value}")),
         t("settings.payments", who=t(f"payments.{group.payments.value}")),
-        t("settings.stake_hint"),
     ]
     other_language = "en" if settings.language == "ru" else "ru"
     timers = list(TIMER_MINUTES)
@@ -98,12 +97,23 @@ def render_settings(
     return Rendered("\n".join(lines), keys)
 
 
-def _whist_lines(group: ChatSettings, t: Translator, in_whists: bool) -> list[str]:
-    """The price of a whist, at a table whose game counts whists or once the group set one."""
-    if group.whist_price:
-        price = money(group.whist_price, 1, group.currency, sign=False)
-        return [t("settings.whist_price", price=price), t("settings.whist_hint")]
-    return [t("settings.no_whist_price"), t("settings.whist_hint")] if in_whists else []
+def _price_lines(
+    group: ChatSettings, t: Translator, unit: str, prices: Sequence[Price]
+) -> list[str]:
+    """Each unit's price (money per ``per`` units) and how to set it: the table's game's unit
+    first, priced or not, then every other unit the group has priced."""
+    lines = []
+    for price in sorted(prices, key=lambda p: p.unit != unit):
+        cents = group.price(price.unit)
+        if cents:
+            shown = money(cents * price.per, 1, group.currency, sign=False)
+            lines.append(t(f"settings.price.{price.unit}", price=shown))
+        elif price.unit == unit:
+            lines.append(t(f"settings.no_price.{price.unit}"))
+        else:
+            continue
+        lines.append(t(f"settings.price_hint.{price.unit}"))
+    return lines
 
 
 def undo_key(table_id: int, deal_no: int, t: Translator) -> Key:

@@ -15,9 +15,12 @@ from bot.views import Key, Rendered
 from bot.views.amounts import amount, by_player, holding, signed, worth
 from bot.views.text import plain_text, user_text
 from games.core.settlement import Transfer
-from storage.interface import CENTS, POINTS, ChatSettings, LedgerRow, Match
+from storage.interface import CENTS, POINTS, ChatSettings, LedgerRow, MatchRecord
 
-UNIT_CODES = {POINTS: "p", "whists": "w", CENTS: "c"}  # a "paid" button's unit
+# A "paid" button's unit: the first games' in a letter (buttons already in chats stay good),
+# any other by its name (``storage.interface.UNIT``: letters and "_", never one letter).
+UNIT_CODES = {POINTS: "p", "whists": "w", CENTS: "c"}
+UNIT_OF_CODE = {code: unit for unit, code in UNIT_CODES.items()}
 
 
 def render_ledger(
@@ -73,7 +76,7 @@ def pay_arg(unit: str, transfer: Transfer[int]) -> str:
     """A "paid" button's data: ``w.payer-payee-amount`` (points keep the old form, without a
     unit, so that buttons already in chats stay good)."""
     body = f"{transfer.payer}-{transfer.payee}-{transfer.amount}"
-    return body if unit == POINTS else f"{UNIT_CODES[unit]}.{body}"
+    return body if unit == POINTS else f"{UNIT_CODES.get(unit, unit)}.{body}"
 
 
 def render_settle(
@@ -101,7 +104,7 @@ def render_settle(
 
 
 def render_history(
-    rubbers: Sequence[Match],
+    rubbers: Sequence[MatchRecord],
     entries: Mapping[int, Mapping[int, int]],
     units: Mapping[int, str],
     names: Mapping[int, str],
@@ -109,7 +112,7 @@ def render_history(
     t: Translator,
     chat_id: int,
     version: int,
-    line_of: Callable[[Match, Mapping[int, str], Translator], str],
+    line_of: Callable[[MatchRecord, Mapping[int, str], Translator], str],
 ) -> Rendered:
     """/history: the last matches, newest first: date, who played, result (``line_of``: the
     match's game says it), each entry."""

@@ -22,6 +22,7 @@ from games.bridge.deal import (
 )
 from games.bridge.rubber import Rubber, ScoreEntry
 from games.bridge.scoring import Rules, honours
+from games.core.base import GameBase
 from games.core.protocols import RandBelow, State
 from games.errors import NotationError, Reason
 
@@ -220,7 +221,7 @@ class ClaimRejected:
     by: Seat
 
 
-class Bridge:
+class Bridge(GameBase):
     name: str = "bridge"
     aliases: tuple[str, ...] = ("бридж", "rubber", "роббер")
     unit: str = "points"
@@ -229,12 +230,6 @@ class Bridge:
     @property
     def seats(self) -> Sequence[int]:
         return tuple(int(s) for s in Seat)
-
-    def table_size(self, options: Mapping[str, Any]) -> int:
-        return 4
-
-    def active_seats(self, players: int, dealer: int) -> tuple[int, ...]:
-        return (0, 1, 2, 3)
 
     def new_deal(
         self,

@@ -9,7 +9,7 @@ _GAMES: list[Game] = []
 
 
 def register(game: Game) -> Game:
-    """Add a game (a test may register a toy one); a name already taken is refused."""
+    """Add a game (a test may register one of its own); a name already taken is refused."""
     taken = {name for known in _GAMES for name in (known.name, *known.aliases)}
     if {game.name, *game.aliases} & taken:
         raise ValueError(f"a game named {game.name!r} is registered already")

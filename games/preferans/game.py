@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from games.core.protocols import RandBelow, State, codec_action, codec_event
+from games.core.base import GameBase
+from games.core.protocols import RandBelow, State
 from games.errors import NotationError, PulkaError, Reason
 from games.preferans.bids import Bid
 from games.preferans.cards import Card, Deal, active_seats
@@ -146,7 +147,7 @@ class PulkaMatch:
         }
 
 
-class Preferans:
+class Preferans(GameBase):
     name: str = "preferans"
     aliases: tuple[str, ...] = ("pref", "преферанс", "преф")
     unit: str = "whists"
@@ -189,9 +190,6 @@ class Preferans:
         assert isinstance(state, DealState) and state.result is not None
         return {**state.result.to_payload(), "dealer": state.deal.dealer}
 
-    def next_dealer(self, dealer: int, players: int) -> int:
-        return (dealer + 1) % players
-
     def undo(self, state: State[Any, Any], seat: int) -> Action:
         """Take back ``seat``'s last action (OutOfTurn if it is not theirs, or too late)."""
         assert isinstance(state, DealState)
@@ -206,17 +204,6 @@ class Preferans:
     def by_consent(self, action: Any) -> bool:
         return isinstance(action, Undo)
 
-    def notices(
-        self, before: State[Any, Any], after: State[Any, Any], seat: int
-    ) -> tuple[Any, ...]:
-        return ()
-
-    def to_event(self, action: Action) -> tuple[str, dict[str, Any]]:
-        return codec_event(CODEC, action.seat, action)
-
-    def from_event(self, kind: str, payload: Mapping[str, Any]) -> Action | None:
-        action: Action | None = codec_action(CODEC, kind, payload)
-        return action
 
 
 PREFERANS = Preferans()

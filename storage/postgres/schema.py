@@ -168,6 +168,20 @@ MIGRATIONS: dict[int, str] = {
         FOR EACH STATEMENT EXECUTE FUNCTION append_only();
 
     """,
+    # 10: units and prices as data (as SQLite's 10): one map of prices per group; a ledger
+    # row may count any game's unit, its name's shape checked.
+    10: """
+    ALTER TABLE chats ADD COLUMN prices TEXT NOT NULL DEFAULT '{}';
+    UPDATE chats SET prices = CASE
+        WHEN stake > 0 AND whist_price > 0
+            THEN '{"points": ' || stake || ', "whists": ' || whist_price || '}'
+        WHEN stake > 0 THEN '{"points": ' || stake || '}'
+        WHEN whist_price > 0 THEN '{"whists": ' || whist_price || '}'
+        ELSE '{}' END;
+    ALTER TABLE chats DROP COLUMN stake, DROP COLUMN whist_price;
+    ALTER TABLE ledger DROP CONSTRAINT ledger_unit_check;
+    ALTER TABLE ledger ADD CONSTRAINT ledger_unit_check CHECK (unit ~ '^[a-z_]{1,24}$');
+    """,
 }
 
 assert max(MIGRATIONS) <= LATEST, "a PostgreSQL migration without its SQLite twin"

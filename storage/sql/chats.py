@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 
 from storage.interface import (
     CENTS,
-    POINTS,
-    WHISTS,
+    UNIT,
     Chat,
     ChatSettings,
     NotFound,
     PaymentPolicy,
     Player,
     Rounding,
+    StorageError,
 )
 from storage.sql.base import Row, SqlStore, Tx, now
 
@@ -73,19 +74,21 @@ class ChatRepository(SqlStore):
             paid = await db.scalar(
                 "SELECT count(*) FROM ledger WHERE chat_id = ? AND unit = ?", (chat_id, CENTS)
             )
-            for unit in (POINTS, WHISTS) if paid else ():
+            for unit in sorted(before.prices) if paid else ():
                 price = before.price(unit)
                 if price and settings.price(unit) != price:
                     await self._settle_at(db, chat_id, unit, price, now())
+            prices = {unit: int(price) for unit, price in sorted(settings.prices.items()) if price}
+            if any(not UNIT.match(unit) or price < 0 for unit, price in prices.items()):
+                raise StorageError(f"prices are hundredths per unit, named [a-z_]: {prices}")
             await db.execute(
-                "UPDATE chats SET stake = ?, currency = ?, rounding = ?, payments = ?, "
-                "whist_price = ? WHERE id = ?",
+                "UPDATE chats SET currency = ?, rounding = ?, payments = ?, prices = ? "
+                "WHERE id = ?",
                 (
-                    settings.stake,
                     settings.currency,
                     settings.rounding.value,
                     settings.payments.value,
-                    settings.whist_price,
+                    json.dumps(prices),
                     chat_id,
                 ),
             )
@@ -189,11 +192,10 @@ class ChatRepository(SqlStore):
 
 def chat_of(row: Row) -> Chat:
     settings = ChatSettings(
-        row["stake"],
         row["currency"],
         Rounding(row["rounding"]),
         PaymentPolicy(row["payments"]),
-        row["whist_price"],
+        {str(unit): int(price) for unit, price in json.loads(row["prices"]).items()},
     )
     return Chat(row["id"], row["tg_chat_id"], row["title"], row["language"], settings)
 

@@ -8,13 +8,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from storage.interface import (
-    LEDGER_UNITS,
     POINTS,
     PRACTICE,
-    UNITS,
+    UNIT,
     ConflictError,
     LedgerRow,
-    Match,
+    MatchRecord,
     NotFound,
     StorageError,
     check_balanced,
@@ -32,7 +31,7 @@ class LedgerRepository(SqlStore):
 
     # --- matches and ledger ---------------------------------------------------------------------
 
-    async def start_match(self, table_id: int, seats: Mapping[int, int]) -> Match:
+    async def start_match(self, table_id: int, seats: Mapping[int, int]) -> MatchRecord:
         async with self._tx() as db:
             table = await db.one(
                 "SELECT chat_id, game, options FROM tables WHERE id = ?", (table_id,)
@@ -57,7 +56,7 @@ class LedgerRepository(SqlStore):
             )
         return await self.get_match(match_id)
 
-    async def get_match(self, match_id: int) -> Match:
+    async def get_match(self, match_id: int) -> MatchRecord:
         row = await self._one("SELECT * FROM matches WHERE id = ?", (match_id,))
         if row is None:
             raise NotFound(f"match {match_id}")
@@ -73,7 +72,7 @@ class LedgerRepository(SqlStore):
         unit: str = POINTS,
     ) -> None:
         check_balanced(entries)
-        _check_unit(unit, LEDGER_UNITS)
+        _check_unit(unit, practice=True)
         at = now()
         txn = uuid.uuid4().hex
         async with self._tx() as db:
@@ -104,7 +103,7 @@ class LedgerRepository(SqlStore):
             )
             check_balanced([total])
 
-    async def matches(self, chat_id: int, limit: int = 20) -> list[Match]:
+    async def matches(self, chat_id: int, limit: int = 20) -> list[MatchRecord]:
         rows = await self._all(
             "SELECT * FROM matches WHERE chat_id = ? AND finished_at IS NOT NULL "
             "ORDER BY finished_at DESC, id DESC LIMIT ?",
@@ -191,13 +190,15 @@ class LedgerRepository(SqlStore):
         return {r["player_id"]: r["n"] for r in rows}
 
 
-def _check_unit(unit: str, allowed: tuple[str, ...] = UNITS) -> None:
-    if unit not in allowed:
-        raise StorageError(f"a ledger row counts one of {allowed}, not {unit!r}")
+def _check_unit(unit: str, practice: bool = False) -> None:
+    """A ledger row counts a game's unit (any name of ``UNIT``'s shape), money (``CENTS``), or
+    practice points (a match's only: never paid)."""
+    if not UNIT.match(unit) or (unit == PRACTICE and not practice):
+        raise StorageError(f"a ledger row cannot count {unit!r}")
 
 
-def _match(row: Row) -> Match:
-    return Match(
+def _match(row: Row) -> MatchRecord:
+    return MatchRecord(
         id=row["id"],
         table_id=row["table_id"],
         chat_id=row["chat_id"],

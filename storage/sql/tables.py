@@ -31,8 +31,9 @@ class TableRepository(SqlStore):
         chat_id: int,
         topic_id: int | None,
         settings: TableSettings,
+        *,
+        game: str,
         scorekeeper: bool = False,
-        game: str = "bridge",
     ) -> Table:
         async with self._tx() as db:
             table_id = await db.scalar(

@@ -20,7 +20,7 @@ from bot.outbox import Outbox
 from bot.plugin import Plugins
 from bot.plugins import PLUGINS
 from bot.presenter import Presenter
-from bot.service import Change, TableService
+from bot.tables import Change, TableService
 from games.bridge.cards import Seat
 from storage.sqlite import SqliteStorage
 from tests.fakeapi import FakeBotApi, InProcessRequest
@@ -53,7 +53,7 @@ async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
 
 
 async def seat_four(rig: Rig, tg_chat: int) -> Change:
-    change, _ = await rig.service.open_table(tg_chat, "Club", None, "en")
+    change, _ = await rig.service.open_table(tg_chat, "Club", None, "en", "bridge")
     for i, seat in enumerate(Seat):
         player = await rig.service.player(100 + i, f"P{i}", "en")
         change = await rig.service.sit(change.snapshot.table_id, player, seat)
@@ -81,7 +81,7 @@ async def test_two_thousand_deals_at_one_table(rig: Rig) -> None:
         if deal % 10 == 9:  # a rubber stopped and the next one started, as groups do
             rig.presenter.show(await rig.service.end_by_admin(table))
             player = change.snapshot.seats[Seat.N].player_id
-            change = await rig.service.next_rubber(table, player, new_partners=False)
+            change = await rig.service.next_match(table, player, new_partners=False)
             rig.presenter.show(change)
         if deal % 250 == 249:
             await rig.outbox.drain()

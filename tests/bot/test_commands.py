@@ -38,10 +38,10 @@ async def test_settings_by_players_and_admins_only(h: Harness) -> None:
     assert table.settings.options["rules"] == "classic"
     await h.say(ADMIN, GROUP, "/settings stake 10 RUB")
     chat = await storage_of(h).get_chat(1)  # money is the group's, whatever table
-    assert (chat.settings.stake, chat.settings.currency) == (10, "RUB")
+    assert (chat.settings.price("points"), chat.settings.currency) == (10, "RUB")
     await h.say(ADMIN, GROUP, "/settings stake ten")
     assert "stake" in h.api.chat_messages(GROUP)[-1].text
-    assert (await storage_of(h).get_chat(1)).settings.stake == 10
+    assert (await storage_of(h).get_chat(1)).settings.price("points") == 10
     # Rounding and who records payments are the group's too.
     await h.say(ADMIN, GROUP, "/settings")
     settings = h.api.chat_messages(GROUP)[-1]

@@ -145,7 +145,7 @@ async def test_admins_only_payments_stay_admins_only(h: Harness) -> None:
     # Nor the stake, by command.
     await h.say(BOB, GROUP, "/settings stake 1000 EUR")
     chat = await storage_of(h).chat_by_tg(GROUP)
-    assert chat is not None and chat.settings.stake == 0
+    assert chat is not None and chat.settings.price("points") == 0
 
 
 async def test_settings_pressed_from_a_private_chat_are_refused(h: Harness) -> None:
@@ -202,7 +202,7 @@ async def test_a_sit_during_a_rubber_says_so_instead_of_a_link(h: Harness) -> No
     data = "b1:1:0:sit:N"
     answer = await h.press(ZOE, table, data)
     assert "url" not in answer
-    assert answer.get("text") in texts("refusal.rubber_in_progress")
+    assert answer.get("text") in texts("refusal.bridge.match_in_progress")
 
 
 async def sheet_entries(h: Harness) -> int:

@@ -110,7 +110,7 @@ def snapshot_state(db: str) -> dict[str, list[tuple[Any, ...]]]:
             "tables": "SELECT id, status, game, options, language, turn_timer, "
             "match_id FROM tables ORDER BY id",
             "seats": "SELECT table_id, seat, player_id FROM seats ORDER BY table_id, seat",
-            "chats": "SELECT id, stake, currency, rounding, payments FROM chats ORDER BY id",
+            "chats": "SELECT id, prices, currency, rounding, payments FROM chats ORDER BY id",
             "deals": "SELECT table_id, deal_no, result FROM deals ORDER BY table_id, deal_no",
         }
         return {name: con.execute(sql).fetchall() for name, sql in queries.items()}

@@ -35,7 +35,7 @@ def _zero_sum(values: list[int]) -> list[int]:
 def test_any_plan_brings_every_account_to_zero(
     points: list[int], whists: list[int], stake: int, whist_price: int
 ) -> None:
-    group = ChatSettings(stake=stake, whist_price=whist_price)
+    group = ChatSettings(prices={"points": stake, "whists": whist_price})
     accounts = {POINTS: dict(enumerate(points)), WHISTS: {i + 1: w for i, w in enumerate(whists)}}
     plan = settle_plan(accounts, group)
     after = {unit: dict(balances) for unit, balances in accounts.items()}
@@ -64,7 +64,7 @@ async def _prepare(path: str) -> dict[str, int]:
         chat = await store.ensure_chat(GROUP, "club")
         ids = {u.first_name: (await store.ensure_player(u.id, u.first_name)).id for u in PLAYERS}
         a, b, c, d = (ids[u.first_name] for u in PLAYERS)
-        rubber_table = await store.create_table(chat.id, None, TableSettings())
+        rubber_table = await store.create_table(chat.id, None, TableSettings(), game="bridge")
         rubber = await store.start_match(rubber_table.id, {0: a, 1: b, 2: c, 3: d})
         points = {a: 500, c: 500, b: -500, d: -500}
         await store.finish_match(rubber.id, {"winner": "NS", "points": 500}, points, rubber.seats)
@@ -135,7 +135,7 @@ async def test_points_and_whists_apart_until_priced_then_settled_as_money(
     store = await SqliteStorage.open(path)
     try:
         chat = await store.chat_by_tg(GROUP)
-        assert chat is not None and chat.settings.whist_price == 250
+        assert chat is not None and chat.settings.price("whists") == 250
         accounts = await store.accounts(chat.id)
         for pid in ids.values():
             money = sum(b.get(pid, 0) * chat.settings.price(unit) for unit, b in accounts.items())

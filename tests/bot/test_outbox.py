@@ -26,7 +26,7 @@ CHAT = 101
 async def outbox(api: FakeBotApi, tmp_path: Path) -> AsyncIterator[Outbox]:
     storage = await SqliteStorage.open(str(tmp_path / "outbox.sqlite3"))
     chat = await storage.ensure_chat(-1, "Club")
-    table = await storage.create_table(chat.id, None, TableSettings())
+    table = await storage.create_table(chat.id, None, TableSettings(), game="bridge")
     assert table.id == 1
     bot = Bot(api.token, base_url=api.base_url)
     await bot.initialize()

@@ -25,7 +25,7 @@ def test_every_counted_message_has_its_languages_forms(language: str, forms: int
         # Every form but English's singular names its number ("21 взятка" is form one).
         for index, text in enumerate(texts):
             if language == "ru" or index:
-                assert "{count}" in text or "{whists}" in text, (key, index)
+                assert "{count}" in text or "{amount}" in text, (key, index)
 
 
 @pytest.mark.parametrize("count", COUNTS)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import TableService
+from bot.tables import TableService
 from games.core.registry import find_game
 from games.preferans.cards import Card
 from games.preferans.deal import DealState, Kind, Phase, Undo, effective_actions

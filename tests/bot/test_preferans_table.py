@@ -9,7 +9,7 @@ import random
 from pathlib import Path
 
 from bot.callback_data import Act, Button
-from bot.service import TableService
+from bot.tables import TableService
 from games.core.registry import find_game
 from games.preferans.cards import PACK
 from games.preferans.deal import DealState, Phase

@@ -10,9 +10,9 @@ import re
 import pytest
 
 from bot.callback_data import Act, Button
-from bot.games.preferans.ui import PREFERANS_UI
+from bot.games.preferans.table import render_private, render_table
 from bot.i18n import Translator
-from bot.service import Holder, Snapshot
+from bot.tables import Holder, Snapshot
 from games.core.registry import find_game
 from games.preferans.cards import Card, Rank, Suit
 from games.preferans.deal import DealState, MakeClaim, Phase
@@ -62,7 +62,7 @@ def test_every_screen_shows_only_what_its_reader_may_see(seed: int, language: st
     _final, states = random_deal(seed)
     for state in states:
         snap = snapshot(state)
-        table = PREFERANS_UI.render_table(snap, 3, state.view(None), t)
+        table = render_table(snap, 3, state.view(None), t)
         assert shown(table.text) <= allowed(state, None), (state.phase, table.text)
         assert not table.keys
         for seat in range(state.deal.players):
@@ -75,7 +75,7 @@ def test_every_screen_shows_only_what_its_reader_may_see(seed: int, language: st
             if claims:
                 menus.append("claim")
             for menu in menus:
-                screen = PREFERANS_UI.render_private(snap, seat, 3, view, t, menu)
+                screen = render_private(snap, seat, 3, view, t, menu)
                 assert shown(screen.text) <= allowed(state, seat), (seat, state.phase, screen.text)
                 actions = set()
                 for row in screen.keys:

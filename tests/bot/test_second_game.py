@@ -1,9 +1,13 @@
-"""A second game plugs in with its rules package, its UI package and one registration each:
-the toy game (tests/toy) is played end to end through the real bot, a restart included, and its
-match lands in the group's ledger, with no edit to the table service, storage or the outbox."""
+"""A new game plugs in with its rules, its plug-in and one registration each: the toy game
+(tests/toy) brings its own command, button kind, typed setting, unit (priced by a word of its
+own) and refusal, and is played end to end through the real bot, a restart included; its
+match lands in the group's ledger in its unit. Adding it touched no shared code: the table
+service, storage, the outbox and the other games know nothing of it."""
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 from bot.plugins import PLUGINS
@@ -13,9 +17,11 @@ from storage.sqlite import SqliteStorage
 from tests.bot.harness import GROUP, Harness
 from tests.fakeapi import FakeBotApi, Sent, User
 from tests.toy.game import TOY, ToyState
-from tests.toy.ui import TOY_PLUGIN
+from tests.toy.ui import PEEK, TOY_PLUGIN
 
+ROOT = Path(__file__).resolve().parents[2]
 ANN, BEN = User(301, "Ann", "en", "ann"), User(302, "Ben", "en", "ben")
+CAROL = User(303, "Carol", "en", "carol")  # in the group, not at the table
 
 
 def _register() -> None:
@@ -36,22 +42,51 @@ def _over(h: Harness) -> bool:
     return any("Toy match over" in m.text for m in h.api.chat_messages(GROUP))
 
 
+def _last(h: Harness) -> str:
+    return h.api.chat_messages(GROUP)[-1].text
+
+
 async def test_the_toy_game_is_played_through_the_bot(api: FakeBotApi, tmp_path: Path) -> None:
     _register()
     h = Harness(api, str(tmp_path / "bot.sqlite3"), plugins=(*PLUGINS, TOY_PLUGIN))
     await h.start()
     try:
-        for user in (ANN, BEN):
+        menus = [c.params for c in api.calls if c.method == "setMyCommands"]
+        group_menu = [
+            json.loads(c) if isinstance(c, str) else c
+            for c in (menus[0]["commands"] if menus else [])
+        ]
+        assert {"toy", "toyscore", "bridge", "preferans"} <= {c["command"] for c in group_menu}
+        for user in (ANN, BEN, CAROL):
             await h.say(user, user.id, "/start")
+        await h.say(ANN, GROUP, "/toyscore")  # its own command, its own refusal
+        assert _last(h) == "Здесь не играют в игрушку."
         await h.say(ANN, GROUP, "/toy")
-        for user, code in ((ANN, "0"), (BEN, "1")):
-            seating = next(m for m in reversed(h.api.chat_messages(GROUP)) if "Toy table" in m.text)
-            sit = next(
-                b["callback_data"]
-                for b in seating.buttons()
-                if b["callback_data"].endswith(f":sit:{code}")
-            )
-            assert not (await h.press(user, seating, sit)).get("text")
+        seating = next(m for m in reversed(h.api.chat_messages(GROUP)) if "Toy table" in m.text)
+        sit = next(
+            b["callback_data"] for b in seating.buttons() if b["callback_data"].endswith(":sit:0")
+        )
+        assert not (await h.press(ANN, seating, sit)).get("text")
+        # A typed setting of its own (refused in its words when wrong), and its unit priced.
+        await h.say(ANN, GROUP, "/settings goal 12")
+        assert _last(h) == "Напишите так: /settings цель 4 (от 1 до 9)."
+        await h.say(ANN, GROUP, "/settings goal 2")
+        assert "Цель: перевес в 2" in _last(h)
+        await h.say(ANN, GROUP, "/settings pip 2 RUB")
+        assert "Пип: 2 RUB" in _last(h) and "Цена пипа: /settings пип 2 RUB." in _last(h)
+        seating = next(m for m in reversed(h.api.chat_messages(GROUP)) if "Toy table" in m.text)
+        sit = next(
+            b["callback_data"] for b in seating.buttons() if b["callback_data"].endswith(":sit:1")
+        )
+        assert not (await h.press(BEN, seating, sit)).get("text")
+        # A neutral refusal in the game's own words: a seat while its match is on.
+        answer = await h.press(CAROL, seating, sit)
+        assert answer["text"] == "A toy match is already on."
+        table = next(m for m in reversed(h.api.chat_messages(GROUP)) if "Toy table" in m.text)
+        peek = next(b["callback_data"] for b in table.buttons() if f":{PEEK}" in b["callback_data"])
+        # Its own button kind: a player peeks, a passer-by is refused in the toy's words.
+        assert "Taken this deal: 0–0" in (await h.press(ANN, table, peek))["text"]
+        assert (await h.press(CAROL, table, peek))["text"] == "Only the players may peek."
         presses = 0
         while not _over(h):
             found = _to_press(h)
@@ -67,17 +102,22 @@ async def test_the_toy_game_is_played_through_the_bot(api: FakeBotApi, tmp_path:
                 await h.crash()
                 await h.start()
                 await h.settle()
+                await h.say(ANN, GROUP, "/toyscore")
+                assert re.fullmatch(r"Игрушка, стол 1: \d–\d \(goal 2\)", _last(h))
             assert presses < 200
         await h.settle()
+        await h.say(ANN, GROUP, "/ledger")
+        ledger = _last(h)
+        assert "RUB" in ledger and "пип" in ledger, ledger  # its unit, named and priced
     finally:
         if h.app is not None:
             await h.stop()
     store = await SqliteStorage.open(h.database)
     try:
         table = await store.get_table(1)
-        assert table.game == "toy"
+        assert table.game == "toy" and table.settings.options["goal"] == 2
         chat = await store.chat_by_tg(GROUP)
-        assert chat is not None
+        assert chat is not None and chat.settings.price("pips") == 200
         [match] = await store.matches(chat.id)
         assert match.game == "toy"
         # Independently: every deal of the match replayed through the toy rules.
@@ -86,11 +126,26 @@ async def test_the_toy_game_is_played_through_the_bot(api: FakeBotApi, tmp_path:
             state = replay(TOY, 2, await store.events(table.id, deal.deal_no))
             assert isinstance(state, ToyState) and state.finished
             score = [score[0] + state.taken[0], score[1] + state.taken[1]]
-        assert abs(score[0] - score[1]) >= 3 and match.result == {"score": score}
+        assert abs(score[0] - score[1]) >= 2 and match.result == {"score": score, "goal": 2}
         ann = await store.player_by_tg(ANN.id)
         ben = await store.player_by_tg(BEN.id)
         assert ann is not None and ben is not None
         diff = score[0] - score[1]
-        assert await store.balances(chat.id) == {ann.id: diff, ben.id: -diff}
+        assert await store.balances(chat.id, "pips") == {ann.id: diff, ben.id: -diff}
+        assert await store.balances(chat.id, "points") == {}
     finally:
         await store.close()
+
+
+def test_adding_the_toy_touched_no_shared_code() -> None:
+    """The toy is its package (rules and plug-in), registered from the tests; no module of the
+    bot, storage or the games names it. Its words are its catalogue entries."""
+    assert sorted(p.name for p in (ROOT / "tests" / "toy").glob("*.py")) == [
+        "__init__.py",
+        "game.py",
+        "ui.py",
+    ]
+    for package in ("bot", "storage", "games"):
+        for path in (ROOT / package).rglob("*.py"):
+            code = path.read_text()
+            assert not re.search(r"\b[Tt]oy\b|\"pips\"", code), path

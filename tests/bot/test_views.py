@@ -19,12 +19,13 @@ from bot.games.bridge.table import (
     render_table,
 )
 from bot.handlers.common import refusal_message, refusal_text
-from bot.i18n import LANGUAGES, Translator, keys
-from bot.service import Holder, Refusal, Snapshot
+from bot.i18n import LANGUAGES, Translator, keys, plural_forms
+from bot.tables import Holder, Refusal, Snapshot
 from bot.views.money import ledger_csv
 from games.bridge.calls import Call
 from games.bridge.cards import FULL_DECK, Card, Deal, Seat, sort_hand
 from games.bridge.deal import DealState, MakeCall, PlayCard
+from games.core.registry import find_game
 from games.errors import Reason
 from storage.interface import Chat, ChatSettings, LedgerRow, TableSettings, TableStatus
 
@@ -44,6 +45,7 @@ def snapshot(state: DealState) -> Snapshot:
         state,
         None,
         frozenset(),
+        find_game("bridge"),
     )
 
 
@@ -138,7 +140,7 @@ def test_the_ledger_csv_never_hands_a_spreadsheet_a_formula() -> None:
         LedgerRow(i, 1, pid, points, "rubber", 1, "t", "=1+1" if pid == 1 else "", "2026-01-01")
         for i, (pid, points) in enumerate([(1, 300), (2, -300), (3, 100), (4, -100), (5, 0)])
     ]
-    data = ledger_csv(rows, names, ChatSettings(stake=10, currency="=RUB"))
+    data = ledger_csv(rows, names, ChatSettings(prices={"points": 10}, currency="=RUB"))
     parsed = list(csv.reader(io.StringIO(data.decode())))[1:]
     for line in parsed:
         for cell in (line[3], line[6], line[8]):  # player, currency, note
@@ -159,9 +161,12 @@ def test_a_popup_never_exceeds_what_telegram_accepts() -> None:
     hostile = "<b>" + "x" * 300
     for language in ("en", "ru"):
         t = Translator(language)
+        counted = set(plural_forms(language))
         for key in sorted(k for k in keys(language) if k.startswith("refusal.")):
-            fields = re.findall(r"{(\w+)}", t(key))
-            refusal = Refusal(key.removeprefix("refusal."), **dict.fromkeys(fields, hostile))
+            count = {"count": 4} if key in counted else {}
+            fields = set(re.findall(r"{(\w+)}", t(key, **count))) - set(count)
+            values: dict[str, object] = {**dict.fromkeys(fields, hostile), **count}
+            refusal = Refusal(key.removeprefix("refusal."), **values)
             text = refusal_text(refusal, t)
             assert len(text) <= 200, key
             if fields:
@@ -191,7 +196,17 @@ def test_russian_players_read_their_own_terms() -> None:
     empty = snapshot(state)
     seating = render_seating(
         Snapshot(
-            1, empty.chat, None, TableSettings(), TableStatus.OPEN, {}, 0, None, None, frozenset()
+            1,
+            empty.chat,
+            None,
+            TableSettings(),
+            TableStatus.OPEN,
+            {},
+            0,
+            None,
+            None,
+            frozenset(),
+            find_game("bridge"),
         ),
         t,
     )
@@ -240,11 +255,12 @@ def test_money_reads_as_money_first() -> None:
     from bot.views.amounts import THIN, amount, number
 
     ru = Translator("ru")
-    group = ChatSettings(stake=10, currency="₽")
+    group = ChatSettings(prices={"points": 10}, currency="₽")
     assert number(1234567) == f"1{THIN}234{THIN}567" and number(-1200) == f"−1{THIN}200"
     assert amount(1200, group, ru) == f"120 ₽ (1{THIN}200 очк.)"
     assert amount(-1250, group, ru, sign=True) == f"−125 ₽ (−1{THIN}250 очк.)"
-    assert amount(5, ChatSettings(stake=1, currency="RUB"), ru, sign=True) == "+0.05 RUB (+5 очк.)"
+    penny = ChatSettings(prices={"points": 1}, currency="RUB")
+    assert amount(5, penny, ru, sign=True) == "+0.05 RUB (+5 очк.)"
     assert amount(1200, ChatSettings(), ru) == f"1{THIN}200"  # no stake: points alone
     assert "-" not in amount(-30, group, ru, sign=True)
 

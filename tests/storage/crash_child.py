@@ -14,7 +14,7 @@ async def main(path: str) -> None:
     store = await SqliteStorage.open(path)
     chat = await store.ensure_chat(-1)
     table = await store.table_in(chat.id, None) or await store.create_table(
-        chat.id, None, TableSettings()
+        chat.id, None, TableSettings(), game="bridge"
     )
     events = await store.events(table.id, 1)
     if not events:

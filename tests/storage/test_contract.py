@@ -41,7 +41,7 @@ async def test_racing_writers_one_wins_the_other_conflicts(opener: Opener) -> No
     a = await opener()
     b = await opener()
     chat = await a.ensure_chat(-1)
-    table = await a.create_table(chat.id, None, TableSettings())
+    table = await a.create_table(chat.id, None, TableSettings(), game="bridge")
     await a.start_deal(table.id, 1, {"dealer": "N", "pbn": "x"}, None)
     results = await asyncio.gather(
         a.append_event(table.id, 1, 1, "call", {"seat": "N", "call": "1H"}, None),
@@ -61,7 +61,7 @@ async def test_racing_writers_one_wins_the_other_conflicts(opener: Opener) -> No
 
 async def test_events_cannot_be_rewritten(store: SqlStore) -> None:
     chat = await store.ensure_chat(-1)
-    table = await store.create_table(chat.id, None, TableSettings())
+    table = await store.create_table(chat.id, None, TableSettings(), game="bridge")
     await store.start_deal(table.id, 1, {"dealer": "N", "pbn": "x"}, None)
     for statement in ("UPDATE events SET kind = 'forged'", "DELETE FROM events"):
         with pytest.raises(REFUSED):
@@ -72,7 +72,7 @@ async def test_events_cannot_be_rewritten(store: SqlStore) -> None:
 async def test_rubber_ledger_rows_sum_to_zero_or_nothing_is_written(store: SqlStore) -> None:
     chat = await store.ensure_chat(-5, "club")
     players = [await store.ensure_player(i, f"P{i}") for i in range(1, 5)]
-    table = await store.create_table(chat.id, None, TableSettings())
+    table = await store.create_table(chat.id, None, TableSettings(), game="bridge")
     seats = {s: p.id for s, p in enumerate(players)}
     rubber = await store.start_match(table.id, seats)
     assert (await store.get_table(table.id)).status is TableStatus.PLAYING
@@ -97,7 +97,7 @@ async def test_rubber_ledger_rows_sum_to_zero_or_nothing_is_written(store: SqlSt
 
 async def test_group_upgraded_to_supergroup_keeps_everything(store: SqlStore) -> None:
     chat = await store.ensure_chat(-10, "club")
-    table = await store.create_table(chat.id, None, TableSettings())
+    table = await store.create_table(chat.id, None, TableSettings(), game="bridge")
     player = await store.ensure_player(1, "Ann")
     await store.set_seat(table.id, 0, player.id)
     await store.migrate_chat(-10, -1000000000010)
@@ -110,7 +110,7 @@ async def test_group_upgraded_to_supergroup_keeps_everything(store: SqlStore) ->
 
 async def test_seats_and_guests(store: SqlStore) -> None:
     chat = await store.ensure_chat(-3)
-    table = await store.create_table(chat.id, 42, TableSettings(language="en"))
+    table = await store.create_table(chat.id, 42, TableSettings(language="en"), game="bridge")
     ann = await store.ensure_player(1, "Ann")
     await store.set_seat(table.id, 0, ann.id)
     with pytest.raises(ConflictError):
@@ -131,7 +131,10 @@ async def test_seats_and_guests(store: SqlStore) -> None:
 async def test_bundles_bring_back_every_active_table(store: SqlStore) -> None:
     chat = await store.ensure_chat(-7, "club")
     players = [await store.ensure_player(i, f"P{i}") for i in range(1, 5)]
-    tables = [await store.create_table(chat.id, topic, TableSettings()) for topic in (1, 2, 3)]
+    tables = [
+        await store.create_table(chat.id, topic, TableSettings(), game="bridge")
+        for topic in (1, 2, 3)
+    ]
     seats = {s: p.id for s, p in enumerate(players)}
     for table in tables[:2]:
         for seat, pid in seats.items():
@@ -163,8 +166,9 @@ async def test_ledger_rows_say_their_unit_and_balances_keep_units_apart(
     seats = {s: p.id for s, p in enumerate(players)}
     pulka = await store.start_match(table.id, seats)
     whists = {players[0].id: 25, players[1].id: -5, players[2].id: -20}
-    with pytest.raises(StorageError):
-        await store.finish_match(pulka.id, {}, whists, seats, unit="roubles")
+    for shapeless in ("", "Roubles", "two words", "₽", "x" * 25):  # a unit is a name, not text
+        with pytest.raises(StorageError):
+            await store.finish_match(pulka.id, {}, whists, seats, unit=shapeless)
     await store.finish_match(pulka.id, {}, whists, seats, unit="whists")
     await store.record_payment(chat.id, players[2].id, players[0].id, 20, unit="whists")
     await store.record_payment(chat.id, players[1].id, players[0].id, 150, unit="cents")
@@ -184,12 +188,19 @@ async def test_ledger_rows_say_their_unit_and_balances_keep_units_apart(
         await raw(
             store,
             "INSERT INTO ledger (chat_id, player_id, points, kind, txn, at, "
-            "unit) VALUES (?, ?, 1, 'payment', 'x', 'now', 'roubles')",
+            "unit) VALUES (?, ?, 1, 'payment', 'x', 'now', 'Roubles!')",
             chat.id,
             players[0].id,
         )
     for statement in ("UPDATE ledger SET points = 0", "DELETE FROM ledger"):
         with pytest.raises(REFUSED):
             await raw(store, statement)
-    group = ChatSettings(stake=10, whist_price=50)
+    group = ChatSettings(prices={"points": 10, "whists": 50})
     assert (await store.update_chat_settings(chat.id, group)).settings == group
+    # Units are data: a game the storage has never heard of keeps its own unit and price.
+    table = await store.create_table(chat.id, 5, TableSettings(), game="toy")
+    match = await store.start_match(table.id, seats)
+    await store.finish_match(match.id, {}, whists, seats, unit="toy_pips")
+    assert await store.balances(chat.id, "toy_pips") == whists
+    group = group.priced("toy_pips", 7)
+    assert (await store.update_chat_settings(chat.id, group)).settings.price("toy_pips") == 7

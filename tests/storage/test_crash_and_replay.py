@@ -69,7 +69,7 @@ def test_sigkill_never_loses_an_acknowledged_event(tmp_path: Path) -> None:
 async def _store_and_reload(path: str, deal: Deal, actions: list[Action]) -> DealState:
     store = await SqliteStorage.open(path)
     chat = await store.ensure_chat(-1)
-    table = await store.create_table(chat.id, None, TableSettings())
+    table = await store.create_table(chat.id, None, TableSettings(), game="bridge")
     payload = {"dealer": deal.dealer.name, "pbn": deal.to_pbn()}
     await store.start_deal(table.id, 1, payload, None)
     for seq, action in enumerate(actions, start=1):

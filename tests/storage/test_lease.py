@@ -31,7 +31,7 @@ async def test_a_lease_lost_while_frozen_fences_every_write(pg_url: str) -> None
         assert first.valid() and first.epoch == 1
         store.fence = first.fence
         chat = await store.ensure_chat(-1, "Club", "ru")
-        table = await store.create_table(chat.id, None, TableSettings())
+        table = await store.create_table(chat.id, None, TableSettings(), game="bridge")
         await store.start_deal(table.id, 1, {"pbn": "x"}, None)
         await store.append_event(table.id, 1, 1, "call", {"seat": "N", "call": "P"}, None)
         await first.renew(5)

@@ -42,7 +42,7 @@ async def test_a_damaged_database_is_refused_at_start(tmp_path: Path) -> None:
     store = await SqliteStorage.open(str(path))
     chat = await store.ensure_chat(-1, "Club")
     for _ in range(300):
-        await store.create_table(chat.id, None, TableSettings())
+        await store.create_table(chat.id, None, TableSettings(), game="bridge")
     await store.close()
     size = path.stat().st_size
     assert size >= 8 * 4096

@@ -19,6 +19,7 @@ from storage.interface import (
 )
 from storage.migrations import LATEST
 from storage.postgres import PostgresStorage, safe_url
+from storage.postgres.schema import APPLICATION, META, MIGRATIONS
 
 
 async def _tables(url: str) -> set[str]:
@@ -91,7 +92,7 @@ async def test_racing_payments_and_match_ends_are_ordered(pg_url: str) -> None:
             assert sum(isinstance(r, ConflictError) for r in results) == 1, results
             assert await a.ledger_size(chat.id) == size + 2
         # One match ended by two processes at once: one set of ledger rows.
-        table = await a.create_table(chat.id, None, TableSettings())
+        table = await a.create_table(chat.id, None, TableSettings(), game="bridge")
         seats = {s: p.id for s, p in enumerate(players)}
         match = await a.start_match(table.id, seats)
         entries = {players[0].id: 5, players[1].id: 5, players[2].id: -5, players[3].id: -5}
@@ -115,3 +116,34 @@ async def test_the_password_is_never_in_an_error(pg_url: str) -> None:
     assert "hunter2" not in str(caught.value) and "***" in str(caught.value)
     assert safe_url("postgresql://u:p%40ss@h/db") == "postgresql://u:***@h/db"
     assert safe_url("postgresql://u@h/db") == "postgresql://u@h/db"
+
+
+async def test_prices_become_one_map_at_schema_10(pg_url: str) -> None:
+    """A database as release 9 left it (a column per game's price, the ledger's units a list):
+    migration 10 makes the prices one map and lets the ledger keep any game's unit."""
+    await _execute(
+        pg_url,
+        META
+        + ";"
+        + MIGRATIONS[9]
+        + f"; INSERT INTO bot_meta VALUES ('application', '{APPLICATION}'), "
+        "('schema_version', '9');"
+        "INSERT INTO chats (tg_chat_id, title, created_at, stake, currency, whist_price) "
+        "VALUES (-100, 'a', '', 10, 'RUB', 50), (-200, 'b', '', 0, '', 25);",
+    )
+    store = await PostgresStorage.open(pg_url)
+    try:
+        assert await store.schema_version() == LATEST
+        first = await store.chat_by_tg(-100)
+        second = await store.chat_by_tg(-200)
+        assert first is not None and second is not None
+        assert first.settings.prices == {"points": 10, "whists": 50}
+        assert first.settings.currency == "RUB"
+        assert second.settings.prices == {"whists": 25}
+        ann, ben = await store.ensure_player(7, "Ann"), await store.ensure_player(8, "Ben")
+        await store.record_payment(first.id, ann.id, ben.id, 5, unit="toy_pips")
+        assert await store.balances(first.id, "toy_pips") == {ann.id: 5, ben.id: -5}
+        with pytest.raises(StorageError):
+            await store.record_payment(first.id, ann.id, ben.id, 5, unit="Not A Unit")
+    finally:
+        await store.close()

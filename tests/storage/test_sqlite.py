@@ -63,7 +63,7 @@ async def test_migrates_from_every_earlier_version_keeping_data(db_path: str, st
         assert table.settings.options["rules"] == "modern" and table.game == "bridge"
         if start < 3:
             chat = await store.get_chat(1)  # migration 3: the table's stake became the group's
-            assert (chat.settings.stake, chat.settings.currency) == (50, "RUB")
+            assert (chat.settings.price("points"), chat.settings.currency) == (50, "RUB")
         table = await store.get_table(3)
         assert re.fullmatch(r"[0-9a-f]{16}", table.token)  # migration 4: a deep-link token
         assert await store.table_by_token(table.token) == table
@@ -127,3 +127,40 @@ async def test_a_second_bot_process_is_refused(db_path: str) -> None:
     await first.close()
     second = await SqliteStorage.open(db_path)
     await second.close()
+
+
+async def test_prices_become_one_map_and_the_ledger_any_units_shape(db_path: str) -> None:
+    """Migration 10 on a file as release 9 wrote it: the stake and the whist's price columns
+    become the group's map of prices, rows stay, and the ledger takes a new game's unit."""
+    old = await _open_at(db_path, 9)
+    await old.close()
+    con = sqlite3.connect(db_path)
+    con.executescript(
+        """
+        INSERT INTO chats (id, tg_chat_id, title, created_at, stake, currency, whist_price)
+            VALUES (1, -100, 'a', '', 10, 'RUB', 50), (2, -200, 'b', '', 0, '', 25),
+                   (3, -300, 'c', '', 0, '', 0);
+        INSERT INTO players (id, tg_user_id, name, language, created_at)
+            VALUES (7, 7, 'Ann', 'en', ''), (8, 8, 'Ben', 'en', '');
+        INSERT INTO ledger (chat_id, player_id, points, kind, txn, at, unit)
+            VALUES (1, 7, 30, 'payment', 't', '', 'whists'),
+                   (1, 8, -30, 'payment', 't', '', 'whists');
+        """
+    )
+    con.commit()
+    con.close()
+    store = await SqliteStorage.open(db_path)
+    try:
+        assert (await store.get_chat(1)).settings.prices == {"points": 10, "whists": 50}
+        assert (await store.get_chat(1)).settings.currency == "RUB"
+        assert (await store.get_chat(2)).settings.prices == {"whists": 25}
+        assert (await store.get_chat(3)).settings.prices == {}
+        assert await store.balances(1, "whists") == {7: 30, 8: -30}
+        await store.record_payment(1, 7, 8, 5, unit="toy_pips")
+        assert await store.balances(1, "toy_pips") == {7: 5, 8: -5}  # the payer's rises
+    finally:
+        await store.close()
+    con = sqlite3.connect(db_path)
+    columns = {row[1] for row in con.execute("PRAGMA table_info(chats)")}
+    con.close()
+    assert "prices" in columns and not {"stake", "whist_price"} & columns

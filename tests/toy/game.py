@@ -1,6 +1,7 @@
 """A test-only game: two players, four cards each from eight, the higher card takes the trick;
-a match is won by the first to three tricks ahead. It stands for "a second game": it is written
-against ``games.core`` alone and registered from the tests with one line."""
+a match is won by the first to ``goal`` tricks ahead (three unless the table sets it), settled
+in pips, its own unit. It stands for "a new game": it is written against ``games.core`` alone
+(``GameBase`` gives what it does not change) and registered from the tests with one line."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from games.core.protocols import RandBelow, State, codec_action, codec_event
+from games.core.base import GameBase
+from games.core.protocols import RandBelow, State
 from games.core.shuffle import shuffled
 from games.errors import NotationError, OutOfTurn, Reason
 
@@ -70,14 +72,22 @@ class ToyCodec:
         return Lay(seat, int(arg))
 
 
+GOAL = 3  # tricks ahead that win a match, unless the table's options say otherwise
+
+
+def goal_of(options: Mapping[str, Any]) -> int:
+    return int(options.get("goal", GOAL))
+
+
 class ToyMatch:
-    def __init__(self) -> None:
+    def __init__(self, goal: int = GOAL) -> None:
         self.score = [0, 0]
         self.closed = False
+        self.goal = goal
 
     @property
     def finished(self) -> bool:
-        return self.closed or abs(self.score[0] - self.score[1]) >= 3
+        return self.closed or abs(self.score[0] - self.score[1]) >= self.goal
 
     def record(self, outcome: Mapping[str, Any]) -> list[int]:
         taken = [int(n) for n in outcome["taken"]]
@@ -85,7 +95,7 @@ class ToyMatch:
         return taken
 
     def configure(self, options: Mapping[str, Any]) -> None:
-        pass
+        self.goal = goal_of(options)
 
     def close(self) -> None:
         self.closed = True
@@ -95,23 +105,19 @@ class ToyMatch:
         return [diff, -diff]
 
     def summary(self) -> dict[str, Any]:
-        return {"score": list(self.score)}
+        return {"score": list(self.score), "goal": self.goal}
 
 
-class Toy:
+class Toy(GameBase):
+    """Only what differs from ``GameBase``: its name, unit, seats, deal and match."""
+
     name: str = "toy"
     aliases: tuple[str, ...] = ("игрушка",)
-    unit: str = "points"
+    unit: str = "pips"
     codec = ToyCodec()
 
     @property
     def seats(self) -> Sequence[int]:
-        return (0, 1)
-
-    def table_size(self, options: Mapping[str, Any]) -> int:
-        return 2
-
-    def active_seats(self, players: int, dealer: int) -> tuple[int, ...]:
         return (0, 1)
 
     def new_deal(
@@ -130,35 +136,11 @@ class Toy:
         return ToyState((frozenset(a), frozenset(b)), 1 - dealer, dealer=dealer)
 
     def new_match(self, players: int, options: Mapping[str, Any]) -> ToyMatch:
-        return ToyMatch()
+        return ToyMatch(goal_of(options))
 
     def outcome(self, state: State[Any, Any]) -> dict[str, Any]:
         assert isinstance(state, ToyState)
         return {"taken": list(state.taken)}
-
-    def next_dealer(self, dealer: int, players: int) -> int:
-        return 1 - dealer
-
-    def undo(self, state: State[Any, Any], seat: int) -> Any:
-        raise OutOfTurn("undo", Reason.NOTHING_TO_UNDO)
-
-    def undo_voters(self, state: State[Any, Any], seat: int) -> frozenset[int]:
-        return frozenset({1 - seat})
-
-    def by_consent(self, action: Any) -> bool:
-        return False  # the toy has no take-back
-
-    def notices(
-        self, before: State[Any, Any], after: State[Any, Any], seat: int
-    ) -> tuple[Any, ...]:
-        return ()
-
-    def to_event(self, action: Lay) -> tuple[str, dict[str, Any]]:
-        return codec_event(self.codec, action.seat, action)
-
-    def from_event(self, kind: str, payload: Mapping[str, Any]) -> Lay | None:
-        action: Lay | None = codec_action(self.codec, kind, payload)
-        return action
 
 
 TOY = Toy()

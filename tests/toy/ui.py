@@ -1,20 +1,37 @@
-"""The toy game's UI plug-in: what a second game's ``bot/games/<game>/`` package provides,
-written against the bot's seams alone (``bot.plugin``: the screens, the outbox, the generic
-action button), and only what differs from ``UIBase``."""
+"""The toy game's plug-in: what a new game's ``bot/games/<game>/`` package provides, written
+against the bot's seams alone (``bot.plugin``, the services, the outbox, the generic action
+button) and only what differs from ``UIBase``: its screens, a command of its own (/toyscore),
+a button kind of its own (a peek at the tricks), a typed setting (/settings goal 4), its unit
+priced by a word of its own (/settings pip 2 RUB) and a refusal in its own words."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.callback_data import Act, Button
+from telegram import Update
+from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
+
+from bot.callback_data import Act, BadCallbackData, Button, route
+from bot.context import BotContext
+from bot.handlers.common import (
+    acting_player,
+    chat_translator,
+    refusal_message,
+    refusal_text,
+    thread_of,
+    user_translator,
+)
 from bot.i18n import Translator
-from bot.plugin import Plugin, Screens, UIBase
-from bot.service import DealFinished, MatchFinished, Snapshot
+from bot.plugin import Plugin, Price, Screens, UIBase
+from bot.tables import DealFinished, MatchFinished, Refusal, Snapshot
 from bot.views import Key, Rendered
 from bot.views.text import user_text
-from storage.interface import Match
-from tests.toy.game import ToyState
+from storage.interface import MatchRecord
+from tests.toy.game import GOAL, ToyState, goal_of
+
+PEEK = "tk"  # the toy's own button kind: a seated player peeks at the tricks taken so far
+GOALS = range(1, 10)
 
 
 class ToyUI(UIBase):
@@ -32,12 +49,13 @@ class ToyUI(UIBase):
         assert isinstance(state, ToyState)
         view = state.view(None)
         text = f"Toy table {snap.table_id}, deal {snap.deal_no}: on the table {list(view['table'])}"
+        peek = Key("👀", Button(snap.table_id, snap.deal_no, PEEK).encode())
         screens.outbox.want(
             snap.table_id,
             f"table:{snap.deal_no}",
             snap.chat.tg_chat_id,
             snap.topic_id,
-            Rendered(user_text(text)),
+            Rendered(user_text(text), ((peek,),)),
         )
         for seat in snap.seats:
             self.show_hand(screens, snap, seat)
@@ -101,12 +119,77 @@ class ToyUI(UIBase):
         return True
 
     def scoresheet(self, snap: Snapshot, t: Translator) -> Rendered:
-        return Rendered("toy score")
+        return Rendered(t("toy.score", number=snap.table_id, score=_score(snap)))
 
-    def history_line(self, match: Match, names: Mapping[int, str], t: Translator) -> str:
+    def history_line(self, match: MatchRecord, names: Mapping[int, str], t: Translator) -> str:
         return f"toy {match.result}"
 
+    def options_view(
+        self, options: Mapping[str, Any], t: Translator
+    ) -> tuple[list[str], list[tuple[str, str]]]:
+        goal = goal_of(options)
+        other = goal % 9 + 1
+        return [t("toy.goal", goal=goal)], [(t("toy.switch_goal", goal=other), f"goal={other}")]
+
+    def option_changed(self, options: Mapping[str, Any], arg: str) -> dict[str, Any] | None:
+        key, _, value = arg.partition("=")
+        if key == "goal" and value.isascii() and value.isdigit() and int(value) in GOALS:
+            return {**options, "goal": int(value)}
+        return None
+
+
+def _score(snap: Snapshot) -> str:
+    match = snap.match
+    score = getattr(match, "score", [0, 0])
+    goal = getattr(match, "goal", GOAL)
+    return f"{score[0]}–{score[1]} (goal {goal})"
+
+
+async def toyscore(update: Update, context: BotContext) -> None:
+    """/toyscore: the toy match at this chat's table, or the toy's refusal in its own words."""
+    chat = update.effective_chat
+    assert chat is not None
+    t = await chat_translator(update, context)
+    table_id = await context.service.table_for(chat.id, thread_of(update))
+    snap = None if table_id is None else await context.service.snapshot(table_id)
+    if snap is None or snap.game.name != "toy":
+        refusal = Refusal("not_here", game="toy")
+        context.outbox.post(chat.id, thread_of(update), refusal_message(refusal, t))
+        return
+    context.outbox.post(chat.id, thread_of(update), TOY_UI.scoresheet(snap, t))
+
+
+async def peek(update: Update, context: BotContext) -> None:
+    """The toy's own button: a seated player sees the tricks taken so far, in a popup."""
+    query = update.callback_query
+    assert query is not None
+    t = user_translator(update.effective_user, context.config.language)
+    try:
+        pressed = Button.decode(query.data)
+        player = await acting_player(update, context)
+        snap = await context.service.snapshot(pressed.table_id)
+        if snap.seat_of(player.id) is None:
+            raise Refusal("peek_seated_only", game="toy")
+        state = snap.state
+        taken = state.taken if isinstance(state, ToyState) else (0, 0)
+        await query.answer(t("toy.peek", taken=f"{taken[0]}–{taken[1]}", score=_score(snap)))
+    except (Refusal, BadCallbackData) as error:
+        await query.answer(refusal_text(error, t))
+
+
+def _handlers() -> Sequence[BaseHandler[Update, Any, Any]]:
+    return [
+        CommandHandler("toyscore", toyscore, filters=filters.ChatType.GROUPS),
+        CallbackQueryHandler(peek, pattern=route(PEEK)),
+    ]
 
 
 TOY_UI = ToyUI()
-TOY_PLUGIN = Plugin(ui=TOY_UI)
+TOY_PLUGIN = Plugin(
+    ui=TOY_UI,
+    handlers=_handlers,
+    buttons=frozenset({PEEK}),
+    menu=("toyscore",),
+    setting_words={"goal": "goal", "цель": "goal"},
+    price=Price("pips", ("pip", "пип")),
+)

@@ -8,15 +8,16 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseHandler
 
-from bot.games.bridge import keeper, records
+from bot.games.bridge import records
 from bot.games.bridge.buttons import OWN_BUTTONS, TABLE_BUTTONS
+from bot.games.bridge.keeper import KEEPER
 from bot.games.bridge.ui import BRIDGE_UI
-from bot.plugin import Plugin
+from bot.plugin import Plugin, Price
 from games.bridge.robot import move
 
 
 def _handlers() -> Sequence[BaseHandler[Update, Any, Any]]:
-    return [*keeper.handlers(), *records.handlers()]
+    return [*KEEPER.handlers(), *records.handlers()]
 
 
 BRIDGE = Plugin(
@@ -25,6 +26,7 @@ BRIDGE = Plugin(
     buttons=OWN_BUTTONS,
     table_buttons=TABLE_BUTTONS,
     menu=("keep", "pbn"),
-    keeper=keeper.typed,
+    keeper=KEEPER,
     robot=move,
+    price=Price("points", ("stake", "ставка"), per=100),
 )

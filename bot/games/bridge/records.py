@@ -18,7 +18,7 @@ from bot.games.bridge.dd import solve
 from bot.games.bridge.score import dd_table
 from bot.games.bridge.state import bridge_deal, bridge_rubber
 from bot.handlers.common import chat_translator, refusal_text, thread_of, user_translator
-from bot.service import PlayedDeal, Refusal
+from bot.tables import PlayedDeal, Refusal
 from bot.views import Rendered
 from games.bridge.cards import Seat, Side
 from games.bridge.records import Record, to_pbn

@@ -17,7 +17,7 @@ from bot.games.bridge.cards import (
 )
 from bot.games.bridge.state import bridge_deal, bridge_rubber, rubber_of
 from bot.i18n import Translator
-from bot.service import (
+from bot.tables import (
     DealFinished,
     EndVote,
     MatchFinished,

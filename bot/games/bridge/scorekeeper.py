@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.games.keeping import ENTRY, ENTRY_UNDO, SheetKeeper
-from bot.service import Refusal
+from bot.tables import Refusal
 from games.bridge.cards import Seat, Side
 from games.bridge.entry import Entry
 from games.bridge.game import Outcome, RubberMatch
@@ -145,7 +145,7 @@ class Scorekeeper(SheetKeeper):
         """Stop the rubber now: scored as unfinished (RULES.md), and it goes to the ledger."""
         sheet = await self.sheet(table_id)
         if sheet.table.status is not TableStatus.PLAYING or sheet.table.match_id is None:
-            raise Refusal("keeper_closed")
+            raise Refusal("keeper_closed", game=self.game)
         sheet.rubber.close()
         return await self._finish(sheet, unfinished=True)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.service import Snapshot
+from bot.tables import Snapshot
 from games.bridge.cards import Side
 from games.bridge.deal import DealState
 from games.bridge.game import BridgeState, RubberMatch

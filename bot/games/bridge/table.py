@@ -23,8 +23,9 @@ from bot.games.bridge.cards import (
 )
 from bot.games.bridge.state import bridge_options
 from bot.i18n import Translator
-from bot.service import Snapshot
+from bot.tables import Snapshot
 from bot.views import Key, Rendered, key_rows
+from bot.views.amounts import money
 from bot.views.misc import undo_key
 from bot.views.text import user_text
 from games.bridge.bidding import read_auction
@@ -32,7 +33,7 @@ from games.bridge.calls import Call
 from games.bridge.cards import Card, Seat, Side, Suit, sort_hand
 from games.bridge.deal import Phase, SeatView
 from games.bridge.game import CODEC
-from storage.interface import TableStatus
+from storage.interface import POINTS, TableStatus
 
 CELL = 6
 
@@ -56,9 +57,10 @@ def _name(snap: Snapshot, seat: int) -> str:
 def _settings_line(snap: Snapshot, t: Translator) -> str:
     rules, part = bridge_options(snap.settings.options)
     line = t("settings.line", rules=t(f"rules.{rules}"), part=part)
-    money = snap.chat.settings
-    if money.stake:
-        line += " · " + t("settings.stake", stake=money.stake, currency=user_text(money.currency))
+    group = snap.chat.settings
+    if group.price(POINTS):  # the stake: money per 100 points
+        stake = money(group.price(POINTS) * 100, 1, group.currency, sign=False)
+        line += " · " + t("settings.price.points", price=stake)
     return line
 
 

@@ -35,7 +35,7 @@ from bot.games.bridge.table import render_private, render_seating, render_table
 from bot.i18n import Translator
 from bot.outbox import Outbox
 from bot.plugin import Screens, UIBase
-from bot.service import (
+from bot.tables import (
     DealFinished,
     EndVote,
     MatchFinished,
@@ -50,7 +50,7 @@ from games.bridge.cards import Deal, Seat, Side
 from games.bridge.deal import DealState
 from games.bridge.game import ClaimRejected
 from games.bridge.rubber import Rubber
-from storage.interface import Match
+from storage.interface import MatchRecord
 
 log = logging.getLogger(__name__)
 
@@ -219,7 +219,7 @@ class BridgeUI(UIBase):
         """The rubber's picture comes at its end (and from the keeper's button): /score stays
         one message."""
 
-    def history_line(self, match: Match, names: Mapping[int, str], t: Translator) -> str:
+    def history_line(self, match: MatchRecord, names: Mapping[int, str], t: Translator) -> str:
         sides = []
         for side in Side:
             pair = " &amp; ".join(

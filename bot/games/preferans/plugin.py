@@ -8,14 +8,14 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseHandler
 
-from bot.games.preferans import keeper
 from bot.games.preferans.buttons import KEEPER_BUTTONS
+from bot.games.preferans.keeper import KEEPER
 from bot.games.preferans.ui import PREFERANS_UI
-from bot.plugin import Plugin
+from bot.plugin import Plugin, Price
 
 
 def _handlers() -> Sequence[BaseHandler[Update, Any, Any]]:
-    return keeper.handlers()
+    return KEEPER.handlers()
 
 
 PREFERANS = Plugin(
@@ -23,6 +23,7 @@ PREFERANS = Plugin(
     handlers=_handlers,
     buttons=KEEPER_BUTTONS,
     menu=("prefkeep",),
-    keeper=keeper.typed,
+    keeper=KEEPER,
     setting_words={"target": "target", "пуля": "target"},
+    price=Price("whists", ("whist", "вист")),
 )

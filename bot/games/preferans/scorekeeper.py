@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.games.keeping import ENTRY, ENTRY_UNDO, SheetKeeper
-from bot.service import Refusal
+from bot.tables import Refusal
 from games.errors import PulkaError, Reason
 from games.preferans.cards import active_seats
 from games.preferans.deal import Kind, Result
@@ -186,7 +186,7 @@ class PulkaKeeper(SheetKeeper):
         """Stop the pulka now by consent: settled by §6's rule, and it goes to the ledger."""
         sheet = await self.sheet(table_id)
         if sheet.table.status is not TableStatus.PLAYING or sheet.table.match_id is None:
-            raise Refusal("keeper_closed")
+            raise Refusal("keeper_closed", game=self.game)
         sheet.match.close()
         return await self._finish(sheet, unfinished=True)
 

@@ -9,7 +9,7 @@ import random
 import sqlite3
 import sys
 
-import bot.service
+import bot.tables
 from tests.bot.driver import Driver
 from tests.bot.harness import PLAYERS, Harness, seat_four
 from tests.fakeapi import FakeBotApi
@@ -19,7 +19,7 @@ SEED, CHOICES, RESTART_AFTER = 5, 7, 37
 
 async def main(out: str) -> None:
     # That release had no seed setting: its shuffle's default source is replaced here.
-    init = bot.service.TableService.__init__
+    init = bot.tables.TableService.__init__
     init.__defaults__ = (random.Random(SEED).randrange,)
     api = FakeBotApi()
     await api.start()

@@ -1,0 +1,128 @@
+"""What a deal wrote on the pulka, the standing before a deal, the pulka's end and its picture."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from telegram import InputFile
+
+from bot.callback_data import Act, Button
+from bot.games.preferans.pictures import pulka_picture
+from bot.games.preferans.state import (
+    names_of,
+    pulka_options,
+)
+from bot.games.preferans.views import (
+    pulka_block,
+    settlement_lines,
+)
+from bot.i18n import Translator
+from bot.outbox import Outbox
+from bot.tables import (
+    MatchFinished,
+    Snapshot,
+)
+from bot.views import Key, Rendered
+from bot.views.amounts import money
+from bot.views.text import user_text
+from games.preferans.game import PulkaMatch
+
+
+def standing_lines(snap: Snapshot, names: Mapping[int, str], t: Translator) -> list[str]:
+    """The table message's seats: each player's pool and gora as the pulka stands before this
+    deal (whists are on the sheet), and the pulka's settings."""
+    match = snap.match
+    if not isinstance(match, PulkaMatch):
+        return []
+    sheet = match.pulka.state()
+    standing = " · ".join(
+        t("pref.standing", name=user_text(names.get(seat, "—")), pool=pool, gora=gora)
+        for seat, (pool, gora) in enumerate(zip(sheet["pool"], sheet["gora"], strict=True))
+    )
+    return [settings_line(snap, t), standing]
+
+
+def post_pulka_picture(outbox: Outbox, snap: Snapshot, match: PulkaMatch, t: Translator) -> None:
+    """The sheet drawn as on paper, off the event loop; it keeps its place in the chat's queue."""
+    sheet = match.pulka.state()
+    pool, gora = list(sheet["pool"]), list(sheet["gora"])
+    whists = [list(r) for r in sheet["whists"]]
+    names = {seat: h.name for seat, h in snap.seats.items()}
+    title = t("pref.picture_title", number=snap.table_id)
+    caption = t("pref.picture_caption")
+
+    async def draw() -> InputFile:
+        png = await asyncio.to_thread(
+            pulka_picture, pool, gora, whists, names, match.pulka.target, title
+        )
+        return InputFile(png, filename="pulka.png")
+
+    outbox.post_file(snap.chat.tg_chat_id, snap.topic_id, "sendPhoto", "photo", draw(), caption)
+
+
+def written_lines(
+    before: Any, after: PulkaMatch, names: Mapping[int, str], t: Translator
+) -> list[str]:
+    """What the deal wrote, as players read it off the sheet: each player's pool and gora
+    added, and the whists they wrote on each of the others."""
+    if not isinstance(before, PulkaMatch):
+        return []
+    old, new = before.pulka.state(), after.pulka.state()
+    parts = []
+    for seat in range(len(new["pool"])):
+        name = user_text(names.get(seat, "—"))
+        pool = new["pool"][seat] - old["pool"][seat]
+        gora = new["gora"][seat] - old["gora"][seat]
+        items = []
+        if pool:
+            items.append(t("pref.written.pool", n=_signed(pool)))
+        if gora:
+            items.append(t("pref.written.gora", n=_signed(gora)))
+        for other in range(len(new["pool"])):
+            whists = new["whists"][seat][other] - old["whists"][seat][other]
+            if whists:
+                on = user_text(names.get(other, "—"))
+                items.append(t("pref.written.whists", n=_signed(whists), name=on))
+        if items:
+            parts.append(f"{name}: {', '.join(items)}")
+    return [t("pref.written", parts="; ".join(parts))] if parts else []
+
+
+def _signed(value: int | Fraction) -> str:
+    exact = Fraction(value)
+    text = str(exact.numerator) if exact.denominator == 1 else f"{float(exact):g}"
+    return text if exact < 0 else "+" + text
+
+
+def settings_line(snap: Snapshot, t: Translator) -> str:
+    """Variant, pool target, players, and the price of a whist when the group set one."""
+    variant, target, players = pulka_options(snap.settings.options)
+    line = t(
+        "pref.settings_line", variant=t(f"pref.variant.{variant}"), target=target, players=players
+    )
+    group = snap.chat.settings
+    if group.price(snap.game.unit):
+        price = money(group.price(snap.game.unit), 1, group.currency, sign=False)
+        line += ", " + t("pref.price_line", price=price)
+    return line
+
+
+def pulka_result(snap: Snapshot, notice: MatchFinished, t: Translator) -> Rendered:
+    """The pulka closed: the sheet as it ended, each player's whists (and money when the group
+    prices a whist), the group's running accounts, and what to do next."""
+    lines = settlement_lines(
+        notice.unfinished, notice.entries, notice.balances, notice.names, snap.chat.settings, t
+    )
+    if isinstance(notice.match, PulkaMatch):
+        lines.insert(1, pulka_block(notice.match.pulka, names_of(snap), t))
+    keys = (
+        (
+            Key(t("pref.button.next"), Button(snap.table_id, 0, Act.NEXT_MATCH).encode()),
+            Key(t("button.new_partners"), Button(snap.table_id, 0, Act.NEW_PARTNERS).encode()),
+        ),
+        (Key(t("button.stand_up"), Button(snap.table_id, 0, Act.STAND_UP).encode()),),
+    )
+    return Rendered("\n".join(lines), keys)

@@ -1,0 +1,247 @@
+"""The group's table message and each player's private screen, with buttons for exactly the
+legal actions (the discard chosen on the screen, claims in a sub-menu); the seating between
+pulkas."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bot.callback_data import Act, Button, action_data
+from bot.games.preferans.score import (
+    settings_line,
+    standing_lines,
+)
+from bot.games.preferans.state import (
+    names_of,
+    picked_cards,
+    pulka_options,
+    seat_name,
+)
+from bot.games.preferans.views import (
+    bid_text,
+    bidding_line,
+    card_text,
+    contract_lines,
+    hands_block,
+    trick_lines,
+)
+from bot.i18n import Translator
+from bot.tables import (
+    Snapshot,
+)
+from bot.views import Key, Rendered, key_rows
+from bot.views.misc import undo_key
+from bot.views.text import user_text
+from games.preferans.cards import Card
+from games.preferans.deal import (
+    AnswerClaim,
+    Call,
+    Declare,
+    Discard,
+    MakeClaim,
+    Phase,
+    Play,
+    SeatView,
+    Show,
+    Whist,
+)
+from games.preferans.game import CODEC
+from storage.interface import TableStatus
+
+
+def _head(snap: Snapshot, deal_no: int, view: SeatView, t: Translator) -> list[str]:
+    names = names_of(snap)
+    head = t(
+        "pref.head",
+        number=snap.table_id,
+        deal=snap.deal_in_match(deal_no),
+        dealer=user_text(names.get(view.dealer, "—")),
+    )
+    lines = [f"<b>{head}</b>"]
+    if view.players == 4:
+        lines.append(t("pref.sits_out", name=user_text(names.get(view.dealer, "—"))))
+    lines.append(bidding_line(view, names, t))
+    lines += contract_lines(view, names, t)
+    lines += trick_lines(view, names, t)
+    return lines
+
+
+def render_table(snap: Snapshot, deal_no: int, view: SeatView, t: Translator) -> Rendered:
+    names = names_of(snap)
+    lines = _head(snap, deal_no, view, t)
+    lines[1:1] = standing_lines(snap, names, t)
+    block = hands_block(view, names, t)
+    if block:
+        lines.append(block)
+    if view.result is not None:
+        lines.append(t("pref.deal_over"))
+    elif view.actor is not None:
+        lines.append(t("pref.waiting", name=user_text(names.get(view.actor, "—"))))
+    return Rendered("\n".join(lines))
+
+
+def render_private(
+    snap: Snapshot, seat: int, deal_no: int, view: SeatView, t: Translator, menu: str
+) -> Rendered:
+    names = names_of(snap)
+    lines = _head(snap, deal_no, view, t)
+    if seat not in view.active:
+        lines.append(t("pref.you_sit_out"))
+    block = hands_block(view, names, t)
+    if block:
+        lines.append(block)
+    if view.result is not None or snap.status is not TableStatus.PLAYING:
+        lines.append(t("pref.deal_over"))
+        return Rendered("\n".join(lines))
+    if snap.paused:
+        paused = ", ".join(user_text(names.get(s, "—")) for s in sorted(snap.paused))
+        lines.append(t("table.paused", names=paused))
+        return Rendered("\n".join(lines))
+    if not view.legal:
+        if view.actor is not None:
+            lines.append(t("pref.waiting", name=user_text(names.get(view.actor, "—"))))
+        if view.undoable_by != seat:
+            return Rendered("\n".join(lines))
+        return Rendered("\n".join(lines), ((undo_key(snap.table_id, deal_no, t),),))
+    lines.append(f"<b>{t('pref.your_turn')}</b>")
+    if view.turn is not None and view.turn != seat and view.phase is Phase.PLAY:
+        lines.append(t("pref.for", name=user_text(names.get(view.turn, "—"))))
+    keys = _keys(snap, deal_no, view, t, menu, lines)
+    if view.undoable_by == seat and view.claim is None and not menu:
+        # On play again after their own last action (a trick won): theirs to take back.
+        keys = (*keys, (undo_key(snap.table_id, deal_no, t),))
+    return Rendered("\n".join(lines), keys)
+
+
+def _keys(
+    snap: Snapshot,
+    deal_no: int,
+    view: SeatView,
+    t: Translator,
+    menu: str,
+    lines: list[str],
+) -> tuple[tuple[Key, ...], ...]:
+    at = snap.actions
+
+    def act(label: str, action: Any) -> Key:
+        return Key(label, action_data(snap.table_id, deal_no, at, CODEC.encode(action)))
+
+    legal = view.legal
+    if view.claim is not None:
+        answers = [a for a in legal if isinstance(a, AnswerClaim)]
+        return (
+            tuple(act(t("button.accept" if a.accept else "button.reject"), a) for a in answers),
+        )
+    if view.phase is Phase.AUCTION:
+        calls = [a for a in legal if isinstance(a, Call)]
+        special = tuple(
+            act(bid_text(c.bid, t), c) for c in calls if c.bid is None or c.bid.is_misere
+        )
+        rows: dict[int, list[Key]] = {}
+        for c in calls:
+            if c.bid is not None and not c.bid.is_misere:
+                rows.setdefault(c.bid.level, []).append(act(bid_text(c.bid, t), c))
+        return (special, *(tuple(r) for _, r in sorted(rows.items())))
+    if view.phase is Phase.DISCARD:
+        return _discard_keys(snap, deal_no, view, t, menu, lines)
+    if view.phase is Phase.CONTRACT:
+        declares = [a for a in legal if isinstance(a, Declare)]
+        keys = [act(bid_text(d.contract, t), d) for d in declares]
+        return tuple(key_rows(keys, 5))
+    if view.phase is Phase.WHIST:
+        words = [a for a in legal if isinstance(a, Whist)]
+        return (tuple(act(t(f"pref.word.{w.word}"), w) for w in words),)
+    if view.phase is Phase.SHOW:
+        shows = [a for a in legal if isinstance(a, Show)]
+        return (tuple(act(t("pref.open" if s.open else "pref.closed"), s) for s in shows),)
+    claims = [a for a in legal if isinstance(a, MakeClaim)]
+    if menu == "claim" and claims:
+        return _claim_keys(snap, deal_no, claims, t, lines, act)
+    plays = [a for a in legal if isinstance(a, Play)]
+    keys = [act(card_text(p.card, t), p) for p in plays]
+    grid = key_rows(keys, 6)
+    if claims:  # between tricks, declarer (or a lone whister) may claim the rest
+        data = Button(snap.table_id, deal_no, Act.MENU, "claim").encode()
+        grid.append((Key(t("pref.claim_menu"), data),))
+    return tuple(grid)
+
+
+def _claim_keys(
+    snap: Snapshot,
+    deal_no: int,
+    claims: list[MakeClaim],
+    t: Translator,
+    lines: list[str],
+    act: Callable[[str, Any], Key],
+) -> tuple[tuple[Key, ...], ...]:
+    """How many of the tricks left the claimant's side takes; the others then agree."""
+    lines.append(t("pref.claim_ask"))
+    keys = [
+        act(t("pref.claim_none") if c.tricks == 0 else t("pref.claim_n", n=c.tricks), c)
+        for c in claims
+    ]
+    rows = key_rows(keys, 4)
+    back = Key(t("pref.claim_back"), Button(snap.table_id, deal_no, Act.MENU, "").encode())
+    rows.append((back,))
+    return tuple(rows)
+
+
+def _discard_keys(
+    snap: Snapshot,
+    deal_no: int,
+    view: SeatView,
+    t: Translator,
+    menu: str,
+    lines: list[str],
+) -> tuple[tuple[Key, ...], ...]:
+    """Two presses choose the discard, a third confirms it (a press on a chosen card puts
+    it back): the choice is the screen's, nothing is written until the confirmation."""
+    assert view.viewer is not None
+    hand = view.hands.get(view.viewer, frozenset())
+    picked = picked_cards(menu, hand)
+    lines.append(t("pref.discard_ask", count=2 - len(picked)))
+
+    def pick(card: Card) -> Key:
+        chosen = [c for c in picked if c != card] if card in picked else [*picked, card]
+        arg = ".".join(["drop", *(str(c) for c in chosen[:2])])
+        mark = "✅" if card in picked else ""
+        return Key(
+            mark + card_text(card, t), Button(snap.table_id, deal_no, Act.MENU, arg).encode()
+        )
+
+    cards = [pick(c) for c in sorted(hand, reverse=True)]
+    rows = key_rows(cards, 6)
+    if len(picked) == 2:
+        action = Discard(view.viewer, (picked[0], picked[1]))
+        confirm = Key(
+            t("pref.discard_confirm", cards=" ".join(card_text(c, t) for c in picked)),
+            action_data(snap.table_id, deal_no, snap.actions, CODEC.encode(action)),
+        )
+        rows.append((confirm,))
+    return tuple(rows)
+
+
+def render_seating(snap: Snapshot, t: Translator) -> Rendered:
+    players = pulka_options(snap.settings.options)[2]
+    lines = [f"<b>{t('pref.table', number=snap.table_id)}</b>", settings_line(snap, t)]
+    for seat in range(players):
+        holder = snap.seats.get(seat)
+        name = user_text(holder.name) if holder is not None else "—"
+        lines.append(f"{seat_name(seat, t.language)}: {name}")
+    if snap.status is TableStatus.PLAYING:  # the seats were taken: the pulka is on
+        lines.append(t("table.started"))
+        return Rendered("\n".join(lines))
+    free = [s for s in range(players) if s not in snap.seats]
+    lines.append(t("pref.sit_hint", players=players) if free else t("table.full"))
+    row = tuple(
+        Key(
+            t("button.sit", seat=seat_name(s, t.language)),
+            Button(snap.table_id, 0, Act.SIT, str(s)).encode(),
+        )
+        for s in free
+    )
+    keys: list[tuple[Key, ...]] = [row] if row else []
+    if snap.seats:
+        keys.append((Key(t("button.leave"), Button(snap.table_id, 0, Act.LEAVE).encode()),))
+    return Rendered("\n".join(lines), tuple(keys))

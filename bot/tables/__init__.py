@@ -1,0 +1,62 @@
+"""One table service for every game (``bot.tables.service``) and what it hands out: snapshots
+to render, the notices of a change, refusals."""
+
+from __future__ import annotations
+
+from bot.tables.model import (
+    ROBOT,
+    VOTE,
+    Change,
+    DealFinished,
+    EndVote,
+    GameSwitched,
+    Holder,
+    MatchFinished,
+    Notice,
+    PlayedDeal,
+    Refusal,
+    Seat,
+    SetAside,
+    Snapshot,
+    SubDone,
+    SubProposed,
+    SubRefused,
+    SubRequest,
+    TakeoverAsked,
+    UndoAnswered,
+    UndoAsked,
+    UndoRequest,
+    Written,
+    people_practice,
+    stale_or_forged,
+)
+from bot.tables.service import TableService
+
+__all__ = [
+    "ROBOT",
+    "VOTE",
+    "Change",
+    "DealFinished",
+    "EndVote",
+    "GameSwitched",
+    "Holder",
+    "MatchFinished",
+    "Notice",
+    "PlayedDeal",
+    "Refusal",
+    "Seat",
+    "SetAside",
+    "Snapshot",
+    "SubDone",
+    "SubProposed",
+    "SubRefused",
+    "SubRequest",
+    "TableService",
+    "TakeoverAsked",
+    "UndoAnswered",
+    "UndoAsked",
+    "UndoRequest",
+    "Written",
+    "people_practice",
+    "stale_or_forged",
+]

@@ -1,0 +1,296 @@
+"""The table service's ground: live tables cached and locked, loaded from storage and brought back
+after a failure, players, and the one way events are written."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+import secrets
+import weakref
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import Any
+
+from bot.tables.model import (
+    RECOVERY_DELAYS,
+    VOTE,
+    Change,
+    Live,
+    Notice,
+    Refusal,
+    SetAside,
+    Snapshot,
+    _seat_of,
+)
+from bot.tables.restore import (
+    _live_from,
+)
+from games.errors import RuleError
+from storage.interface import (
+    Chat,
+    ConflictError,
+    Player,
+    Storage,
+    TableBundle,
+)
+
+log = logging.getLogger(__name__)
+
+
+class TableBase:
+    """Owns live tables: the cache, the locks, loading and restoring, the players, writing
+    events. ``randbelow`` is the shuffle's randomness (``secrets`` by default)."""
+
+    def __init__(
+        self, storage: Storage, randbelow: Callable[[int], int] = secrets.randbelow
+    ) -> None:
+        self.storage = storage
+        self.randbelow = randbelow
+        self._live: dict[int, Live] = {}
+        # A table's lock lives while someone holds or awaits it: a table nobody touches costs
+        # nothing here, however many tables the bot has seen.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._players: dict[int, Player] = {}  # Telegram user id -> player
+        self._usernames: dict[int, str | None] = {}  # Telegram user id -> @username
+        self._recovering: dict[int, asyncio.Task[None]] = {}
+        # Tables whose log does not replay: never loaded again by this process.
+        self.set_aside: dict[int, SetAside] = {}
+        # Told of a table brought back after a failure (the bot shows it): set by the app.
+        self.on_recovered: Callable[[Change], None] | None = None
+
+    # --- players ----------------------------------------------------------------------------
+
+    async def player(
+        self, tg_user_id: int, name: str, language: str, username: str | None = None
+    ) -> Player:
+        """The player for a Telegram user; storage is written only when something changed."""
+        known = self._players.get(tg_user_id)
+        if (
+            known is not None
+            and known.name == name
+            and (not language or known.language == language)
+            and self._usernames.get(tg_user_id) == username
+        ):
+            return known
+        player = await self.storage.ensure_player(tg_user_id, name, language, username)
+        self._players[tg_user_id] = player
+        self._usernames[tg_user_id] = username
+        return player
+
+    async def reachable(self, player_id: int) -> bool:
+        """The bot may write to the player privately (they started it and did not block it)."""
+        return await self.storage.player_flag(player_id, "can_write")
+
+    async def started(self, player: Player) -> list[Change]:
+        """The player opened a private chat with the bot: it may write to them now, and play
+        paused because they had blocked it resumes."""
+        await self.storage.set_player_flag(player.id, "can_write", True)
+        if player.tg_user_id is None or not await self.storage.player_flag(player.id, "blocked"):
+            return []
+        return await self.set_blocked(player.tg_user_id, False)
+
+    async def set_blocked(self, tg_user_id: int, blocked: bool) -> list[Change]:
+        """A player blocked the bot (play pauses at their tables) or came back (it resumes)."""
+        player = await self.storage.player_by_tg(tg_user_id)
+        if player is None:
+            return []
+        await self.storage.set_player_flag(player.id, "blocked", blocked)
+        await self.storage.set_player_flag(player.id, "can_write", not blocked)
+        changes = []
+        for table in await self.storage.tables_of_player(player.id):
+            async with self._guard(table.id):
+                live = await self._get(table.id)
+                seat = _seat_of(live, player.id)
+                if seat is None:
+                    continue
+                if blocked:
+                    live.paused.add(seat)
+                else:
+                    live.paused.discard(seat)
+                changes.append(Change(self._snapshot(live)))
+        return changes
+
+    async def player_by_username(self, username: str) -> Player | None:
+        return await self.storage.player_by_username(username)
+
+    async def tables_of(self, player_id: int) -> list[tuple[int, Chat]]:
+        """The open tables the player sits at, with their groups."""
+        return [
+            (table.id, await self.storage.get_chat(table.chat_id))
+            for table in await self.storage.tables_of_player(player_id)
+        ]
+
+    async def migrate_chat(self, old_tg_chat_id: int, new_tg_chat_id: int) -> None:
+        """A group became a supergroup: same tables and ledger under its new Telegram id."""
+        await self.storage.migrate_chat(old_tg_chat_id, new_tg_chat_id)
+        self.forget_chat()
+
+    # --- loading ------------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def _guard(self, table_id: int) -> AsyncIterator[None]:
+        """The table's lock around a change. A refusal changes nothing; any other failure (a
+        storage error half-way through a follow-up, say: the event is written, the next deal
+        is not) drops the cached table, and a recovery reloads it from storage and completes
+        what the events say is due, as a restart would, so the table is never left stuck."""
+        async with self._lock(table_id):
+            try:
+                yield
+            except (Refusal, RuleError):
+                raise
+            except Exception:
+                self.forget(table_id)
+                self._recover_later(table_id)
+                raise
+
+    async def close(self) -> None:
+        """Stop recoveries in flight (a restart recovers every table anyway)."""
+        for task in list(self._recovering.values()):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def _recover_later(self, table_id: int) -> None:
+        if table_id in self._recovering:
+            return
+        task = asyncio.create_task(self._recover(table_id), name=f"recover:{table_id}")
+        self._recovering[table_id] = task
+        task.add_done_callback(lambda _: self._recovering.pop(table_id, None))
+
+    async def _recover(self, table_id: int) -> None:
+        for delay in RECOVERY_DELAYS:
+            await asyncio.sleep(delay)
+            try:
+                async with self._lock(table_id):
+                    live = self._live[table_id] = await self._load(table_id)
+                    notices = await self._advance(live)
+                    change = Change(self._snapshot(live), tuple(notices))
+            except Refusal:
+                return  # the table is gone
+            except Exception:
+                self.forget(table_id)
+                log.warning("table %s: recovery failed, trying again", table_id, exc_info=True)
+                continue
+            log.info("table %s: recovered from storage", table_id)
+            if self.on_recovered is not None:
+                self.on_recovered(change)
+            return
+        log.error("table %s: not recovered; the next action or a restart will", table_id)
+
+    def _lock(self, table_id: int) -> asyncio.Lock:
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
+
+    async def _get(self, table_id: int) -> Live:
+        live = self._live.get(table_id)
+        if live is None:
+            live = await self._load(table_id)
+            self._live[table_id] = live
+        return live
+
+    async def _load(self, table_id: int) -> Live:
+        if table_id in self.set_aside:
+            raise Refusal("table_set_aside")
+        bundles = await self.storage.load_bundles([table_id])
+        if not bundles or bundles[0].table.scorekeeper:  # a scoresheet is not played here
+            raise Refusal("table_closed")
+        return self._restored(bundles[0])
+
+    def _restored(self, bundle: TableBundle) -> Live:
+        """The live table from its bundle; one whose log does not replay (a changed or damaged
+        event) is set aside, with one log line, so that it cannot stop anything else."""
+        try:
+            return _live_from(bundle)
+        except Exception as exc:
+            table = bundle.table
+            self.set_aside[table.id] = SetAside(
+                table.id, bundle.chat, table.topic_id, table.settings.language
+            )
+            log.error(
+                "table %s: set aside, its deal %s does not replay (%s: %s)",
+                table.id, table.current_deal, type(exc).__name__, str(exc)[:200],
+            )  # fmt: skip
+            raise Refusal("table_set_aside") from None
+
+    def _snapshot(self, live: Live) -> Snapshot:
+        return Snapshot(
+            table_id=live.table.id,
+            chat=live.chat,
+            topic_id=live.table.topic_id,
+            settings=live.table.settings,
+            status=live.table.status,
+            seats=dict(live.holders),
+            deal_no=live.deal_no,
+            state=live.state,
+            match=live.shown_match(),
+            paused=frozenset(live.paused),
+            dealer_drawn=live.dealer_drawn,
+            end_votes=frozenset(live.end_votes),
+            actions=live.moves,
+            last_at=live.last_at,
+            token=live.table.token,
+            game=live.game,
+            players=live.seat_count,
+            first_deal=min(live.match_deals, default=1),
+            takeovers=dict(live.takeovers),
+        )
+
+    async def snapshot(self, table_id: int) -> Snapshot:
+        async with self._lock(table_id):
+            return self._snapshot(await self._get(table_id))
+
+    async def restore_all(self) -> list[Change]:
+        """After a restart: every active table loaded, and any deal or rubber that was finished
+        but not yet followed up (the process died in between) completed now."""
+        changes = []
+        # A burst of long-lived objects: the collector's passes over them would only slow it.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for bundle in await self.storage.load_bundles():
+                table_id = bundle.table.id
+                async with self._lock(table_id):
+                    try:
+                        live = self._live[table_id] = self._restored(bundle)
+                    except Refusal:
+                        continue  # set aside: every other table runs
+                    notices = await self._advance(live)
+                    changes.append(Change(self._snapshot(live), tuple(notices)))
+        finally:
+            if collecting:
+                gc.enable()
+        return changes
+
+    def forget_chat(self) -> None:
+        """A chat's Telegram id changed: drop every cached table (they hold the old chat)."""
+        self._live.clear()
+
+    def forget(self, table_id: int) -> None:
+        """Drop the cached state (always safe: the next access replays from storage)."""
+        self._live.pop(table_id, None)
+
+    async def _log_vote(self, live: Live, player_id: int, payload: dict[str, Any]) -> None:
+        """A vote (asking or answering to take back, to substitute, to stop) is an event of the
+        deal's log like any other, so a restart finds it open; the rules skip it on replay."""
+        await self._append(live, VOTE, payload, player_id)
+
+    async def _append(
+        self, live: Live, kind: str, payload: Mapping[str, Any], player_id: int
+    ) -> None:
+        """Write the deal's next event; a racing writer's key taken means reload and retry."""
+        try:
+            await self.storage.append_event(
+                live.table.id, live.deal_no, live.seq, kind, payload, player_id
+            )
+        except ConflictError:
+            self.forget(live.table.id)
+            raise Refusal("conflict") from None
+        live.seq += 1
+
+    async def _advance(self, live: Live) -> list[Notice]:
+        """A deal just ended (or was found ended at a restore): record it, deal the next one
+        or settle the match. The match's life (``MatchLife``) says how."""
+        raise NotImplementedError

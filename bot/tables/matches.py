@@ -1,0 +1,144 @@
+"""The match's life: it starts, each deal is dealt and recorded, robots' seats pass to people
+between deals, and it ends in the group's ledger."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import logging
+import time
+
+from bot.tables.base import TableBase
+from bot.tables.model import (
+    ROBOT,
+    DealFinished,
+    Live,
+    MatchFinished,
+    Notice,
+    Seat,
+    SubDone,
+    _options,
+    _whole,
+    people_practice,
+)
+from storage.interface import (
+    PRACTICE,
+    ConflictError,
+    TableStatus,
+)
+
+log = logging.getLogger(__name__)
+
+
+class MatchLife(TableBase):
+    """A match from its first deal to its entry in the ledger."""
+
+    async def _start_match(self, live: Live) -> None:
+        """A new match at the table; the first dealer is drawn by lot."""
+        seats = {seat: holder.player_id for seat, holder in live.holders.items()}
+        record = await self.storage.start_match(live.table.id, seats)
+        live.table = await self.storage.get_table(live.table.id)
+        live.match_id = record.id
+        live.players = len(seats)
+        live.match = live.game.new_match(live.players, _options(live.table.settings, live.chat))
+        live.match_changed()
+        live.match_deals, live.scored = set(), set()
+        live.dealer_drawn = True
+        await self._start_deal(live, self.randbelow(live.players))
+
+    async def _start_deal(self, live: Live, dealer: Seat) -> None:
+        options = live.table.settings.options
+        payload = live.game.new_deal(live.players, dealer, self.randbelow, options)
+        number = live.deal_no + 1
+        await self.storage.start_deal(live.table.id, number, payload, None)
+        state = live.game.start(live.players, payload)
+        live.deal_no, live.state, live.seq, live.moves = number, state, 1, 1
+        live.last_at = time.time()
+        # Votes belong to the deal they were cast in (its log keeps them across a restart):
+        # a new deal starts with none open.
+        live.end_votes.clear()
+        live.undo_request = live.sub_request = None
+        live.match_deals.add(number)
+
+    async def _advance(self, live: Live) -> list[Notice]:
+        """Follow up a finished deal: write its outcome, then the next deal or the end of the
+        match. Idempotent, so a restart after a crash at any point between these writes
+        completes them."""
+        state, match = live.state, live.match
+        if state is None or not state.finished or match is None or live.match_id is None:
+            return []
+        notices: list[Notice] = []
+        if live.deal_no not in live.match_deals:
+            return []  # the current deal belongs to an earlier match
+        if live.deal_no not in live.scored:
+            outcome = live.game.outcome(state)
+            await self.storage.finish_deal(live.table.id, live.deal_no, outcome)
+            live.scored.add(live.deal_no)
+            before = copy.deepcopy(match)
+            written = match.record(outcome)
+            after = copy.deepcopy(match)
+            live.match_changed(after)
+            notices.append(
+                DealFinished(
+                    live.deal_no, outcome, written, state, after, before, dict(live.holders)
+                )
+            )
+        if match.finished:
+            notices.extend(await self._finish_match(live))
+        else:
+            notices.extend(await self._hand_over(live))
+            live.dealer_drawn = False
+            await self._start_deal(live, live.game.next_dealer(state.dealer, live.players))
+        return notices
+
+    async def _finish_match(self, live: Live, unfinished: bool = False) -> list[Notice]:
+        assert live.match is not None and live.match_id is not None
+        match = live.match
+        match.configure(_options(live.table.settings, live.chat))  # the group's rounding now
+        live.match_changed()
+        players = {seat: holder.player_id for seat, holder in live.holders.items()}
+        amounts = match.settle()
+        entries = {players[seat]: _whole(amounts[seat]) for seat in sorted(players)}
+        summary = match.summary()
+        unit = PRACTICE if await self._with_robots(live) else live.game.unit
+        # ConflictError: written before a restart; the ledger already holds it.
+        with contextlib.suppress(ConflictError):
+            await self.storage.finish_match(
+                live.match_id, summary, entries, players, unfinished, unit
+            )
+        live.table = await self.storage.get_table(live.table.id)
+        if live.table.status is TableStatus.PLAYING:
+            await self.storage.set_status(live.table.id, TableStatus.OPEN)
+            live.table = await self.storage.get_table(live.table.id)
+        live.match_id = None
+        balances = await self.storage.accounts(live.chat.id)
+        if unit == PRACTICE:
+            balances = {PRACTICE: await people_practice(self.storage, live.chat.id)}
+        names = {h.player_id: h.name for h in live.holders.values()}
+        finished = MatchFinished(
+            summary, entries, balances, names, copy.deepcopy(match), unfinished, unit
+        )
+        return [finished, *await self._hand_over(live)]
+
+    async def _with_robots(self, live: Live) -> bool:
+        """A robot sat in the match (at its start, or now): it is practice, not money."""
+        if any(holder.robot for holder in live.holders.values()):
+            return True
+        assert live.match_id is not None
+        started = await self.storage.get_match(live.match_id)
+        for player_id in started.seats.values():
+            if await self.storage.player_flag(player_id, ROBOT):
+                return True
+        return False
+
+    async def _hand_over(self, live: Live) -> list[Notice]:
+        """Seat the people who asked for robots' seats (between deals)."""
+        notices: list[Notice] = []
+        for seat, newcomer in sorted(live.takeovers.items()):
+            left = live.holders.get(seat)
+            await self.storage.set_seat(live.table.id, seat, newcomer.player_id)
+            live.holders[seat] = newcomer
+            if left is not None:
+                notices.append(SubDone(seat, left, newcomer))
+        live.takeovers.clear()
+        return notices
