@@ -93,6 +93,7 @@ class TableRig:
     index: int
     users: list[User]
     chat_id: int
+    thread: int | None = None  # its forum topic, if it has one
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     table_message: Sent | None = None
     rubber_button: tuple[Sent, str] | None = None
@@ -122,6 +123,9 @@ class LoadApi(FakeBotApi):
 
 
 class Load:
+    OPEN = "/bridge"  # the command that opens a table of the game played
+    SEATS = "NESW"  # its seats' codes, in the order players sit
+
     def __init__(self, api: LoadApi, tables: int, think: float, seed: int) -> None:
         self.api = api
         self.rng = random.Random(seed)
@@ -140,25 +144,29 @@ class Load:
         self.refused = 0
         api.on_sent.append(self.seen)
 
+    def rig_of(self, sent: Sent) -> TableRig | None:
+        """The table a message belongs to (a benchmark of forum topics tells them apart)."""
+        return self.rig_of_chat(sent.chat_id)
+
     def rig_of_chat(self, chat_id: int) -> TableRig | None:
         index = (chat_id - FIRST_USER) // 4 if chat_id > 0 else FIRST_CHAT - chat_id
         return self.rigs[index] if 0 <= index < len(self.rigs) else None
 
     def seen(self, sent: Sent) -> None:
         """Every message the bot sends or edits: keep each table's offered buttons current."""
-        rig = self.rig_of_chat(sent.chat_id)
+        rig = self.rig_of(sent)
         if rig is None:
             return
         data = [b.get("callback_data", "") for b in sent.buttons()]
         if sent.chat_id < 0:
-            if any(d.endswith(":sit:N") for d in data):
+            if any(d.endswith(f":sit:{self.SEATS[0]}") for d in data):
                 rig.table_message = sent
             rubber = next((d for d in data if d.endswith(":nr")), None)
             if rubber is not None:
                 rig.rubber_button = (sent, rubber)
             rig.changed.set()
             return
-        if any(":a:call." in d or ":a:card." in d for d in data):
+        if self.offers(data):
             user = rig.users[(sent.chat_id - FIRST_USER) % 4]
             rig.actionable[sent.message_id] = (user, sent, self.api.stamp())
             if rig.waiting_since is not None:
@@ -168,6 +176,10 @@ class Load:
         else:
             rig.actionable.pop(sent.message_id, None)
         rig.changed.set()
+
+    def offers(self, data: list[str]) -> bool:
+        """The screen asks its player to act."""
+        return any(":a:call." in d or ":a:card." in d for d in data)
 
     def choose(self, sent: Sent) -> str:
         data = [b["callback_data"] for b in sent.buttons() if "callback_data" in b]
@@ -225,12 +237,12 @@ async def seat(load: Load, rig: TableRig, robots: bool = False) -> None:
     """Four people sit through deep links; or, at a robot table, one person sits North and
     fills the other seats with robots from the seating message."""
     api = load.api
-    await api.send_text(rig.users[0], rig.chat_id, "/bridge")
+    await api.send_text(rig.users[0], rig.chat_id, load.OPEN, rig.thread)
     while rig.table_message is None:
         await rig.changed.wait()
         rig.changed.clear()
     table = rig.table_message
-    seated = list(zip(rig.users, "NESW", strict=True))[: 1 if robots else 4]
+    seated = list(zip(rig.users, load.SEATS, strict=False))[: 1 if robots else 4]
     for user, seat_name in seated:
         data = next(
             b["callback_data"]

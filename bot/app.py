@@ -123,7 +123,14 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
         service = TableService(storage)
     else:
         service = TableService(storage, random.Random(config.shuffle_seed).randrange)
-    outbox = Outbox(application.bot, storage, config.group_interval, config.private_interval)
+    outbox = Outbox(
+        application.bot,
+        storage,
+        config.group_interval,
+        config.private_interval,
+        # Below PTB's own limiter, which also counts the handlers' own calls (getChatMember).
+        overall_rate=config.overall_rate_per_second * 0.9,
+    )
     plugins: Plugins = application.bot_data["plugins"]
     presenter = Presenter(outbox, application.bot.username, plugins)
     if application.job_queue is not None:

@@ -41,7 +41,7 @@ class Config:
     timer_minute: float = 60.0  # seconds in a turn-timer "minute" (tests and demos shorten it)
     # A player who has had their turn this long without pressing gets their screen anew, as a
     # new message (Telegram notifies new messages, not edits); 0 turns it off.
-    turn_notice_seconds: float = 20.0
+    turn_notice_seconds: float = 10.0
     # A fixed shuffle for reproducible runs (tests comparing releases); never from the
     # environment: real tables are always shuffled with ``secrets``.
     shuffle_seed: int | None = None
@@ -103,7 +103,7 @@ class Config:
             overall_rate_per_second=_whole(source, "OVERALL_RATE_PER_SECOND", 30, least=1),
             poll_timeout=_whole(source, "POLL_TIMEOUT", 30),
             timer_minute=_number(source, "TURN_TIMER_MINUTE_SECONDS", 60.0, positive=True),
-            turn_notice_seconds=_number(source, "TURN_NOTICE_SECONDS", 20.0),
+            turn_notice_seconds=_number(source, "TURN_NOTICE_SECONDS", 10.0),
             robot_delay=_number(source, "ROBOT_DELAY_SECONDS", 1.0),
             robot_budget=_number(source, "ROBOT_SECONDS_PER_CARD", 1.0, positive=True),
             robot_workers=_whole(source, "ROBOT_WORKERS", 0),

@@ -5,6 +5,12 @@ one call per ``interval`` (a few seconds in groups, about one a second in privat
 an edit that changes nothing, and after ``RetryAfter`` sends the latest content, never a backlog.
 It needs no persistence: after a restart the bot re-renders every table and the outbox brings
 Telegram up to date, editing the messages whose ids storage kept.
+
+Telegram's limits are per chat (its Bot API maintainer's words: about 20 sends and edits a
+minute in a group, about one a second in a private chat, answers to presses free). The
+operator's overall cap (``OVERALL_RATE_PER_SECOND``) is a safety valve on top: under it the
+``Gate`` lets the most urgent call go first: posts (results, replies) and the prompt of the
+player on turn, then the group's table, then the screens of players who are waiting.
 """
 
 from __future__ import annotations
@@ -12,6 +18,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import heapq
+import itertools
 import json
 import logging
 import time
@@ -47,6 +55,61 @@ KeepId = tuple[int, str]  # (table id, key)
 MAX_KEEPS = 20_000
 
 
+URGENT, TABLE, WAITING = 0, 1, 2  # a call's priority under the overall cap, most urgent first
+
+
+class Gate:
+    """At most ``rate`` calls a second across every chat, the most urgent first. A waiter can
+    be made more urgent while it waits (a waiting player's screen that became their prompt)."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.next_at = 0.0
+        self._heap: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._by_key: dict[object, tuple[int, asyncio.Future[None]]] = {}
+        self._order = itertools.count()
+        self._task: asyncio.Task[None] | None = None
+        self.waited: dict[int, int] = {}  # calls that had to wait, by priority (benchmarks)
+
+    async def acquire(self, priority: int, key: object = None) -> None:
+        if self.rate <= 0:
+            return
+        now = time.monotonic()
+        if not self._heap and now >= self.next_at:
+            self.next_at = now + 1 / self.rate
+            return
+        self.waited[priority] = self.waited.get(priority, 0) + 1
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._heap, (priority, next(self._order), future))
+        if key is not None:
+            self._by_key[key] = (priority, future)
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._release(), name="outbox:gate")
+        try:
+            await future
+        finally:
+            if key is not None and self._by_key.get(key, (0, None))[1] is future:
+                del self._by_key[key]
+
+    def hurry(self, key: object, priority: int) -> None:
+        """The waiter of ``key`` goes with ``priority`` if that is more urgent."""
+        found = self._by_key.get(key)
+        if found is not None and priority < found[0] and not found[1].done():
+            heapq.heappush(self._heap, (priority, next(self._order), found[1]))
+            self._by_key[key] = (priority, found[1])
+
+    async def _release(self) -> None:
+        while self._heap:
+            wait = self.next_at - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            _, _, future = heapq.heappop(self._heap)
+            if future.done():
+                continue  # let go earlier (a hurried waiter's older entry), or cancelled
+            future.set_result(None)
+            self.next_at = max(time.monotonic(), self.next_at) + 1 / self.rate
+
+
 @dataclass
 class _Kept:
     """What the outbox knows of one kept message."""
@@ -60,6 +123,8 @@ class _Kept:
     looked_up: bool = False
     stored_digest: str = ""  # what storage says the message showed (after a restart)
     renew: bool = False  # post it anew at the bottom of the chat, deleting the old one
+    priority: int = TABLE  # under the overall cap: URGENT (a prompt), TABLE, WAITING
+    since: float | None = None  # when the oldest content not yet shown was wanted
 
 
 @dataclass
@@ -71,6 +136,7 @@ class _Keep:
 class _Post:
     content: Rendered | asyncio.Task[Rendered]  # one still being made keeps its place
     thread_id: int | None
+    at: float = field(default_factory=time.monotonic)
 
 
 @dataclass
@@ -93,6 +159,8 @@ class _Lane:
     next_at: float = 0.0
     task: asyncio.Task[None] | None = None
     working: bool = False  # sending (not merely waiting out its interval before it is dropped)
+    priority: int = URGENT  # of the call being made
+    paid: bool = False  # the gate was passed for the next call already
 
 
 @dataclass
@@ -114,14 +182,19 @@ class Outbox:
         private_interval: float = 1.0,
         on_blocked: Callable[[int], Awaitable[None]] | None = None,
         on_migrated: Callable[[int, int], Awaitable[None]] | None = None,
+        overall_rate: float = 0.0,
     ) -> None:
         self.bot = bot
+        self.gate = Gate(overall_rate)  # 0: no cap of the outbox's own
         self.storage = storage
         self.group_interval = group_interval
         self.private_interval = private_interval
         self.on_blocked = on_blocked
         self.on_migrated = on_migrated
         self.stats = Stats()
+        # (chat id, priority, seconds from wanted to shown) of each delivery, when a benchmark
+        # asks for them by setting a list here.
+        self.delays: list[tuple[int, int, float]] | None = None
         self.max_keeps = MAX_KEEPS
         self._lanes: dict[int, _Lane] = {}
         self._keeps: OrderedDict[KeepId, _Kept] = OrderedDict()  # least recently wanted first
@@ -138,16 +211,29 @@ class Outbox:
             self.want(table_id, key, chat_id, thread_id, content)
 
     def want(
-        self, table_id: int, key: str, chat_id: int, thread_id: int | None, content: Rendered
+        self,
+        table_id: int,
+        key: str,
+        chat_id: int,
+        thread_id: int | None,
+        content: Rendered,
+        priority: int = TABLE,
     ) -> None:
-        """Make the kept message ``key`` of the table show ``content`` (posted if it is new)."""
+        """Make the kept message ``key`` of the table show ``content`` (posted if it is new);
+        ``priority`` under the overall cap (``URGENT`` for the prompt of the player on turn,
+        ``WAITING`` for a screen that only follows the others' play)."""
         keep = (table_id, key)
         kept = self._keeps.get(keep)
         if kept is None:
-            kept = self._keeps[keep] = _Kept(chat_id, thread_id, content)
+            kept = self._keeps[keep] = _Kept(chat_id, thread_id, content, priority=priority)
+            kept.since = time.monotonic()
         else:
+            if kept.since is None or priority < kept.priority:
+                kept.since = time.monotonic()  # a prompt is timed from when it became one
             kept.chat_id, kept.thread_id, kept.wanted = chat_id, thread_id, content
+            kept.priority = priority
             self._keeps.move_to_end(keep)
+            self.gate.hurry(keep, priority)
         lane = self._lane(chat_id)
         if keep not in lane.pending:
             lane.pending.add(keep)
@@ -265,9 +351,30 @@ class Outbox:
                     del self._lanes[lane.chat_id]
                 return
 
+    def _first(self, lane: _Lane) -> _Keep | _Post | _File:
+        """The next op of the chat: posts (results, notices, replies) go ahead of edits of
+        messages already shown (the table), which coalesce meanwhile; posts keep their order,
+        and so does a kept message not shown yet (its place in the chat is its first post)."""
+        head = lane.queue[0]
+        if not isinstance(head, _Keep):
+            return head
+        kept = self._keeps.get(head.keep)
+        if kept is None or kept.message_id is None or kept.renew:
+            return head
+        for index, op in enumerate(lane.queue):
+            if isinstance(op, _Post | _File):
+                del lane.queue[index]
+                lane.queue.appendleft(op)
+                return op
+            if isinstance(op, _Keep):
+                other = self._keeps.get(op.keep)
+                if other is not None and (other.message_id is None or other.renew):
+                    return head  # a new message waits in line: nothing passes it
+        return head
+
     async def _work(self, lane: _Lane) -> None:
         while lane.queue:
-            op = lane.queue[0]
+            op = self._first(lane)
             wait = lane.next_at - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
@@ -301,6 +408,7 @@ class Outbox:
 
     async def _send(self, lane: _Lane, op: _Keep | _Post | _File) -> bool:
         """Make one call for ``op``; False if none was needed."""
+        lane.priority, lane.paid = URGENT, False
         if isinstance(op, _Post):
             try:
                 content = op.content if isinstance(op.content, Rendered) else await op.content
@@ -308,6 +416,8 @@ class Outbox:
                 log.exception("outbox: a message to send could not be made")
                 return False
             await self._call_post(lane, content, op.thread_id)
+            if self.delays is not None:
+                self.delays.append((lane.chat_id, URGENT, time.monotonic() - op.at))
             return True
         if isinstance(op, _File):
             try:
@@ -323,19 +433,32 @@ class Outbox:
         # From here the content is read: a want() while this call is in flight must queue a
         # pass of its own, or its newer content would never be sent (the key is not pending
         # any more once it is read). That pass finds nothing to do if the content is the same.
+        kept = self._keeps.get(op.keep)
+        if kept is None or kept.chat_id != lane.chat_id:
+            lane.pending.discard(op.keep)
+            return False  # forgotten, or it now belongs to another chat (a substitute's seat)
+        if kept.sent != kept.wanted or kept.renew:
+            # Past the overall cap first, still pending: what is wanted meanwhile is what goes.
+            lane.priority = kept.priority
+            await self.gate.acquire(kept.priority, op.keep)
+            lane.paid = True
         lane.pending.discard(op.keep)
         kept = self._keeps.get(op.keep)
         if kept is None or kept.chat_id != lane.chat_id:
-            return False  # forgotten, or it now belongs to another chat (a substitute's seat)
+            return False
         content = kept.wanted
+        since, kept.since = kept.since, None
         if kept.sent == content and not kept.renew:
             self.stats.skipped += 1
             return False
         self._sending.add(op.keep)
         try:
-            return await self._send_kept(lane, op.keep, kept, content)
+            called = await self._send_kept(lane, op.keep, kept, content)
         finally:
             self._sending.discard(op.keep)
+        if called and since is not None and self.delays is not None:
+            self.delays.append((lane.chat_id, kept.priority, time.monotonic() - since))
+        return called
 
     async def _send_kept(self, lane: _Lane, keep: KeepId, kept: _Kept, content: Rendered) -> bool:
         message_id = await self._known_id(keep, kept)
@@ -396,6 +519,10 @@ class Outbox:
         into PTB objects that nobody reads was the largest cost of a busy bot.
         """
         for attempt in range(3):
+            if lane.paid:
+                lane.paid = False
+            else:
+                await self.gate.acquire(lane.priority)
             self._count(lane.chat_id)
             try:
                 result = await self.bot.do_api_request(

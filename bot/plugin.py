@@ -55,8 +55,15 @@ class Screens(Protocol):
     def private_translator(self, snap: Snapshot, holder: Holder) -> Translator: ...
 
     def private(
-        self, snap: Snapshot, seat: int, key: str, render: Callable[[Translator], Rendered]
-    ) -> None: ...
+        self,
+        snap: Snapshot,
+        seat: int,
+        key: str,
+        render: Callable[[Translator], Rendered],
+        urgent: bool = False,
+    ) -> None:
+        """``urgent``: the screen asks its player to act (their prompt goes first under the
+        overall cap); otherwise it only follows the others' play and may wait."""
 
 
 class GameUI(Protocol):
@@ -162,6 +169,7 @@ class Price:
     unit: str
     words: tuple[str, ...]
     per: int = 1
+    rounding: bool = False  # the group's rounding applies to it (a rubber to hundreds)
 
 
 def _no_handlers() -> Sequence[BaseHandler[Update, Any, Any]]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from bot.callback_data import Act
 from bot.i18n import Translator, translator
-from bot.outbox import Outbox
+from bot.outbox import URGENT, WAITING, Outbox
 from bot.plugin import Plugins
 from bot.tables import (
     Change,
@@ -103,7 +103,12 @@ class Presenter:
         self.plugins.ui(snap.game.name).show_hand(self, snap, seat, menu)
 
     def private(
-        self, snap: Snapshot, seat: int, key: str, render: Callable[[Translator], Rendered]
+        self,
+        snap: Snapshot,
+        seat: int,
+        key: str,
+        render: Callable[[Translator], Rendered],
+        urgent: bool = False,
     ) -> None:
         """A seat's private screen, in its holder's language, for a holder the bot may write
         to (not a guest, not one who blocked it: play waits for them)."""
@@ -111,7 +116,8 @@ class Presenter:
         if holder is None or holder.tg_user_id is None or seat in snap.paused:
             return
         content = render(self.private_translator(snap, holder))
-        self.outbox.want(snap.table_id, key, holder.tg_user_id, None, content)
+        priority = URGENT if urgent else WAITING
+        self.outbox.want(snap.table_id, key, holder.tg_user_id, None, content, priority)
 
     def _switched(self, snap: Snapshot, notice: GameSwitched, t: Translator) -> None:
         """The table plays another game now: say who kept a seat and who stood up, and post

@@ -336,6 +336,10 @@ class KeeperHandlers(abc.ABC, Generic[SheetT, EntryT]):
     ) -> None:
         """A press of the wizard under the sheet (not its undo)."""
 
+    def entry_text(self, entry: EntryT, sheet: SheetT, t: Translator) -> str:
+        """An entry as the sheet's note echoes it (its notation unless the game words it)."""
+        return entry.code()
+
     async def finished(self, context: BotContext, sheet: SheetT, note: str) -> None:
         """The sheet was closed (its last entry, or "end"): shown as it ended."""
         self.show(context, sheet, note=note)
@@ -376,7 +380,9 @@ class KeeperHandlers(abc.ABC, Generic[SheetT, EntryT]):
         key: str | None = None,
     ) -> None:
         before, sheet = await self.keeper(context).enter(table_id, expected, entry, player.id, key)
-        summary = self.t(sheet)("keeper.entered", entry=entry.code(), name=user_text(player.name))
+        t = self.t(sheet)
+        said = self.entry_text(entry, sheet, t)
+        summary = t("keeper.entered", entry=said, name=user_text(player.name))
         self.close_old(context, before, summary)
         if sheet.finished is not None:
             await self.finished(context, sheet, summary)

@@ -197,7 +197,8 @@ async def money_button(update: Update, context: BotContext) -> None:
                 "settle.recorded",
                 payer=user_text(names[payer]),
                 payee=user_text(names[payee]),
-                amount=amount(points, chat.settings, _group_t(chat), unit=unit),
+                # Always with its unit: "400" alone does not say points or money.
+                amount=amount(points, chat.settings, _group_t(chat), unit=unit, label=True),
             )
         ),
     )

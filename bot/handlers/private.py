@@ -13,6 +13,7 @@ from bot.handlers.common import (
     chat_translator,
     refusal_message,
     seat_wanted,
+    thread_of,
 )
 from bot.i18n import translator
 from bot.tables import Change, Refusal
@@ -27,7 +28,9 @@ async def start(update: Update, context: BotContext) -> None:
     assert chat is not None and user is not None
     t = await chat_translator(update, context)
     if chat.type != ChatType.PRIVATE:
-        context.outbox.post(chat.id, None, render_help(t))
+        thread = thread_of(update)
+        order = await help_order(context, chat.id, thread)
+        context.outbox.post(chat.id, thread, render_help(t, order))
         return
     player = await acting_player(update, context)
     for change in await context.service.started(player):
@@ -96,7 +99,18 @@ async def help_command(update: Update, context: BotContext) -> None:
     chat = update.effective_chat
     assert chat is not None
     t = await chat_translator(update, context)
-    context.outbox.post(chat.id, None, render_help(t))
+    thread = thread_of(update)
+    context.outbox.post(chat.id, thread, render_help(t, await help_order(context, chat.id, thread)))
+
+
+async def help_order(context: BotContext, chat_id: int, thread: int | None) -> list[str]:
+    """The games for /help, the one this chat's table plays first."""
+    games = [plugin.game for plugin in context.plugins]
+    table_id = await context.service.table_for(chat_id, thread) if chat_id < 0 else None
+    if table_id is not None:
+        game = (await context.service.snapshot(table_id)).game.name
+        games.sort(key=lambda g: g != game)
+    return games
 
 
 async def member_changed(update: Update, context: BotContext) -> None:

@@ -22,13 +22,14 @@ def signed(points: int) -> str:
     return "+" + number(points) if points > 0 else number(points)
 
 
-def money(points: int, stake: int, currency: str, sign: bool = True) -> str:
-    """Points at ``stake`` per 100 points, e.g. ``+30 RUB``; empty when no stake is set."""
+def money(points: int, stake: int, currency: str, sign: bool = True, decimal: str = ".") -> str:
+    """Points at ``stake`` per 100 points, e.g. ``+30 RUB``; empty when no stake is set.
+    ``decimal``: the language's mark before the hundredths (Russian writes ``41,5 ₽``)."""
     if not stake:
         return ""
     cents = points * stake  # hundredths of the currency
     whole, part = divmod(abs(cents), 100)
-    text = number(whole) + (f".{part:02d}".rstrip("0") if part else "")
+    text = number(whole) + (f"{decimal}{part:02d}".rstrip("0") if part else "")
     if cents < 0:
         text = MINUS + text
     elif cents > 0 and sign:
@@ -48,12 +49,12 @@ def amount(
     unless ``label``: beside whists they need their name); money (``cents``) as money."""
     shown = signed(points) if sign else number(points)
     if unit == CENTS:
-        return money(points, 1, group.currency, sign) or "0"
+        return money(points, 1, group.currency, sign, t("number.decimal")) or "0"
     count = _count(shown, points, unit, t)
     price = group.price(unit)
     if not price:
         return shown if unit == POINTS and not label else count
-    return f"{money(points, price, group.currency, sign)} ({count})"
+    return f"{money(points, price, group.currency, sign, t('number.decimal'))} ({count})"
 
 
 def priced_together(units: Mapping[str, int] | set[str], group: ChatSettings) -> bool:
@@ -79,7 +80,8 @@ def holding(
             for unit, value in sorted(live.items())
             if unit != CENTS
         ]
-        return f"{money(total, 1, group.currency, sign) or '0'} ({' · '.join(parts)})"
+        cash = money(total, 1, group.currency, sign, t("number.decimal"))
+        return f"{cash or '0'} ({' · '.join(parts)})"
     return " · ".join(
         amount(value, group, t, sign, unit, label=True) for unit, value in sorted(live.items())
     )

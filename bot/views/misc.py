@@ -7,7 +7,8 @@ from typing import TypeVar
 
 from bot.callback_data import Act, Button
 from bot.i18n import Translator
-from bot.plugin import GameUI, Price
+from bot.plugin import GameUI, Price, Screens
+from bot.tables import Snapshot
 from bot.views import Key, Rendered
 from bot.views.amounts import holding, money
 from bot.views.text import user_text
@@ -17,8 +18,12 @@ from storage.interface import ChatSettings, PaymentPolicy, Rounding, TableSettin
 TIMER_MINUTES = (0, 1, 2, 3, 5, 10)  # the turn timer's choices (0: off)
 
 
-def render_help(t: Translator) -> Rendered:
-    return Rendered(t("help.text"))
+def render_help(t: Translator, games: Sequence[str]) -> Rendered:
+    """/help: every command of every game the bot serves (``games``, the table's own first),
+    then what every table has, in the reader's language."""
+    return Rendered(
+        "\n\n".join([t("help.title"), *(t(f"help.{g}") for g in games), t("help.common")])
+    )
 
 
 def render_welcome(
@@ -55,6 +60,11 @@ def render_settings(
     the group's money (its prices: the table's game's unit and every unit it has priced),
     each a button that switches it."""
     option_lines, option_keys = ui.options_view(settings.options, t)
+    unit = find_game(ui.game).unit
+    # The group's rounding is a rule of the games whose price says so (bridge rounds a
+    # rubber to hundreds); a Preferans table does not offer it.
+    rounds = any(p.unit == unit and p.rounding for p in prices)
+    rounding = [t("settings.rounding", rounding=t(f"rounding.{group.rounding.value}"))]
     lines = [
         t("settings.title", number=table_id),
         *option_lines,
@@ -64,8 +74,8 @@ def render_settings(
         else t("settings.timer_off"),
         "",
         f"<b>{t('settings.group')}</b>",
-        *_price_lines(group, t, find_game(ui.game).unit, prices),
-        t("settings.rounding", rounding=t(f"rounding.{group.rounding.value}")),
+        *_price_lines(group, t, unit, prices),
+        *(rounding if rounds else ()),
         t("settings.payments", who=t(f"payments.{group.payments.value}")),
     ]
     other_language = "en" if settings.language == "ru" else "ru"
@@ -81,11 +91,20 @@ def render_settings(
         *((key(label, value),) for label, value in option_keys),
         (key(t("settings.switch_language", language=other_language), f"lang={other_language}"),),
         (key(t("settings.switch_timer", minutes=next_timer), f"timer={next_timer}"),),
-        (
-            key(
-                t("settings.switch_rounding", rounding=t(f"rounding.{other_rounding.value}")),
-                f"round={other_rounding.value}",
-            ),
+        *(
+            (
+                (
+                    key(
+                        t(
+                            "settings.switch_rounding",
+                            rounding=t(f"rounding.{other_rounding.value}"),
+                        ),
+                        f"round={other_rounding.value}",
+                    ),
+                ),
+            )
+            if rounds
+            else ()
         ),
         (
             key(
@@ -106,7 +125,7 @@ def _price_lines(
     for price in sorted(prices, key=lambda p: p.unit != unit):
         cents = group.price(price.unit)
         if cents:
-            shown = money(cents * price.per, 1, group.currency, sign=False)
+            shown = money(cents * price.per, 1, group.currency, False, t("number.decimal"))
             lines.append(t(f"settings.price.{price.unit}", price=shown))
         elif price.unit == unit:
             lines.append(t(f"settings.no_price.{price.unit}"))
@@ -117,7 +136,7 @@ def _price_lines(
 
 
 def undo_key(table_id: int, deal_no: int, t: Translator) -> Key:
-    """"Take back" for a deal: on a waiting player's screen, or on play again after their own
+    """ "Take back" for a deal: on a waiting player's screen, or on play again after their own
     last action (the opponents decide; the service checks it is theirs)."""
     return Key(t("button.undo"), Button(table_id, deal_no, Act.UNDO).encode())
 
@@ -140,3 +159,12 @@ T = TypeVar("T")
 
 def next_in(options: list[T], current: T) -> T:
     return options[(options.index(current) + 1) % len(options)]
+
+
+def end_vote_message(screens: Screens, snap: Snapshot, content: Rendered, fresh: bool) -> None:
+    """The vote on stopping the match now is one message: a new proposal (``fresh``) is posted
+    at the bottom of the chat, and every answer after it edits that message."""
+    key = f"vote:end:{snap.deal_no}"
+    if fresh:
+        screens.outbox.forget(snap.table_id, key)
+    screens.outbox.want(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, content)

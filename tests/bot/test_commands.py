@@ -96,7 +96,8 @@ async def test_after_a_rubber_the_same_four_play_on_with_new_partners(h: Harness
         for m in reversed(h.api.chat_messages(GROUP))
         if "Роббер окончен" in m.text and m.kind != "photo"
     )
-    assert "Баланс" in over.text
+    # The group's first rubber, nothing priced: its result is everyone's account, one list.
+    assert "Итог, он же счёт каждого" in over.text and "Баланс" not in over.text
     mid_rubber = await h.press(STRANGER, over, _button(over, ":np"))
     assert mid_rubber["text"] == "You are not seated at this table."
     answer = await h.press(PLAYERS[2], over, _button(over, ":np"))
@@ -154,3 +155,16 @@ async def test_the_sheet_picture_comes_with_the_result_before_later_replies(h: H
     [photo] = [m for m in group if m.kind == "photo"]
     ledger = next(m for m in group if "Баланс" in m.text and m.message_id > over.message_id + 1)
     assert photo.message_id == over.message_id + 1 < ledger.message_id
+
+
+async def test_help_names_every_command_of_both_games_the_tables_first(h: Harness) -> None:
+    await h.say(PLAYERS[0], GROUP, "/preferans")
+    await h.say(PLAYERS[0], GROUP, "/help")
+    text = h.api.chat_messages(GROUP)[-1].text
+    assert text.index("<b>Преферанс</b>") < text.index("<b>Бридж</b>")  # the table's game first
+    for word in ("/pbn", "🤖", "/prefkeep", "/keep", "/ledger", "/settle", "/sub", "/end"):
+        assert word in text, word
+    assert "роббер или пуля" in text and "запись роббера" not in text
+    await h.say(PLAYERS[1], PLAYERS[1].id, "/help")  # Bob reads English; no table here
+    private = h.api.chat_messages(PLAYERS[1].id)[-1].text
+    assert private.index("<b>Bridge</b>") < private.index("<b>Preferans</b>")

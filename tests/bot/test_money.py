@@ -8,6 +8,7 @@ import asyncio
 import csv
 import io
 import random
+import re
 import struct
 
 from games.bridge.cards import Seat, Side
@@ -200,6 +201,9 @@ async def test_online_and_scorekeeper_rubbers_share_one_ledger(h: Harness) -> No
         await h.settle()
     assert set((await storage.balances(chat.id)).values()) == {0}
     assert len(await storage.ledger(chat.id)) > 12  # payments were added, nothing rewritten
+    # Each payment said what it was paid in: points, with their unit, as no stake is set.
+    recorded = [m.text for m in h.api.chat_messages(GROUP) if m.text.startswith("💸")]
+    assert recorded and all(re.search(r"\d очк\.$", text) for text in recorded), recorded
 
     # The chart: a real PNG of a sensible size.
     await h.say(ANNA, GROUP, "/ledger chart")

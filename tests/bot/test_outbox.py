@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from telegram import Bot
 
-from bot.outbox import Outbox
+from bot.outbox import TABLE, URGENT, WAITING, Gate, Outbox
 from bot.views import Rendered
 from storage.interface import TableSettings
 from storage.sqlite import SqliteStorage
@@ -142,3 +142,47 @@ async def test_what_the_outbox_remembers_stays_bounded(api: FakeBotApi, outbox: 
     assert len([c for c in api.calls if c.method == "sendMessage"]) == posted  # no new post
     [first] = [m for m in api.chat_messages(-1) if m.text.startswith("table 0")]
     assert first.text == "table 0, edited much later"
+
+
+async def test_the_gate_lets_the_most_urgent_call_go_first() -> None:
+    """Under the overall cap, a prompt or a result goes before the group's table, and that
+    before a waiting player's screen; a screen that became its player's prompt while it waited
+    is hurried; the rate holds."""
+    gate = Gate(rate=50.0)
+    order: list[str] = []
+
+    async def call(name: str, priority: int, key: object = None) -> None:
+        await gate.acquire(priority, key)
+        order.append(name)
+
+    await gate.acquire(URGENT)  # the first goes at once and starts the clock
+    started = time.monotonic()
+    tasks = [asyncio.create_task(call(f"wait{i}", WAITING, f"w{i}")) for i in range(4)]
+    await asyncio.sleep(0)
+    tasks.append(asyncio.create_task(call("table", TABLE)))
+    tasks.append(asyncio.create_task(call("prompt", URGENT)))
+    await asyncio.sleep(0)
+    gate.hurry("w3", URGENT)  # West's screen is their prompt now
+    await asyncio.gather(*tasks)
+    assert order[:3] == ["prompt", "wait3", "table"] or order[:3] == ["wait3", "prompt", "table"]
+    assert order[3:] == ["wait0", "wait1", "wait2"]
+    assert time.monotonic() - started >= 5 / 50 * 0.9  # six calls at 50 a second
+    assert gate.waited[WAITING] == 4 and gate.waited[URGENT] == 1
+
+
+async def test_under_the_overall_cap_the_prompt_passes_the_waiting_screens(
+    api: FakeBotApi, outbox: Outbox
+) -> None:
+    """Twenty waiting players' screens are wanted, then one player's prompt: under a cap of
+    20 calls a second the prompt is sent within the next few calls, the waiting screens after
+    it, and every screen still ends on its latest content."""
+    outbox.gate = Gate(20.0)
+    for chat in range(201, 221):
+        outbox.want(1, f"hand:{chat}", chat, None, Rendered("waiting"), WAITING)
+    await asyncio.sleep(0.01)  # they are queued at the gate
+    outbox.want(1, "hand:300", 300, None, Rendered("your call"), URGENT)
+    await outbox.drain()
+    order = [int(c.params["chat_id"]) for c in api.calls if c.method == "sendMessage"]
+    assert sorted(order) == [*range(201, 221), 300]
+    assert order.index(300) <= 2, order  # ahead of the waiting screens still at the gate
+    assert all(api.chat_messages(chat)[-1].text == "waiting" for chat in range(201, 221))

@@ -69,12 +69,18 @@ async def test_a_kept_pulka_by_buttons_and_typing_lands_in_the_ledger(
         assert "отменил" in sheet(h).text
         await h.say(ANNA, GROUP, "/deal 7♥ 1 вист/пас 2/7/1")
         written.append("7H 1 whist/pass 2/7/1")
+        # The sheet echoes the entry in the table's words, its declarer by name (seat 1 is
+        # Боря's: the notation counts from 0, the table from "Место 1").
+        assert "✅ Боря: 7♥, вист/пас, 2/7/1" in sheet(h).text, sheet(h).text
         # bad input changes nothing: junk, a contract off the ladder, a stale wizard button,
         # a stranger's press, forged wizard data
         before = sheet(h)
         for junk in ("/deal 11S 0 pass/pass", "/deal 6S 5 pass/pass", "/deal мизер 0 11"):
             await h.say(ANNA, GROUP, junk)
             assert "📝" not in h.api.chat_messages(GROUP)[-1].text
+            assert "13" not in h.api.chat_messages(GROUP)[-1].text  # the pulka's words
+        await h.say(ANNA, GROUP, "/deal junk")
+        assert "/deal 7♥ 0 вист/пас 6/3/1" in h.api.chat_messages(GROUP)[-1].text
         assert (await h.press(ANNA, first, stale)).get("text")
         h.api.outsiders.add((GROUP, STRANGER.id))  # not in the group
         assert (await h.press(STRANGER, before, data_of(before, "pk:g"))).get("text")

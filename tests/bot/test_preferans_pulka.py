@@ -202,6 +202,15 @@ async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_th
         result = next(m for m in reversed(h.api.chat_messages(GROUP)) if over in m.text)
         picture = h.api.chat_messages(GROUP)[-1]  # the pulka drawn, right after its result
         assert picture.kind == "photo" and picture.upload is not None
+        # After each deal its result and the pulka drawn (the last deal's comes with the end).
+        group = h.api.chat_messages(GROUP)
+        results = [
+            i
+            for i, m in enumerate(group)
+            if m.text.startswith("<b>Deal ") or m.text.startswith("<b>Сдача ")
+        ]
+        drawn = [i for i in results[:-1] if any(m.kind == "photo" for m in group[i + 1 : i + 3])]
+        assert len(results) >= 2 and len(drawn) >= len(results) - 2, (len(results), len(drawn))
         written = "Written — " if language == "en" else "Записано — "
         on = "whists on" if language == "en" else "висты на"
         assert any(written in m.text and on in m.text for m in h.api.chat_messages(GROUP))

@@ -10,7 +10,13 @@ import re
 import pytest
 
 from bot.callback_data import Act, Button
-from bot.games.preferans.table import render_private, render_table
+from bot.games.preferans.buttons import TRICKS
+from bot.games.preferans.table import (
+    completed_tricks,
+    render_private,
+    render_table,
+    tricks_popup,
+)
 from bot.i18n import Translator
 from bot.tables import Holder, Snapshot
 from games.core.registry import find_game
@@ -64,7 +70,10 @@ def test_every_screen_shows_only_what_its_reader_may_see(seed: int, language: st
         snap = snapshot(state)
         table = render_table(snap, 3, state.view(None), t)
         assert shown(table.text) <= allowed(state, None), (state.phase, table.text)
-        assert not table.keys
+        # Its one button looks back at the completed tricks: played cards only.
+        assert all(Button.decode(k.data).act == TRICKS for row in table.keys for k in row)
+        popup = tricks_popup(state.view(None), {s: f"P{s}" for s in range(4)}, t)
+        assert len(popup) <= 200 and shown(popup) <= allowed(state, None), popup
         for seat in range(state.deal.players):
             view = state.view(seat)
             menus = [""]
@@ -107,3 +116,13 @@ def test_every_screen_shows_only_what_its_reader_may_see(seed: int, language: st
                 else:
                     offered_legal = {a for a in legal if not isinstance(a, MakeClaim)}
                     assert actions == offered_legal, (state.phase, seat)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_look_back_names_who_took_each_trick(seed: int) -> None:
+    """The popup's takers, read off the view (the next trick's leader, the count for the last),
+    are the rules' own winners."""
+    _final, states = random_deal(seed)
+    for state in states:
+        for number, trick, taker in completed_tricks(state.view(None)):
+            assert taker == state._winner(trick), (number, trick)

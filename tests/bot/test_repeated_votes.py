@@ -56,6 +56,11 @@ async def test_repeated_votes_write_once_and_post_once(h: Harness) -> None:
         await h.say(PLAYERS[0], GROUP, "/end")
     assert await log_size(h) == events + 1
     assert len(h.api.chat_messages(GROUP)) == posts + 1
+    # The next player's yes edits that one message: a vote is one message, not one a vote.
+    proposal = h.api.chat_messages(GROUP)[-1]
+    await h.say(PLAYERS[1], GROUP, "/end")
+    assert len(h.api.chat_messages(GROUP)) == posts + 1
+    assert PLAYERS[0].first_name in proposal.text and PLAYERS[1].first_name in proposal.text
 
 
 async def test_hand_records_are_limited_per_chat(api: FakeBotApi, tmp_path: Path) -> None:

@@ -125,7 +125,8 @@ async def test_three_robots_and_a_person_play_a_rubber(h: Harness) -> None:
 
     group = "\n".join(text for m in h.api.chat_messages(GROUP) for _, text in m.history)
     # What the robots' calls promised is shown with the auction.
-    assert re.search(r"🤖 \S+ \S+: .*(о\.|ровная|форсинг|Стейман|вход|контра|блок)", group), group
+    assert re.search(r"🤖 \S+ \S+: .*(оч\.|ровная|форсинг|Стейман|вход|контра|блок)", group), group
+    assert not re.search(r"🤖 \S+ Пас: \d+–\d+ оч\.$", group, re.M)  # no note that says nothing
     # The rubber is practice: written, shown, and out of money.
     assert "Тренировочный счёт" in group
     await h.say(ANNA, GROUP, "/ledger")
@@ -141,7 +142,7 @@ async def test_three_robots_and_a_person_play_a_rubber(h: Harness) -> None:
     assert {r.unit for r in rows} == {"practice"} and sum(r.points for r in rows) == 0
 
     # Each deal's result: a link that replays it on BBO, and the double-dummy table on a button.
-    results = [m for m in h.api.chat_messages(GROUP) if "Расклад" in m.text]
+    results = [m for m in h.api.chat_messages(GROUP) if RU("result.bbo") in m.text]
     assert results
     logs = {}
     for deal_no in range(1, 40):

@@ -92,7 +92,7 @@ async def test_full_rubber_by_offered_buttons_without_leaks(h: Harness) -> None:
     deal = Deal.from_pbn(str(events[0].payload["pbn"]))
     analysis = analyse(deal, False, False)
     first = next(m for m in h.api.chat_messages(GROUP) if "Сдача 1</b>:" in m.text)
-    assert "🔍 Даблдамми" in first.text or "Пас" in first.text
+    assert "🔍 При игре в открытую" in first.text or "Пас" in first.text
     assert "Пар: " in first.text or not analysis.par
     # The whole table comes on the result's button, as a popup to whoever presses.
     [dd_button] = [b["callback_data"] for b in first.buttons()]
@@ -105,3 +105,18 @@ async def test_full_rubber_by_offered_buttons_without_leaks(h: Harness) -> None:
             analysis.makes(s, seat)
             for s in (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
         ], (seat, row)
+    # Each deal's table message looks back at its tricks: a popup of cards that were played,
+    # newest first, to whoever presses (Anna reads Russian).
+    tables = [m for m in h.api.chat_messages(GROUP) if "🃏" in m.text and deal_number(m.text)]
+    looked = 0
+    for table in tables:
+        number = deal_number(table.text)
+        data = [b["callback_data"] for b in table.buttons() if b["callback_data"].endswith(":tr")]
+        if not data or number is None:
+            continue
+        popup = await h.press(PLAYERS[0], table, data[0])
+        assert popup.get("show_alert") and popup["text"].startswith("Взятки этой сдачи"), popup
+        played = {card for _, card in driver.deals[number].played}
+        assert cards_in(popup["text"]) <= played and cards_in(popup["text"]), popup
+        looked += 1
+    assert looked >= 1

@@ -10,6 +10,7 @@ CLAIM = "cl"  # arg: tricks
 CLAIM_ANSWER = "ca"  # arg: "y" or "n"
 CLAIM_MENU = "cm"  # opens the claim's sub-menu on the player's screen
 DD = "dd"  # arg: the vulnerability (o, n, e, b): a finished deal's double-dummy table
+TRICKS = "tr"  # the deal's completed tricks, in a popup for whoever presses
 # Scorekeeping for rubbers played with real cards; "deal" is the number of deals entered.
 KEEP = "sk"  # arg: the entry so far, e.g. "4SX.N.m2"
 KEEP_UNDO = "ku"
@@ -17,4 +18,4 @@ KEEP_PICTURE = "pic"
 
 TABLE_BUTTONS = frozenset({CALL, CARD, CLAIM, CLAIM_ANSWER, CLAIM_MENU})
 KEEPER_BUTTONS = frozenset({KEEP, KEEP_UNDO, KEEP_PICTURE})
-OWN_BUTTONS = frozenset({DD, *KEEPER_BUTTONS})
+OWN_BUTTONS = frozenset({DD, TRICKS, *KEEPER_BUTTONS})

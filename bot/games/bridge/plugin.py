@@ -28,5 +28,5 @@ BRIDGE = Plugin(
     menu=("keep", "pbn"),
     keeper=KEEPER,
     robot=move,
-    price=Price("points", ("stake", "ставка"), per=100),
+    price=Price("points", ("stake", "ставка"), per=100, rounding=True),
 )

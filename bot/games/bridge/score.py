@@ -9,7 +9,6 @@ from bot.callback_data import Act, Button
 from bot.games.bridge.buttons import DD
 from bot.games.bridge.cards import (
     contract_text,
-    hand_lines,
     result_text,
     seat_text,
     side_text,
@@ -31,7 +30,7 @@ from bot.views.misc import answer_keys
 from bot.views.text import plain_text, user_text
 from games.bridge.analysis import Analysis
 from games.bridge.calls import Contract, Strain
-from games.bridge.cards import Deal, Seat, Side
+from games.bridge.cards import Seat, Side
 from games.bridge.records import Record, viewer_url
 from games.bridge.rubber import Line, Rubber, ScoreEntry
 from storage.interface import PRACTICE
@@ -96,9 +95,9 @@ def render_deal_result(
             name=name,
             outcome=outcome,
         )
-    lines = [head, *sheet_lines(notice.written, bridge_rubber(notice.match), t)]
-    lines.append(t("result.full_deal"))
-    lines.append(f"<pre>{escape(full_deal(final.deal, snap, lang))}</pre>")
+    # One line each: what happened, what it wrote, double-dummy and par, the link. The sheet
+    # is on /score and in the rubber's picture; all four hands are on the table message.
+    lines = [head, *entry_lines(notice.written, bridge_rubber(notice.match), t)]
     if analysis is not None:
         lines.extend(analysis_lines(analysis, result.contract, result.declarer, t))
     before = bridge_rubber(notice.before)
@@ -134,9 +133,9 @@ def analysis_lines(
             )
         )
     if analysis.par:
-        contracts = ", ".join(
-            f"{contract_text(p.contract, lang)} {seat_text(p.declarer, lang)}" for p in analysis.par
-        )
+        # As BBO writes it: the par contracts once each, then the side that makes it and its
+        # score ("Пар: 1♣/1♦ В-З +130").
+        contracts = "/".join(dict.fromkeys(contract_text(p.contract, lang) for p in analysis.par))
         score = analysis.par_score
         side = Side.NS if score >= 0 else Side.EW
         shown = f"{side_text(side, t)} {signed(abs(score))}" if score else "0"
@@ -154,22 +153,22 @@ def dd_table(analysis: Analysis, language: str) -> str:
     )
 
 
-def full_deal(deal: Deal, snap: Snapshot, language: str) -> str:
-    """All four hands as a compass, once the deal is over: N on top, W and E side by side, S
-    below (names cut short so that it fits a phone)."""
-
-    def block(seat: Seat) -> list[str]:
-        holder = snap.seats.get(seat)
-        name = plain_text(holder.name)[:12] if holder is not None else "—"
-        return [f"{seat_text(seat, language)} {name}", *hand_lines(deal.hand(seat), language)]
-
-    west, east = block(Seat.W), block(Seat.E)
-    width = max(len(line) for line in west) + 2
-    indent = " " * min(width, 12)
-    lines = [indent + line for line in block(Seat.N)]
-    lines += [f"{w:<{width}}{e}" for w, e in zip(west, east, strict=True)]
-    lines += [indent + line for line in block(Seat.S)]
-    return "\n".join(lines)
+def entry_lines(entries: Sequence[ScoreEntry], rubber: Rubber, t: Translator) -> list[str]:
+    """What a deal wrote, in one line, and the games won."""
+    written = " · ".join(
+        t(
+            "result.entry",
+            side=side_text(entry.side, t),
+            points=entry.points,
+            what=t(f"entry.{entry.kind.value}"),
+            line=t(f"line.{entry.line.value}"),
+        )
+        for entry in entries
+    )
+    games = rubber.games
+    lines = [written] if written else []
+    lines.append(t("result.games", ns=games[Side.NS], ew=games[Side.EW]))
+    return lines
 
 
 def sheet_lines(entries: Sequence[ScoreEntry], rubber: Rubber, t: Translator) -> list[str]:
@@ -210,6 +209,17 @@ def render_rubber_result(snap: Snapshot, notice: MatchFinished, t: Translator) -
         f"{user_text(notice.names.get(pid, '?'))} {signed(points)}"
         for pid, points in sorted(notice.entries.items(), key=lambda kv: -kv[1])
     ]
+    # The running accounts, unless they say the same as the entries (the group's first rubber,
+    # nothing priced): then one list.
+    same = (
+        notice.unit != PRACTICE
+        and not snap.chat.settings.price(notice.unit)
+        and set(notice.balances) <= {notice.unit}
+        and dict(notice.balances.get(notice.unit, {})) == dict(notice.entries)
+    )
+    if same:
+        lines.append(t("rubber.entries_are_accounts", entries=" · ".join(entry_parts)))
+        return Rendered("\n".join(lines), _next_keys(snap, t))
     lines.append(t("rubber.entries", entries=" · ".join(entry_parts)))
     if notice.unit == PRACTICE:  # a robot sat in: the people's practice points, not money
         lines.append(t("robot.practice_done"))
@@ -217,14 +227,18 @@ def render_rubber_result(snap: Snapshot, notice: MatchFinished, t: Translator) -
     else:
         lines.append(t("rubber.accounts"))
         lines.extend(account_lines(notice.balances, notice.names, snap.chat.settings, t))
-    keys = (
+    return Rendered("\n".join(lines), _next_keys(snap, t))
+
+
+def _next_keys(snap: Snapshot, t: Translator) -> tuple[tuple[Key, ...], ...]:
+    """After a rubber: the same four again, new partners, or stand up."""
+    return (
         (
             Key(t("button.next_rubber"), Button(snap.table_id, 0, Act.NEXT_MATCH).encode()),
             Key(t("button.new_partners"), Button(snap.table_id, 0, Act.NEW_PARTNERS).encode()),
         ),
         (Key(t("button.stand_up"), Button(snap.table_id, 0, Act.STAND_UP).encode()),),
     )
-    return Rendered("\n".join(lines), keys)
 
 
 def result_line(winner: Side | None, points: int, t: Translator) -> str:

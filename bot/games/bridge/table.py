@@ -6,12 +6,12 @@ from the kibitzer's view (no hand but dummy's after the opening lead), a player'
 
 from __future__ import annotations
 
-import dataclasses
 import functools
+import unicodedata
 from html import escape
 
 from bot.callback_data import Act, Button, action_data
-from bot.games.bridge.buttons import CLAIM_MENU
+from bot.games.bridge.buttons import CLAIM_MENU, TRICKS
 from bot.games.bridge.cards import (
     SUIT_SYMBOL,
     call_text,
@@ -27,10 +27,10 @@ from bot.tables import Snapshot
 from bot.views import Key, Rendered, key_rows
 from bot.views.amounts import money
 from bot.views.misc import undo_key
-from bot.views.text import user_text
+from bot.views.text import plain_text, user_text
 from games.bridge.bidding import read_auction
-from games.bridge.calls import Call
-from games.bridge.cards import Card, Seat, Side, Suit, sort_hand
+from games.bridge.calls import Call, CallKind
+from games.bridge.cards import Card, Deal, Seat, Side, Suit, sort_hand
 from games.bridge.deal import Phase, SeatView
 from games.bridge.game import CODEC
 from storage.interface import POINTS, TableStatus
@@ -59,7 +59,7 @@ def _settings_line(snap: Snapshot, t: Translator) -> str:
     line = t("settings.line", rules=t(f"rules.{rules}"), part=part)
     group = snap.chat.settings
     if group.price(POINTS):  # the stake: money per 100 points
-        stake = money(group.price(POINTS) * 100, 1, group.currency, sign=False)
+        stake = money(group.price(POINTS) * 100, 1, group.currency, False, t("number.decimal"))
         line += " · " + t("settings.price.points", price=stake)
     return line
 
@@ -89,13 +89,16 @@ def robot_notes(snap: Snapshot, view: SeatView, t: Translator) -> list[str]:
         if seat not in robots or meaning is None:
             continue
         call = view.calls[i]
+        if call.kind is CallKind.PASS and meaning.tag == "natural":
+            continue  # a plain pass: its points say only "not enough to bid"
         parts = [t(f"robot.tag.{meaning.tag}")] if meaning.tag != "natural" else []
         low, high = meaning.hcp
         if (low, high) != (0, 40):
             points = f"{low}+" if high >= 37 else f"{low}–{high}"
             parts.append(t("robot.points", points=points))
         for suit, count in sorted(meaning.lengths.items(), reverse=True):
-            parts.append(f"{count}+{SUIT_SYMBOL[suit]}")
+            if count >= 2:  # "1+" of a suit says nothing
+                parts.append(f"{count}+{SUIT_SYMBOL[suit]}")
         if meaning.balanced:
             parts.append(t("robot.balanced"))
         if meaning.aces:
@@ -157,22 +160,43 @@ def _play_lines(snap: Snapshot, view: SeatView, t: Translator) -> list[str]:
     return lines
 
 
-def settled(view: SeatView) -> SeatView:
-    """The deal as the group's message shows it: the auction once it is over, the play as of
-    the last completed trick (dummy's hand with the card it has in the trick under way). The
-    message then changes about once a trick, not once a card: a deal costs the group ~16 calls
-    at any pace, within Telegram's 20 a minute; each player's own message shows the trick under
-    way when it is their turn."""
-    if view.phase is Phase.AUCTION:
-        return dataclasses.replace(view, calls=())
-    if not view.tricks or view.tricks[-1].is_complete or view.result is not None:
-        return view
-    under_way = view.tricks[-1]
-    hands = dict(view.hands)
-    dummy = view.dummy
-    if dummy is not None and dummy in hands:
-        hands[dummy] = hands[dummy] | {c for s, c in under_way.plays() if s is dummy}
-    return dataclasses.replace(view, tricks=view.tricks[:-1], hands=hands, turn=None, actor=None)
+def full_deal(deal: Deal, snap: Snapshot, language: str) -> str:
+    """All four hands as a compass, once the deal is over: N on top, W and E side by side, S
+    below (names cut short so that it fits a phone; a name's emoji takes two cells, as a
+    phone draws it, so E's column stays put)."""
+
+    def block(seat: Seat) -> list[str]:
+        holder = snap.seats.get(seat)
+        name = plain_text(holder.name)[:12] if holder is not None else "—"
+        return [f"{seat_text(seat, language)} {name}", *hand_lines(deal.hand(seat), language)]
+
+    west, east = block(Seat.W), block(Seat.E)
+    width = max(cells(line) for line in west) + 2
+    indent = " " * min(width, 12)
+    lines = [indent + line for line in block(Seat.N)]
+    lines += [w + " " * (width - cells(w)) + e for w, e in zip(west, east, strict=True)]
+    lines += [indent + line for line in block(Seat.S)]
+    return "\n".join(lines)
+
+
+def cells(text: str) -> int:
+    """The width of ``text`` in a monospaced block: a wide character (an emoji, a CJK letter)
+    takes two cells, a combining mark none."""
+    return sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        for c in text
+    )
+
+
+def _last_trick_line(view: SeatView, t: Translator) -> str:
+    """The trick completed before the one under way, while the new one has cards."""
+    if len(view.tricks) < 2 or not view.tricks[-1].cards or view.tricks[-1].is_complete:
+        return ""
+    trick = view.tricks[-2]
+    lang = t.language
+    cards = " · ".join(f"{seat_text(s, lang)} {card_text(c, lang)}" for s, c in trick.plays())
+    winner = seat_text(trick.winner(view.trump), lang)
+    return t("table.last_trick", number=len(view.tricks) - 1, cards=f"{cards} → {winner}")
 
 
 def render_table(
@@ -182,11 +206,14 @@ def render_table(
     vul: tuple[bool, bool],
     t: Translator,
     bot_username: str,
+    deal: Deal | None = None,
 ) -> Rendered:
-    """The group's table message for one deal, as a kibitzer sees it (``view`` of no seat),
-    changing about once a trick (``settled``)."""
+    """The group's table message for one deal, as a kibitzer sees it (``view`` of no seat): the
+    auction call by call and whose call it is, then every card as it is played, the trick
+    under way beside the one before, whose turn it is; once the deal is over, all four hands
+    (``deal``, given only then). The outbox coalesces it to the group's pace: at a person's
+    pace every action shows, at a robot's the states between are skipped."""
     auction_over = view.phase is not Phase.AUCTION
-    view = settled(view)
     lang = t.language
     # Two lines of head: the table and the deal, then who sits where (the scoring settings
     # are in /settings and on the seating message).
@@ -208,13 +235,13 @@ def render_table(
                 name=_name(snap, view.dealer),
             )
         )
-    if auction_over:
-        lines.append(f"<pre>{escape(auction_grid(view, lang))}</pre>")
-        if view.phase is Phase.PLAY and sum(view.tricks_won.values()) == 0:
-            lines.extend(robot_notes(snap, view, t))  # until the first trick is done
-    else:
-        lines.append(t("table.auction_on"))
+    lines.append(f"<pre>{escape(auction_grid(view, lang))}</pre>")
+    if auction_over and view.phase is Phase.PLAY and sum(view.tricks_won.values()) == 0:
+        lines.extend(robot_notes(snap, view, t))  # until the first trick is done
     lines.extend(_play_lines(snap, view, t))
+    last = _last_trick_line(view, t)
+    if last:
+        lines.append(last)
     if view.phase is not Phase.AUCTION:
         lines.append(t("table.tricks", ns=view.tricks_won[Side.NS], ew=view.tricks_won[Side.EW]))
     if view.claim is not None:
@@ -229,6 +256,12 @@ def render_table(
         lines.append(t("table.paused", names=names))
     elif view.result is not None:
         lines.append(t("table.deal_over"))
+        if deal is not None:
+            lines.append(t("result.full_deal"))
+            lines.append(f"<pre>{escape(full_deal(deal, snap, lang))}</pre>")
+    elif view.phase is Phase.AUCTION and view.turn is not None:
+        seat = seat_text(view.turn, lang)
+        lines.append(t("table.turn_call", name=_name(snap, view.turn), seat=seat))
     elif view.actor is not None and view.turn is not None and view.phase is Phase.PLAY:
         if view.turn is view.dummy and view.declarer is not None:
             lines.append(
@@ -238,10 +271,32 @@ def render_table(
             lines.append(
                 t("table.turn", name=_name(snap, view.actor), seat=seat_text(view.turn, lang))
             )
-    keys: tuple[tuple[Key, ...], ...] = ()
+    row: list[Key] = []
     if view.result is None and bot_username:
-        keys = ((Key(t("button.my_hand"), url=f"https://t.me/{bot_username}?start=hand"),),)
-    return Rendered("\n".join(lines), keys)
+        row.append(Key(t("button.my_hand"), url=f"https://t.me/{bot_username}?start=hand"))
+    if any(trick.is_complete for trick in view.tricks):  # look back at the tricks played
+        row.append(Key(t("button.tricks"), Button(snap.table_id, deal_no, TRICKS).encode()))
+    return Rendered("\n".join(lines), (tuple(row),) if row else ())
+
+
+POPUP = 200  # characters Telegram shows in a button's popup
+
+
+def tricks_popup(view: SeatView, t: Translator) -> str:
+    """The deal's completed tricks, newest first, as many as a popup holds: only cards that
+    were played, so anyone who sees the table may see them."""
+    lang = t.language
+    done = [(n, trick) for n, trick in enumerate(view.tricks, start=1) if trick.is_complete]
+    if not done:
+        return t("table.no_tricks")
+    text = t("table.tricks_title")
+    for number, trick in reversed(done):
+        cards = " ".join(f"{seat_text(s, lang)}{card_text(c, lang)}" for s, c in trick.plays())
+        line = f"\n{number}: {cards} → {seat_text(trick.winner(view.trump), lang)}"
+        if len(text) + len(line) > POPUP:
+            break
+        text += line
+    return text
 
 
 def render_seating(snap: Snapshot, t: Translator) -> Rendered:
@@ -324,7 +379,7 @@ def render_private(
         return Rendered("\n".join(lines))
     if view.result is not None:
         return _over(snap, view, lines, t)
-    if _waiting(snap, view):
+    if waiting(snap, view):
         return _quiet(snap, view, lines, t)
     at = snap.actions  # the position every call, card and claim button is made for
     lines += [
@@ -431,7 +486,7 @@ def _claim_lines(snap: Snapshot, view: SeatView, t: Translator) -> list[str]:
     return lines
 
 
-def _waiting(snap: Snapshot, view: SeatView) -> bool:
+def waiting(snap: Snapshot, view: SeatView) -> bool:
     """Mid-deal and not this seat's turn (nor paused, nor a claim to answer): the quiet view."""
     return (
         view.result is None
@@ -468,35 +523,11 @@ def _over(snap: Snapshot, view: SeatView, lines: list[str], t: Translator) -> Re
     return Rendered("\n".join(lines))
 
 
-def as_last_acted(view: SeatView) -> SeatView:
-    """The auction and the trick as they stood when the viewer last acted (declarer: for
-    dummy too): a waiting player's screen shows them without being edited for every call and
-    card of the others (the group's message follows those; their own screen is edited when
-    they act anyway, so this costs no call)."""
-    seat = view.viewer
-    mine = {seat} | ({view.dummy} if view.dummy is not None and seat is view.declarer else set())
-    if seat is view.dummy:  # dummy's cards are declarer's acts: dummy's screen stays still
-        return dataclasses.replace(view, tricks=())
-    if view.phase is Phase.AUCTION:
-        own = [i for i in range(len(view.calls)) if view.dealer.after(i) in mine]
-        calls = view.calls[: own[-1] + 1] if own else ()
-        return dataclasses.replace(view, calls=calls, tricks=(), turn=None)
-    for index in range(len(view.tricks) - 1, -1, -1):
-        trick = view.tricks[index]
-        played = [k for k, (who, _) in enumerate(trick.plays()) if who in mine]
-        if played:
-            cut = dataclasses.replace(trick, cards=trick.cards[: played[-1] + 1])
-            return dataclasses.replace(view, tricks=(*view.tricks[:index], cut))
-    return dataclasses.replace(view, tricks=())
-
-
 def _quiet(snap: Snapshot, view: SeatView, lines: list[str], t: Translator) -> Rendered:
-    """A waiting player's message: only what changes when they act or the contract is set.
-
-    Each call and card then edits two private chats (the one who acted, the one to act) instead
-    of all four: Telegram counts every edit against the bot's 30 a second, and the group's table
-    message shows the auction and the trick live to everyone.
-    """
+    """A waiting player's message: their hand, and the auction and the trick as they go, with
+    whose turn it is, so that nobody has to switch to the group to see what partner called.
+    It is edited at a lower priority than the prompt of the player on turn (the outbox's
+    gate): under load a waiting screen may lag, a prompt may not."""
     seat = view.viewer
     assert seat is not None
     lang = t.language
@@ -505,15 +536,23 @@ def _quiet(snap: Snapshot, view: SeatView, lines: list[str], t: Translator) -> R
     else:
         lines.append(f"<b>{t('private.your_hand')}</b>")
         lines.append(f"<pre>{escape(_hand_block(view.hands[seat], lang))}</pre>")
-    seen = as_last_acted(view)
-    if seen.calls:
-        lines.append(f"<pre>{escape(auction_grid(seen, lang))}</pre>")
+    if view.calls or view.phase is Phase.AUCTION:
+        lines.append(f"<pre>{escape(auction_grid(view, lang))}</pre>")
     contract = _contract_line(view, snap, t)
     if contract:
         lines.append(contract)
-    number, trick = _trick_line(seen, lang)
+    number, trick = _trick_line(view, lang)
     if trick:
         lines.append(t("table.trick", number=number, cards=trick))
+    last = _last_trick_line(view, t)
+    if last:
+        lines.append(last)
+    if view.phase is Phase.AUCTION and view.turn is not None:
+        turn = t("table.turn_call", name=_name(snap, view.turn), seat=seat_text(view.turn, lang))
+        lines.append(turn)
+    elif view.actor is not None and view.turn is not None:
+        key = "table.turn_dummy" if view.turn is view.dummy else "table.turn"
+        lines.append(t(key, name=_name(snap, view.actor), seat=seat_text(view.turn, lang)))
     lines.append(t("private.not_your_turn"))
     if len(view.calls) <= (seat - view.dealer) % 4:
         return Rendered("\n".join(lines))  # nothing done yet: nothing to take back

@@ -31,7 +31,7 @@ from bot.games.bridge.state import (
     deal_of,
     vulnerability,
 )
-from bot.games.bridge.table import render_private, render_seating, render_table
+from bot.games.bridge.table import render_private, render_seating, render_table, waiting
 from bot.i18n import Translator
 from bot.outbox import Outbox
 from bot.plugin import Screens, UIBase
@@ -45,6 +45,7 @@ from bot.tables import (
     UndoAsked,
 )
 from bot.views import Rendered
+from bot.views.misc import end_vote_message
 from bot.views.text import user_text
 from games.bridge.cards import Deal, Seat, Side
 from games.bridge.deal import DealState
@@ -129,7 +130,8 @@ class BridgeUI(UIBase):
         vul: tuple[bool, bool],
     ) -> None:
         t = screens.group_translator(snap)
-        table = render_table(snap, deal_no, state.view(None), vul, t, screens.bot_username)
+        deal = state.deal if state.result is not None else None  # all four, once it is over
+        table = render_table(snap, deal_no, state.view(None), vul, t, screens.bot_username, deal)
         screens.outbox.want(
             snap.table_id, f"table:{deal_no}", snap.chat.tg_chat_id, snap.topic_id, table
         )
@@ -161,6 +163,7 @@ class BridgeUI(UIBase):
             seat,
             self.hand_key(seat, deal_no),
             lambda t: render_private(snap, deal_no, view, vul, t, menu == "claim"),
+            urgent=not waiting(snap, view),
         )
 
     def seating(self, snap: Snapshot, t: Translator, bot_username: str) -> Rendered:
@@ -191,7 +194,8 @@ class BridgeUI(UIBase):
         elif isinstance(notice, UndoAnswered):
             post(chat, thread, render_undo_answered(snap, notice, t))
         elif isinstance(notice, EndVote):
-            post(chat, thread, render_end_vote(snap, notice, t))
+            fresh = notice.agree and len(snap.end_votes) == 1
+            end_vote_message(screens, snap, render_end_vote(snap, notice, t), fresh)
         elif isinstance(notice, MatchFinished):
             state = deal_of(snap)
             if notice.unfinished and state is not None and state.result is None:

@@ -7,3 +7,5 @@ KEEP = "pk"  # arg: the pulka entry so far, e.g. "g0.7H.wp.7"
 KEEP_UNDO = "pku"
 
 KEEPER_BUTTONS = frozenset({KEEP, KEEP_UNDO})
+TRICKS = "ptr"  # the deal's completed tricks, in a popup for whoever presses
+OWN_BUTTONS = frozenset({TRICKS, *KEEPER_BUTTONS})

@@ -11,7 +11,8 @@ pulka's does its way.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import contextlib
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from bot.callback_data import Button
@@ -20,10 +21,12 @@ from bot.games.keeping import KeeperHandlers, named_players
 from bot.games.preferans.buttons import KEEP_UNDO, KEEPER_BUTTONS
 from bot.games.preferans.keeper_view import entry_of, render_pulka_keeper
 from bot.games.preferans.scorekeeper import PulkaKeeper, PulkaSheet
+from bot.games.preferans.views import bid_text
 from bot.i18n import Translator
 from bot.tables import Refusal
 from bot.views import Rendered
-from games.errors import RuleError
+from bot.views.text import user_text
+from games.errors import Reason, RuleError
 from games.preferans.entry import Entry, parse_entry
 from games.preferans.settlement import Variant
 from storage.interface import Player, Storage
@@ -46,6 +49,17 @@ def _split_options(words: list[str]) -> tuple[list[str], dict[str, Any]]:
     return names, options
 
 
+@contextlib.contextmanager
+def _pulka_words() -> Iterator[None]:
+    """An entry that does not read, or does not fit a pulka, refused in the pulka's words."""
+    try:
+        yield
+    except RuleError as error:
+        if error.reason in (Reason.BAD_ENTRY, Reason.BAD_TRICKS):
+            raise Refusal(f"pulka_{error.reason.value}") from None
+        raise
+
+
 class PreferansKeeper(KeeperHandlers[PulkaSheet, Entry]):
     game = "preferans"
     command = "prefkeep"
@@ -59,7 +73,37 @@ class PreferansKeeper(KeeperHandlers[PulkaSheet, Entry]):
         return render_pulka_keeper(sheet, arg, t, note)
 
     def parse(self, text: str) -> Entry:
-        return parse_entry(text)
+        """A typed /deal; what does not read is answered with the pulka's own format (the
+        rules' reasons speak of bridge's 13 tricks and 4SX N -2)."""
+        with _pulka_words():
+            return parse_entry(text)
+
+    async def save(
+        self,
+        context: BotContext,
+        table_id: int,
+        expected: int,
+        entry: Entry,
+        player: Player,
+        key: str | None = None,
+    ) -> None:
+        with _pulka_words():
+            await super().save(context, table_id, expected, entry, player, key)
+
+    def entry_text(self, entry: Entry, sheet: PulkaSheet, t: Translator) -> str:
+        """The entry in the table's words, players by name (the notation counts seats from
+        0, the table from "Место 1"): "Аня: 7♥, вист/пас, 6/3/1"."""
+        tricks = "/".join(map(str, entry.tricks or ()))
+        if entry.kind == "raspasy":
+            return t("pref.keeper.echo.raspasy", tricks=tricks)
+        holder = sheet.players.get(entry.declarer) if entry.declarer is not None else None
+        who = user_text(holder.name) if holder is not None else "—"
+        if entry.kind == "misere":
+            return t("pref.keeper.echo.misere", name=who, tricks=tricks)
+        words = "/".join(t(f"pref.word.{w}").lower() for w in entry.whist or ())
+        game = bid_text(entry.contract, t)
+        played = f", {tricks}" if entry.tricks is not None else ""
+        return t("pref.keeper.echo.game", name=who, game=game, words=words) + played
 
     async def players(
         self, words: list[str], picked: Mapping[str, Any], context: BotContext, chat_id: int

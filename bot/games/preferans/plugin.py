@@ -8,20 +8,21 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseHandler
 
-from bot.games.preferans.buttons import KEEPER_BUTTONS
+from bot.games.preferans import looks
+from bot.games.preferans.buttons import OWN_BUTTONS
 from bot.games.preferans.keeper import KEEPER
 from bot.games.preferans.ui import PREFERANS_UI
 from bot.plugin import Plugin, Price
 
 
 def _handlers() -> Sequence[BaseHandler[Update, Any, Any]]:
-    return KEEPER.handlers()
+    return [*KEEPER.handlers(), *looks.handlers()]
 
 
 PREFERANS = Plugin(
     ui=PREFERANS_UI,
     handlers=_handlers,
-    buttons=KEEPER_BUTTONS,
+    buttons=OWN_BUTTONS,
     menu=("prefkeep",),
     keeper=KEEPER,
     setting_words={"target": "target", "пуля": "target"},

@@ -28,6 +28,7 @@ from bot.tables import (
 from bot.views import Key, Rendered
 from bot.views.amounts import money
 from bot.views.text import user_text
+from games.preferans.deal import Kind, Result
 from games.preferans.game import PulkaMatch
 
 
@@ -91,6 +92,19 @@ def written_lines(
     return [t("pref.written", parts="; ".join(parts))] if parts else []
 
 
+def raspasy_times(result: Result, before: Any, after: PulkaMatch, t: Translator) -> list[str]:
+    """Raspasy in a row cost more (×2, ×3 in Sochi and Leningrad): say so, read off what the
+    deal wrote on the gora of whoever took a trick."""
+    if result.kind is not Kind.RASPASY or not isinstance(before, PulkaMatch):
+        return []
+    old, new = before.pulka.state()["gora"], after.pulka.state()["gora"]
+    for seat, taken in (result.tricks or {}).items():
+        if taken:
+            times = Fraction(new[seat] - old[seat]) / taken
+            return [t("pref.raspasy_times", times=int(times))] if times > 1 else []
+    return []
+
+
 def _signed(value: int | Fraction) -> str:
     exact = Fraction(value)
     text = str(exact.numerator) if exact.denominator == 1 else f"{float(exact):g}"
@@ -105,7 +119,7 @@ def settings_line(snap: Snapshot, t: Translator) -> str:
     )
     group = snap.chat.settings
     if group.price(snap.game.unit):
-        price = money(group.price(snap.game.unit), 1, group.currency, sign=False)
+        price = money(group.price(snap.game.unit), 1, group.currency, False, t("number.decimal"))
         line += ", " + t("pref.price_line", price=price)
     return line
 

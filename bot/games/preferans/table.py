@@ -4,10 +4,11 @@ pulkas."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.callback_data import Act, Button, action_data
+from bot.games.preferans.buttons import TRICKS
 from bot.games.preferans.score import (
     settings_line,
     standing_lines,
@@ -24,6 +25,7 @@ from bot.games.preferans.views import (
     card_text,
     contract_lines,
     hands_block,
+    in_hand_order,
     trick_lines,
 )
 from bot.i18n import Translator
@@ -32,18 +34,21 @@ from bot.tables import (
 )
 from bot.views import Key, Rendered, key_rows
 from bot.views.misc import undo_key
-from bot.views.text import user_text
+from bot.views.text import plain_text, user_text
 from games.preferans.cards import Card
 from games.preferans.deal import (
+    PASS,
     AnswerClaim,
     Call,
     Declare,
     Discard,
+    Kind,
     MakeClaim,
     Phase,
     Play,
     SeatView,
     Show,
+    Trick,
     Whist,
 )
 from games.preferans.game import CODEC
@@ -78,7 +83,54 @@ def render_table(snap: Snapshot, deal_no: int, view: SeatView, t: Translator) ->
         lines.append(t("pref.deal_over"))
     elif view.actor is not None:
         lines.append(t("pref.waiting", name=user_text(names.get(view.actor, "—"))))
-    return Rendered("\n".join(lines))
+    if not completed_tricks(view):
+        return Rendered("\n".join(lines))
+    look = Key(t("button.tricks"), Button(snap.table_id, deal_no, TRICKS).encode())
+    return Rendered("\n".join(lines), ((look,),))
+
+
+def completed_tricks(view: SeatView) -> list[tuple[int, Trick, int | None]]:
+    """(number, trick, who took it) of every completed trick: its taker leads the next one,
+    and the last taker is whoever took one more than the tricks before say."""
+    size = len(view.active)
+    done = [(n, trick) for n, trick in enumerate(view.tricks, start=1) if len(trick.plays) == size]
+    found: list[tuple[int, Trick, int | None]] = []
+    counted: dict[int, int] = {}
+    for number, trick in done:
+        taker: int | None = None
+        if number < len(view.tricks):
+            taker = view.tricks[number].leader
+        else:
+            extra = [s for s, n in view.taken.items() if n > counted.get(s, 0)]
+            taker = extra[0] if len(extra) == 1 else None
+        if taker is not None:
+            counted[taker] = counted.get(taker, 0) + 1
+        found.append((number, trick, taker))
+    return found
+
+
+POPUP = 200  # characters Telegram shows in a button's popup
+
+
+def tricks_popup(view: SeatView, names: Mapping[int, str], t: Translator) -> str:
+    """The deal's completed tricks, newest first, as many as a popup holds: only cards that
+    were played (and talon cards turned), so anyone who sees the table may see them."""
+    done = completed_tricks(view)
+    if not done:
+        return t("table.no_tricks")
+    text = t("table.tricks_title")
+    for number, trick, taker in reversed(done):
+        cards = " ".join(
+            f"{plain_text(names.get(s, '—'))[:8]} {card_text(c, t)}" for s, c in trick.plays
+        )
+        if trick.talon_card is not None:
+            cards = f"{t('pref.from_talon')} {card_text(trick.talon_card, t)} · {cards}"
+        who = f" → {plain_text(names.get(taker, '—'))[:8]}" if taker is not None else ""
+        line = f"\n{number}: {cards}{who}"
+        if len(text) + len(line) > POPUP:
+            break
+        text += line
+    return text
 
 
 def render_private(
@@ -88,6 +140,7 @@ def render_private(
     lines = _head(snap, deal_no, view, t)
     if seat not in view.active:
         lines.append(t("pref.you_sit_out"))
+    lines.extend(_told(view, seat, t))
     block = hands_block(view, names, t)
     if block:
         lines.append(block)
@@ -104,7 +157,8 @@ def render_private(
         if view.undoable_by != seat:
             return Rendered("\n".join(lines))
         return Rendered("\n".join(lines), ((undo_key(snap.table_id, deal_no, t),),))
-    lines.append(f"<b>{t('pref.your_turn')}</b>")
+    # What the buttons below are for, in the players' words ("Ваше слово" in the auction).
+    lines.append(f"<b>{t(f'pref.prompt.{view.phase.value}')}</b>")
     if view.turn is not None and view.turn != seat and view.phase is Phase.PLAY:
         lines.append(t("pref.for", name=user_text(names.get(view.turn, "—"))))
     keys = _keys(snap, deal_no, view, t, menu, lines)
@@ -158,8 +212,8 @@ def _keys(
     claims = [a for a in legal if isinstance(a, MakeClaim)]
     if menu == "claim" and claims:
         return _claim_keys(snap, deal_no, claims, t, lines, act)
-    plays = [a for a in legal if isinstance(a, Play)]
-    keys = [act(card_text(p.card, t), p) for p in plays]
+    plays = {a.card: a for a in legal if isinstance(a, Play)}
+    keys = [act(card_text(card, t), plays[card]) for card in in_hand_order(plays)]
     grid = key_rows(keys, 6)
     if claims:  # between tricks, declarer (or a lone whister) may claim the rest
         data = Button(snap.table_id, deal_no, Act.MENU, "claim").encode()
@@ -210,7 +264,7 @@ def _discard_keys(
             mark + card_text(card, t), Button(snap.table_id, deal_no, Act.MENU, arg).encode()
         )
 
-    cards = [pick(c) for c in sorted(hand, reverse=True)]
+    cards = [pick(c) for c in in_hand_order(hand)]
     rows = key_rows(cards, 6)
     if len(picked) == 2:
         action = Discard(view.viewer, (picked[0], picked[1]))
@@ -236,7 +290,7 @@ def render_seating(snap: Snapshot, t: Translator) -> Rendered:
     lines.append(t("pref.sit_hint", players=players) if free else t("table.full"))
     row = tuple(
         Key(
-            t("button.sit", seat=seat_name(s, t.language)),
+            t("pref.button.sit", number=s + 1),
             Button(snap.table_id, 0, Act.SIT, str(s)).encode(),
         )
         for s in free
@@ -245,3 +299,21 @@ def render_seating(snap: Snapshot, t: Translator) -> Rendered:
     if snap.seats:
         keys.append((Key(t("button.leave"), Button(snap.table_id, 0, Act.LEAVE).encode()),))
     return Rendered("\n".join(lines), tuple(keys))
+
+
+def _told(view: SeatView, seat: int, t: Translator) -> list[str]:
+    """What a player must be told that the cards alone do not say: the misère's catchers see
+    each other's cards now; under open whisting, the whister plays the passer's cards."""
+    if view.result is not None or view.phase is not Phase.PLAY:
+        return []
+    if (
+        view.kind is Kind.MISERE
+        and seat in view.active
+        and seat != view.declarer
+        and len(view.hands) > 1
+    ):
+        return [t("pref.misere_open")]
+    passed = any(w.seat == seat and w.word == PASS for w in view.whists)
+    if view.shown and passed and view.kind is Kind.GAME:
+        return [t("pref.whister_plays_yours")]
+    return []

@@ -10,6 +10,7 @@ from bot.callback_data import Act
 from bot.games.preferans.score import (
     post_pulka_picture,
     pulka_result,
+    raspasy_times,
     written_lines,
 )
 from bot.games.preferans.state import (
@@ -45,7 +46,7 @@ from bot.tables import (
     UndoAsked,
 )
 from bot.views import Rendered
-from bot.views.misc import answer_keys
+from bot.views.misc import answer_keys, end_vote_message
 from bot.views.text import user_text
 from games.errors import OutOfTurn, Reason
 from games.preferans.deal import (
@@ -113,6 +114,7 @@ class PreferansUI(UIBase):
             seat,
             self.hand_key(seat, deal_no),
             lambda t: render_private(snap, seat, deal_no, view, t, menu),
+            urgent=bool(view.legal),
         )
 
     # --- between deals --------------------------------------------------------------------------
@@ -134,6 +136,7 @@ class PreferansUI(UIBase):
             lines = [
                 f"<b>{t('pref.deal_result', number=snap.deal_in_match(notice.deal_no))}</b>",
                 result_line(final.result, names, t),
+                *raspasy_times(final.result, notice.before, match, t),
                 *written_lines(notice.before, match, names, t),
                 pulka_block(match.pulka, names, t),
                 t("pref.full_deal"),
@@ -147,6 +150,8 @@ class PreferansUI(UIBase):
                 + "</pre>",
             ]
             post(chat, thread, Rendered("\n".join(lines)))
+            if not match.finished:  # the pulka drawn after each deal (the last: with its end)
+                post_pulka_picture(screens.outbox, snap, match, t)
         elif isinstance(notice, MatchFinished):
             state = deal_of(snap)
             if notice.unfinished and state is not None and state.result is None:
@@ -172,14 +177,16 @@ class PreferansUI(UIBase):
             holder = snap.seats.get(notice.seat)
             name = user_text(holder.name) if holder is not None else "—"
             if not notice.agree:
-                post(chat, thread, Rendered(t("pref.end.refused", name=name)))
+                refused = Rendered(t("pref.end.refused", name=name))
+                end_vote_message(screens, snap, refused, fresh=False)
                 return True
             agreed = ", ".join(user_text(names[s]) for s in sorted(snap.end_votes) if s in names)
             count = f"{len(snap.end_votes)}/{len(snap.seats)}"
             keys = answer_keys(
                 snap.table_id, snap.deal_no, Act.END, t("button.end_yes"), t("button.end_no")
             )
-            post(chat, thread, Rendered(t("pref.end.proposed", names=agreed, count=count), keys))
+            proposed = Rendered(t("pref.end.proposed", names=agreed, count=count), keys)
+            end_vote_message(screens, snap, proposed, fresh=len(snap.end_votes) == 1)
         else:
             return False
         return True

@@ -43,9 +43,15 @@ def bid_text(bid: Bid | None, t: Translator) -> str:
     return f"{bid.level}{t('pref.nt') if suit is None else SUIT_SYMBOL[suit]}"
 
 
+def in_hand_order(cards: Iterable[Card]) -> list[Card]:
+    """The one order of cards on every screen (the hand, the play and discard buttons): suit
+    by suit, spades first, each high to low."""
+    return sorted(cards, key=lambda c: (int(c.suit), -int(c.rank)))
+
+
 def hand_lines(cards: Iterable[Card], t: Translator) -> list[str]:
     """A line per suit, spades first as on the sheet's order, each high to low."""
-    held = sorted(cards, reverse=True)
+    held = in_hand_order(cards)
     lines = []
     for suit in Suit:
         ranks = [rank_text(c.rank, t) for c in held if c.suit is suit]
@@ -67,15 +73,19 @@ def contract_lines(view: SeatView, names: Mapping[int, str], t: Translator) -> l
     if view.kind is Kind.RASPASY:
         lines.append(t("pref.raspasy"))
     elif view.declarer is not None and view.kind is not None:
-        what = bid_text(view.contract, t) if view.contract is not None else t("pref.choosing")
+        game = bid_text(view.contract, t) if view.contract is not None else ""
         if view.kind is Kind.MISERE:
-            what = t("pref.misere")
+            game = t("pref.misere")
+        # What declarer is doing while the others wait: taking the talon and discarding,
+        # then naming the game.
+        doing = {Phase.DISCARD: "discard", Phase.CONTRACT: "contract"}.get(view.phase)
+        what = " — ".join(p for p in (game, doing and t(f"pref.doing.{doing}")) if p)
         lines.append(t("pref.contract", name=_name(names, view.declarer), contract=what))
     if view.whists:
         words = " · ".join(
             f"{_name(names, w.seat)} {t(f'pref.word.{w.word}')}" for w in view.whists
         )
-        lines.append(words)
+        lines.append(t("pref.whists_line", words=words))
     if view.shown is not None:
         lines.append(t("pref.open") if view.shown else t("pref.closed"))
     if view.talon:
@@ -133,12 +143,18 @@ def result_line(result: Result, names: Mapping[int, str], t: Translator) -> str:
     assert result.declarer is not None
     who = _name(names, result.declarer)
     mine = (result.tricks or {}).get(result.declarer)
+    claimed = " " + t("pref.result.claimed") if result.claimed else ""
     if result.kind is Kind.MISERE:
-        return t("pref.result.misere", name=who, count=mine if mine is not None else 0)
+        took = mine if mine is not None else 0
+        verdict = t("pref.verdict.misere_made") if took == 0 else t("pref.verdict.misere_lost")
+        return t("pref.result.misere", name=who, count=took) + f" — {verdict}{claimed}"
     contract = bid_text(result.contract, t)
     if mine is None:
         return t("pref.result.unplayed", name=who, contract=contract)
-    return t("pref.result.game", name=who, contract=contract, count=mine)
+    # The verdict as players say it: made, or down so many ("без одной").
+    short = (result.contract.level if result.contract is not None else 0) - mine
+    verdict = t("pref.verdict.made") if short <= 0 else t(f"pref.verdict.down.{min(short, 10)}")
+    return t("pref.result.game", name=who, contract=contract, count=mine) + f" — {verdict}{claimed}"
 
 
 def sheet_text(
@@ -156,9 +172,13 @@ def sheet_text(
         f"{t('pref.sheet.pool'):<7}" + "".join(f"{pool[s]:>{width + 1}}" for s in seats),
         f"{t('pref.sheet.gora'):<7}" + "".join(f"{gora[s]:>{width + 1}}" for s in seats),
     ]
+    # A row of whists per writer, under the names they are written on: "Аня→" reads "Аня's
+    # whists on" each column's player; every label as wide as "Пуля" and "Гора" are.
     for writer in seats:
         row = "".join(f"{'·' if writer == on else whists[writer][on]:>{width + 1}}" for on in seats)
-        lines.append(f"{t('pref.sheet.whists')}{writer + 1:<3}" + row)
+        label = t("pref.sheet.whists_by", name=names.get(writer, "—")[:5])
+        lines.append(f"{label:<7}" + row)
+    lines.append(t("pref.sheet.whists_legend"))
     return escape("\n".join(lines))
 
 

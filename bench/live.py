@@ -1,0 +1,203 @@
+"""A table everyone can follow: how stale what people see is, and what each chat costs, at a
+person's pace and at a robot's, with one table, three tables in one forum group, and a hundred
+tables under the production caps.
+
+    python -m bench.live [--seconds 60] [--cases all|one|forum|hundred] [--paces 6 1]
+
+Bridge tables of four scripted players run through the real application against the fake Bot
+API (answered in-process, as ``bench.load`` explains), with production pacing: 4 s between
+calls to a group, 1 s to a private chat, PTB's limiter at 20 a minute per group and 30 a second
+overall, the outbox's own gate just below it. A player presses a button ``pace`` seconds
+(uniformly 0.5 to 1.5 times that) after the bot shows it to them. Printed per case:
+
+- group table: seconds from the change (the press's answer) to the group's table message
+  showing it, p50 / p95 (a state skipped by coalescing counts as shown by the next one);
+- waiting screens: the same for the screens of players who are not on turn;
+- prompt: the same for the screen of the player on turn (their buttons), p50 / p95;
+- the busiest minute of calls to any one group (Telegram: about 20), and calls per deal by
+  method and kind of chat.
+
+Prints numbers; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.load import FIRST_CHAT, Load, LoadApi, TableRig, percentile, seat
+from bot.outbox import TABLE, URGENT, WAITING
+from tests.bot.harness import Harness
+from tests.fakeapi import Sent
+
+FORUM = FIRST_CHAT  # the one forum group of the forum case
+
+
+class ForumLoad(Load):
+    """``tables`` tables in one forum group, a topic each (their messages told apart by topic)."""
+
+    def __init__(self, api: LoadApi, tables: int, think: float, seed: int) -> None:
+        super().__init__(api, tables, think, seed)
+        for rig in self.rigs:
+            rig.chat_id = FORUM
+            rig.thread = 100 + rig.index
+
+    def rig_of(self, sent: Sent) -> TableRig | None:
+        if sent.chat_id < 0:
+            return next((r for r in self.rigs if r.thread == sent.thread_id), None)
+        return self.rig_of_chat(sent.chat_id)
+
+
+class PulkaLoad(Load):
+    """Preferans tables of three: every action a button of the player's screen, the discard
+    chosen through its menu (two cards, then the confirmation)."""
+
+    OPEN = "/preferans"
+    SEATS = "012"
+
+    def offers(self, data: list[str]) -> bool:
+        return any((":a:" in d and not d.endswith(":a:undo")) or ":mn:drop" in d for d in data)
+
+    def choose(self, sent: Sent) -> str:
+        data = [b["callback_data"] for b in sent.buttons() if "callback_data" in b]
+        acts = [d for d in data if ":a:" in d and not d.endswith(":a:undo")]
+        drop = [d for d in acts if ":a:drop." in d]
+        if drop:
+            return drop[0]
+        menus = [d for d in data if ":mn:drop" in d]
+        if menus:  # a card of the discard: one not chosen yet
+            return self.rng.choice(menus)
+        bids = [d for d in acts if ":a:bid." in d]
+        if bids:
+            passes = [d for d in bids if d.endswith("bid.P")]
+            if passes and self.rng.random() < 0.7:
+                return passes[0]
+            return self.rng.choice(bids[:4])
+        cards = [d for d in acts if ":a:card." in d]
+        return self.rng.choice(cards or acts)
+
+
+@dataclass
+class Case:
+    name: str
+    tables: int
+    forum: bool = False
+    game: str = "bridge"
+
+
+CASES = {
+    "one": Case("1 table", 1),
+    "forum": Case("3 tables in one forum group", 3, forum=True),
+    "hundred": Case("100 tables, production caps", 100),
+    "pulka": Case("1 Preferans table", 1, game="preferans"),
+    "pulka-forum": Case("3 Preferans tables in one forum group", 3, forum=True, game="preferans"),
+    "pulka-hundred": Case("100 Preferans tables, production caps", 100, game="preferans"),
+}
+
+
+async def run(case: Case, pace: float, seconds: float) -> None:
+    api = LoadApi()
+    api.keep_calls = True
+    with tempfile.TemporaryDirectory() as tmp:
+        harness = Harness(
+            api,
+            str(Path(tmp) / "live.sqlite3"),
+            group_interval=4.0,
+            private_interval=1.0,
+            in_process=True,
+            turn_notice=10.0,
+            overall_rate=30.0,
+            group_rate=20,
+        )
+        await harness.start()
+        kind = PulkaLoad if case.game == "preferans" else Load
+        if case.forum:
+            kind = type("Forum" + kind.__name__, (ForumLoad, kind), {})
+        load: Load = kind(api, case.tables, pace, seed=7)
+        if case.forum:
+            for rig in load.rigs:  # one topic after another: one group's pace
+                await seat(load, rig)
+        else:
+            for chunk in range(0, case.tables, 50):
+                await asyncio.gather(*(seat(load, r) for r in load.rigs[chunk : chunk + 50]))
+        await harness.settle(timeout=600)
+        outbox = harness.outbox
+        outbox.delays = []
+        calls_from = len(api.calls)
+        stop = asyncio.Event()
+        players = [asyncio.create_task(load.play(rig, stop)) for rig in load.rigs]
+        started = time.monotonic()
+        await asyncio.sleep(seconds)
+        stop.set()
+        for rig in load.rigs:
+            rig.changed.set()
+        await asyncio.wait(players, timeout=30)
+        for task in players:
+            task.cancel()
+        window = time.monotonic() - started
+        delays = list(outbox.delays)
+        calls = [c for c in api.calls[calls_from:] if c.at <= started + window]
+        await harness.stop()
+
+    def pick(group: bool, priority: int) -> list[float]:
+        return [s for chat, p, s in delays if (chat < 0) == group and p == priority]
+
+    table = pick(True, TABLE)
+    waiting = pick(False, WAITING)
+    prompt = pick(False, URGENT)
+    by_group: dict[int, list[float]] = {}
+    for call in calls:
+        chat = int(call.params.get("chat_id", 0))
+        if chat < 0 and call.method != "answerCallbackQuery":
+            by_group.setdefault(chat, []).append(call.at)
+    busiest = max(
+        (sum(1 for t in times if s <= t < s + 60) for times in by_group.values() for s in times),
+        default=0,
+    )
+    per_deal = 30 if case.game == "preferans" else 60  # presses in a deal, about
+    deals = max(1, sum(r.presses for r in load.rigs) // per_deal)
+    kinds: Counter[str] = Counter()
+    for call in calls:
+        chat = int(call.params.get("chat_id", 0))
+        where = "group" if chat < 0 else "private" if chat > 0 else "-"
+        kinds[f"{call.method} {where}"] += 1
+
+    def ms(values: list[float], q: float) -> str:
+        return f"{percentile(values, q):.2f}" if values else "-"
+
+    print(
+        f"{case.name}, an action every {pace:g} s, {window:.0f} s: "
+        f"{sum(r.presses for r in load.rigs)} presses"
+    )
+    print(
+        f"  group table shown after (s): p50 {ms(table, 0.5)} p95 {ms(table, 0.95)} "
+        f"({len(table)} edits)"
+    )
+    print(
+        f"  waiting screens (s): p50 {ms(waiting, 0.5)} p95 {ms(waiting, 0.95)} "
+        f"({len(waiting)} edits)"
+    )
+    print(f"  prompt (s): p50 {ms(prompt, 0.5)} p95 {ms(prompt, 0.95)} ({len(prompt)} sends)")
+    print(f"  busiest minute of one group: {busiest} calls")
+    per_deal = ", ".join(f"{k} {v / deals:.1f}" for k, v in sorted(kinds.items()))
+    print(f"  calls per deal (~{deals} deals): {per_deal}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--cases", nargs="+", default=["one", "forum", "hundred"])
+    parser.add_argument("--paces", nargs="+", type=float, default=[6.0, 1.0])
+    args = parser.parse_args()
+    for name in args.cases:
+        for pace in args.paces:
+            asyncio.run(run(CASES[name], pace, args.seconds))
+
+
+if __name__ == "__main__":
+    main()

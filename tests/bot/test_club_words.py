@@ -1,0 +1,202 @@
+"""The words club players use, each in the message that carries it, in Russian and English:
+what the Preferans declarer is doing while he chooses, the whisting line's label, the dealer
+"на прикупе", a seat button at a Preferans table, the bridge table's auction and turn lines,
+the double-dummy line and the BBO link."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+import pytest
+
+from bot.games.preferans.score import raspasy_times
+from bot.games.preferans.table import render_private, render_seating, render_table
+from bot.games.preferans.views import card_text, in_hand_order, result_line, sheet_text
+from bot.i18n import Translator
+from bot.plugin import Plugins
+from bot.plugins import PLUGINS
+from bot.views.misc import render_settings
+from games.preferans.bids import Bid
+from games.preferans.deal import Kind, Phase, Result
+from games.preferans.game import PulkaMatch, write
+from storage.interface import ChatSettings, TableSettings, TableStatus
+from tests.bot.test_preferans_views import snapshot
+from tests.games.test_preferans_deal import random_deal
+
+WORDS = {
+    "ru": {
+        Phase.DISCARD: "берёт прикуп и сносит",
+        Phase.CONTRACT: "назначает игру",
+        "whists": "Висты: ",
+        "sits_out": "на прикупе",
+        "sit": "Сесть на место 1",
+    },
+    "en": {
+        Phase.DISCARD: "takes the talon and discards",
+        Phase.CONTRACT: "names the game",
+        "whists": "Whisting: ",
+        "sits_out": "deals and sits out",
+        "sit": "Take seat 1",
+    },
+}
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_the_pulkas_table_says_what_is_being_done(language: str) -> None:
+    t = Translator(language)
+    words = WORDS[language]
+    seen: set[object] = set()
+    for seed in range(60):
+        _final, states = random_deal(seed)
+        for state in states:
+            text = render_table(snapshot(state), 3, state.view(None), t).text
+            if state.phase in (Phase.DISCARD, Phase.CONTRACT):
+                assert str(words[state.phase]) in text, text
+                seen.add(state.phase)
+            if state.whists:
+                assert str(words["whists"]) in text, text
+                seen.add("whists")
+            if state.deal.players == 4:
+                assert str(words["sits_out"]) in text, text
+                seen.add("sits_out")
+            assert "(выбирает)" not in text and "(choosing)" not in text
+    assert seen == {Phase.DISCARD, Phase.CONTRACT, "whists", "sits_out"}
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_a_preferans_seat_button_reads_as_a_seat(language: str) -> None:
+    _final, states = random_deal(0)
+    empty = dataclasses.replace(snapshot(states[0]), seats={}, status=TableStatus.OPEN)
+    seating = render_seating(empty, Translator(language))
+    labels = [key.label for row in seating.keys for key in row]
+    assert WORDS[language]["sit"] in labels, labels
+
+
+@pytest.mark.parametrize(
+    ("kind", "bid", "tricks", "claimed", "ru", "en"),
+    [
+        ("game", "7H", 7, False, "Аня: 7♥, 7 взяток — сыграна", "Ann: 7♥, 7 tricks — made"),
+        ("game", "7H", 5, False, "Аня: 7♥, 5 взяток — без двух", "Ann: 7♥, 5 tricks — down 2"),
+        ("game", "6S", 5, True, "— без одной (по претензии)", "— down 1 (by claim)"),
+        ("misere", None, 0, False, "мизер: 0 взяток — мизер сыгран", "misère made"),
+        ("misere", None, 2, False, "мизер: 2 взятки — мизер не сыгран", "misère lost"),
+        ("game", "8NT", None, False, "вистующие спасовали: игра записана", "both defenders passed"),
+    ],
+)
+def test_a_pulkas_result_says_its_verdict(
+    kind: str, bid: str | None, tricks: int | None, claimed: bool, ru: str, en: str
+) -> None:
+    result = Result(
+        Kind(kind),
+        0,
+        None if bid is None else Bid.parse(bid),
+        {},
+        None if tricks is None else {0: tricks, 1: 1, 2: 10 - tricks - 1},
+        claimed=claimed,
+    )
+    assert ru in result_line(result, {0: "Аня"}, Translator("ru"))
+    assert en in result_line(result, {0: "Ann"}, Translator("en"))
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_the_pulka_sheets_rows_line_up_and_say_whose_whists(language: str) -> None:
+    names = {0: "Аня", 1: "Борис", 2: "Вика"}
+    text = sheet_text(
+        [10, 4, 0], [2, 0, 6], [[0, 12, 4], [3, 0, 0], [0, 8, 0]], names, Translator(language)
+    )
+    rows = text.splitlines()
+    assert len({len(row) for row in rows[:6]}) == 1, rows  # every number under its name
+    assert [row.split()[0] for row in rows[3:6]] == ["Аня→", "Борис→", "Вика→"]
+    assert rows[3].split()[1:] == ["·", "12", "4"]
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_a_pulkas_settings_offer_no_rubbers_rounding(language: str) -> None:
+    plugins = Plugins(PLUGINS)
+    t = Translator(language)
+    rounding = t("settings.rounding", rounding=t("rounding.hundreds"))
+    for game, shown in (("bridge", True), ("preferans", False)):
+        view = render_settings(
+            1, TableSettings(), ChatSettings(), t, plugins.ui(game), plugins.prices()
+        )
+        assert (rounding in view.text) is shown, view.text
+        assert any("round=" in key.data for row in view.keys for key in row) is shown
+
+
+PROMPTS = {
+    "ru": {
+        Phase.AUCTION: "Ваше слово",
+        Phase.CONTRACT: "Назначьте игру",
+        Phase.WHIST: "Вист или пас?",
+    },
+    "en": {
+        Phase.AUCTION: "Your bid",
+        Phase.CONTRACT: "Name the game",
+        Phase.WHIST: "Whist or pass?",
+    },
+}
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_a_pulka_players_screen_says_what_is_asked_and_what_is_open(language: str) -> None:
+    t = Translator(language)
+    caught = opened = 0
+    for seed in range(80):
+        _final, states = random_deal(seed)
+        for state in states:
+            snap = snapshot(state)
+            for seat in range(state.deal.players):
+                view = state.view(seat)
+                text = render_private(snap, seat, 3, view, t, "").text
+                prompt = PROMPTS[language].get(state.phase)
+                if view.legal and prompt is not None:
+                    assert f"<b>{prompt}</b>" in text, text
+                catching = (
+                    state.phase is Phase.PLAY
+                    and view.kind is Kind.MISERE
+                    and seat in view.active
+                    and seat != view.declarer
+                    and len(view.hands) > 1
+                )
+                assert (t("pref.misere_open") in text) is catching, text
+                caught += catching
+                opened += t("pref.whister_plays_yours") in text
+    assert caught and opened
+
+
+def test_every_screen_shows_cards_in_one_order() -> None:
+    """The hand, the play buttons and the discard buttons list cards alike: suit by suit,
+    spades first, each high to low (they differed)."""
+    t = Translator("ru")
+    checked = 0
+    for seed in range(30):
+        _final, states = random_deal(seed)
+        for state in states:
+            snap = snapshot(state)
+            for seat in range(state.deal.players):
+                view = state.view(seat)
+                screen = render_private(snap, seat, 3, view, t, "")
+                labels = [k.label.lstrip("✅") for row in screen.keys for k in row]
+                cards = [
+                    c for c in in_hand_order(view.hands.get(seat, ())) if card_text(c, t) in labels
+                ]
+                shown = [label for label in labels if label in {card_text(c, t) for c in cards}]
+                assert shown == [card_text(c, t) for c in cards], (shown, cards)
+                checked += len(shown) > 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize(("language", "said"), [("ru", "Распасы подряд: ×"), ("en", "in a row: ×")])
+def test_raspasy_in_a_row_say_their_multiplier(language: str, said: str) -> None:
+    t = Translator(language)
+    match = PulkaMatch(3, {"variant": "sochi", "target": 20})
+    raspasy = Result(Kind.RASPASY, None, None, {}, {0: 4, 1: 3, 2: 3})
+    seen = []
+    for _ in range(4):
+        before = copy.deepcopy(match)
+        write(match.pulka, raspasy, 0)
+        seen.append(raspasy_times(raspasy, before, match, t))
+    assert seen[0] == []  # the first costs once: nothing to say
+    assert [lines[0].rsplit("×", 1)[1] for lines in seen[1:]] == ["2", "3", "3"]
+    assert all(said in lines[0] for lines in seen[1:])

@@ -1,0 +1,85 @@
+"""The table as it is played, through PTB's HTTP stack and the fake Bot API: a call shows at once
+on the group's table message, which names whose call it is next, and on the screens of the
+players who wait; at a robot's pace the group still gets at most its pace of calls a minute."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import time
+from pathlib import Path
+
+from tests.bot.driver import Driver
+from tests.bot.harness import GROUP, PLAYERS, Harness, action_of, seat_four
+from tests.fakeapi import FakeBotApi
+
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+async def test_a_call_shows_in_the_group_and_on_the_waiting_screens(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    h = Harness(api, str(tmp_path / "bot.sqlite3"))
+    await h.start()
+    try:
+        await seat_four(h)
+        driver = Driver(h, PLAYERS, random.Random(4))
+        for _ in range(6):  # a few calls (and maybe the lead), each followed everywhere
+            found = driver.actor()
+            assert found is not None
+            user, message = found
+            data = driver.choose(user, message)
+            kind, text = action_of(data)
+            await driver.step_with(user, message, data)
+            await h.settle()
+            table = h.table_message().text
+            others = [p for p in PLAYERS if p is not user]
+            if kind == "call":
+                shown = {"P": ("Пас", "Pass"), "X": ("Контра", "Dbl")}.get(text, ())
+                bid = re.sub(r"[SHDC]$", lambda m: SUITS[m[0]], text).replace("NT", "")
+                words = {*shown, bid} if text[0].isdigit() else set(shown)
+                assert any(w in table for w in words), (text, table)
+                for other in others:  # every waiting screen shows the call too
+                    screen = h.api.chat_messages(other.id)[-1].text
+                    assert any(w in screen for w in words), (other.first_name, text, screen)
+            # The group names whose turn it is, as long as the deal goes on.
+            nxt = driver.actor()
+            if nxt is not None:
+                assert nxt[0].first_name in table and "▶" in table, table
+    finally:
+        await h.stop()
+
+
+async def test_at_a_robots_pace_the_group_gets_its_pace_and_no_more(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """An action every 0.1 s for eight seconds with the group paced at 0.4 s (a robot's second
+    and the production 4 s, ten times faster): in any 6 s (a scaled minute) at most 15 calls
+    (16 at the edges) reach the group, within Telegram's 20, though the play went on four
+    times faster."""
+    h = Harness(api, str(tmp_path / "bot.sqlite3"), group_interval=0.4)
+    await h.start()
+    try:
+        await seat_four(h)
+        driver = Driver(h, PLAYERS, random.Random(8))
+        start = len(api.calls)
+        until = time.monotonic() + 8
+        presses = 0
+        while time.monotonic() < until:
+            found = driver.actor()
+            if found is None:
+                await asyncio.sleep(0.01)
+                continue
+            user, message = found
+            answer = await api.answer_of(
+                await api.press(user, message, driver.choose(user, message))
+            )
+            presses += not answer.get("text")
+            await asyncio.sleep(0.1)  # a robot's second, ten times faster
+        await h.settle()
+        group = [c.at for c in api.calls[start:] if int(c.params.get("chat_id", 0)) == GROUP]
+        busiest = max((sum(1 for t in group if s <= t < s + 6) for s in group), default=0)
+        assert presses > 40 and 5 <= busiest <= 16, (presses, busiest)
+    finally:
+        await h.stop()
