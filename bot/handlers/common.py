@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from telegram import Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import BadRequest, Forbidden
 
-from bot.callback_data import BadCallbackData
+from bot.callback_data import BadCallbackData, Button
 from bot.context import BotContext
 from bot.i18n import Translator, has, translator
 from bot.tables import Refusal, Snapshot
 from bot.views import Rendered
 from bot.views.text import plain_text, user_text
+from games.core.protocols import State
 from games.errors import RuleError
 from storage.interface import Player
 
@@ -129,3 +131,34 @@ def thread_of(update: Update) -> int | None:
 def update_key(context: BotContext, update: Update) -> str:
     """A Telegram update's identity across restarts (update ids count per bot)."""
     return f"{context.bot.id}:{update.update_id}"
+
+
+def look_back(
+    game: str, popup: Callable[[Snapshot, State[Any, Any], Translator], str]
+) -> Callable[[Update, BotContext], Coroutine[Any, Any, None]]:
+    """The handler of a table message's button that looks back at its deal of ``game`` (the
+    one under way, or an earlier one, finished) in a popup for whoever presses; shown only in
+    the table's own group."""
+
+    async def answer(update: Update, context: BotContext) -> None:
+        query = update.callback_query
+        if query is None or query.data is None:
+            return
+        t = user_translator(update.effective_user, context.config.language)
+        try:
+            pressed = Button.decode(query.data)
+            snap = await context.service.snapshot(pressed.table_id)
+            here = query.message.chat.id if query.message is not None else None
+            if here != snap.chat.tg_chat_id:  # another group's table: not this chat's to see
+                raise BadCallbackData(query.data)
+            state = snap.state
+            if pressed.deal_no != snap.deal_no or state is None:  # an earlier deal's message
+                _chat, state = await context.service.finished_deal(
+                    pressed.table_id, pressed.deal_no, game
+                )
+        except (BadCallbackData, Refusal) as error:
+            await query.answer(refusal_text(error, t), show_alert=True)
+            return
+        await query.answer(popup(snap, state, t), show_alert=True)
+
+    return answer

@@ -16,9 +16,15 @@ from bot.context import BotContext
 from bot.games.bridge.buttons import DD, TRICKS
 from bot.games.bridge.dd import solve
 from bot.games.bridge.score import dd_table
-from bot.games.bridge.state import bridge_deal, bridge_rubber, deal_of
+from bot.games.bridge.state import bridge_deal, bridge_rubber
 from bot.games.bridge.table import tricks_popup
-from bot.handlers.common import chat_translator, refusal_text, thread_of, user_translator
+from bot.handlers.common import (
+    chat_translator,
+    look_back,
+    refusal_text,
+    thread_of,
+    user_translator,
+)
 from bot.tables import PlayedDeal, Refusal
 from bot.views import Rendered
 from games.bridge.cards import Seat, Side
@@ -116,31 +122,11 @@ async def dd_button(update: Update, context: BotContext) -> None:
     )
 
 
-async def tricks_button(update: Update, context: BotContext) -> None:
-    """The deal's completed tricks in a popup for whoever presses the table message's button:
-    a look back at what every kibitzer saw played."""
-    query = update.callback_query
-    if query is None or query.data is None:
-        return
-    t = user_translator(update.effective_user, context.config.language)
-    try:
-        pressed = Button.decode(query.data)
-        snap = await context.service.snapshot(pressed.table_id)
-        here = query.message.chat.id if query.message is not None else None
-        if here != snap.chat.tg_chat_id:  # another group's table: not this chat's to see
-            raise BadCallbackData(query.data)
-        current = deal_of(snap)
-        if pressed.deal_no == snap.deal_no and current is not None:
-            view = current.view(None)
-        else:  # an earlier deal's table message
-            _chat, state = await context.service.finished_deal(
-                pressed.table_id, pressed.deal_no, "bridge"
-            )
-            view = bridge_deal(state).view(None)
-    except (BadCallbackData, Refusal) as error:
-        await query.answer(refusal_text(error, t), show_alert=True)
-        return
-    await query.answer(tricks_popup(view, t), show_alert=True)
+# The deal's completed tricks in a popup for whoever presses the table message's button: a
+# look back at what every kibitzer saw played.
+tricks_button = look_back(
+    "bridge", lambda snap, state, t: tricks_popup(bridge_deal(state).view(None), t)
+)
 
 
 def handlers() -> list[BaseHandler[Update, BotContext, None]]:
