@@ -111,8 +111,8 @@ class Button:
         if match is None:
             raise BadCallbackData(repr(data))
         table, deal, at, act, arg = match.groups()
-        kind: str = Act(act) if act in _SHARED else act
+        kind: str = Act(act) if act in SHARED_KINDS else act
         return cls(int(table), int(deal), kind, arg or "", None if at is None else int(at))
 
 
-_SHARED = frozenset(act.value for act in Act)
+SHARED_KINDS = frozenset(act.value for act in Act)  # every table's kinds, the rest are games'

@@ -77,7 +77,7 @@ class Translator:
 
 def has(language: str, key: str) -> bool:
     """Whether the catalogue of ``language`` (or English, which every key has) holds ``key``."""
-    return any(key in keys(code) for code in (language, "en"))
+    return any(key in _load(code).texts or key in _load(code).plurals for code in (language, "en"))
 
 
 def translator(language: str | None, *fallbacks: str | None) -> Translator:

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from telegram import Update
 from telegram.ext import BaseHandler
 
-from bot.callback_data import Act
+from bot.callback_data import SHARED_KINDS
 from bot.i18n import Translator
 from bot.outbox import Outbox
 from bot.tables import Holder, Snapshot
@@ -202,16 +202,13 @@ class Plugin:
         return self.ui.game
 
 
-SHARED_BUTTONS = frozenset(act.value for act in Act)
-
-
 class Plugins:
     """The games the bot serves, by name. Each button kind and command has one owner, checked
     here, so routing never depends on the order handlers are registered in."""
 
     def __init__(self, plugins: Iterable[Plugin]) -> None:
         self._by_game: dict[str, Plugin] = {}
-        owners = dict.fromkeys(SHARED_BUTTONS, "the tables")
+        owners = dict.fromkeys(SHARED_KINDS, "the tables")
         commands: dict[str, str] = {}
         words: dict[str, str] = {}  # a word typed after /settings
         for plugin in plugins:
