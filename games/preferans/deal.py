@@ -56,6 +56,15 @@ class Discard:
 
 
 @dataclass(frozen=True, slots=True)
+class Redrop:
+    """Declarer takes the discard back into the hand to lay two cards away again: the Code
+    allows a new discard until the game is named. A misère is named at the auction, so its
+    discard stands at once (pinned, PREFERANS.md §2)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Declare:
     """Declarer names the contract (not lower than the final bid)."""
 
@@ -107,7 +116,7 @@ class Undo:
     seat: int
 
 
-Action = Call | Discard | Declare | Whist | Show | Play | MakeClaim | AnswerClaim | Undo
+Action = Call | Discard | Redrop | Declare | Whist | Show | Play | MakeClaim | AnswerClaim | Undo
 
 
 def effective_actions(history: Iterable[Action]) -> list[Action]:
@@ -360,7 +369,8 @@ class DealState:
         if phase is Phase.CONTRACT:
             floor = self.bid
             assert floor is not None
-            return tuple(Declare(seat, b) for b in ALL_BIDS if not b.is_misere and b >= floor)
+            names = tuple(Declare(seat, b) for b in ALL_BIDS if not b.is_misere and b >= floor)
+            return (*names, Redrop(seat))
         if phase is Phase.WHIST:
             return tuple(Whist(seat, word) for word in self._whist_words(seat))
         if phase is Phase.SHOW:
@@ -493,6 +503,9 @@ class DealState:
         if isinstance(action, Discard):
             hand = self.hands[action.seat] - set(action.cards)
             return replace(state, hands={**self.hands, action.seat: hand}, discard=action.cards)
+        if isinstance(action, Redrop):
+            hand = self.hands[action.seat] | set(self.discard)
+            return replace(state, hands={**self.hands, action.seat: hand}, discard=())
         if isinstance(action, Declare):
             return replace(state, contract=action.contract)
         if isinstance(action, Whist):

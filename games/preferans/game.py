@@ -22,6 +22,7 @@ from games.preferans.deal import (
     Kind,
     MakeClaim,
     Play,
+    Redrop,
     Result,
     Show,
     Undo,
@@ -33,14 +34,16 @@ from games.preferans.settlement import Variant
 
 class PreferansCodec:
     """Action text, ASCII and dot-separated so it fits a button's data: ``bid.6S``, ``bid.P``,
-    ``bid.MIS``, ``drop.SA.H7``, ``name.7H``, ``whist.whist|pass|half``, ``show.open|closed``,
-    ``card.SA``, ``claim.3``, ``answer.yes|no``."""
+    ``bid.MIS``, ``drop.SA.H7``, ``redrop``, ``name.7H``, ``whist.whist|pass|half``,
+    ``show.open|closed``, ``card.SA``, ``claim.3``, ``answer.yes|no``."""
 
     def encode(self, action: Action) -> str:
         if isinstance(action, Call):
             return f"bid.{'P' if action.bid is None else action.bid}"
         if isinstance(action, Discard):
             return "drop." + ".".join(str(c) for c in action.cards)
+        if isinstance(action, Redrop):
+            return "redrop"
         if isinstance(action, Declare):
             return f"name.{action.contract}"
         if isinstance(action, Whist):
@@ -78,6 +81,8 @@ class PreferansCodec:
             return AnswerClaim(seat, arg == "yes")
         if text == "undo":
             return Undo(seat)
+        if text == "redrop":
+            return Redrop(seat)
         raise NotationError(repr(text), Reason.BAD_CALL)
 
 
@@ -203,7 +208,6 @@ class Preferans(GameBase):
 
     def by_consent(self, action: Any) -> bool:
         return isinstance(action, Undo)
-
 
 
 PREFERANS = Preferans()

@@ -50,8 +50,8 @@ ARGS = [
     "card.SA", "card.S1", "claim.13", "claim.14", "claim.-1", "answer.yes", "answer.no",
     "answer.maybe", "undo", "lay.3", "bid.6S", "card.", ".",
     # every other action the codecs read (Preferans' too), each a forgery at a bridge table
-    "bid.P", "bid.MIS", "drop.SA.H7", "name.7H", "whist.whist", "whist.half", "whist.pass",
-    "show.open", "show.closed", "card.H7", "claim.0",
+    "bid.P", "bid.MIS", "drop.SA.H7", "redrop", "name.7H", "whist.whist", "whist.half",
+    "whist.pass", "show.open", "show.closed", "card.H7", "claim.0",
 ]  # fmt: skip
 
 

@@ -345,3 +345,77 @@ async def _press_action(h: Harness, user: User, arg: str) -> None:
     screen = h.api.chat_messages(user.id)[-1]
     assert not (await h.press(user, screen, data)).get("text"), arg
     await h.settle()
+
+
+def _button(sent: Sent, label: str) -> str:
+    return next(b["callback_data"] for b in sent.buttons() if b["text"] == label)
+
+
+async def test_declarer_changes_the_discard_before_naming_the_game(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """After the discard, the screen naming the game offers to change it; pressed, the two
+    cards come back and another two are laid away. Nobody else ever sees either discard, and
+    once the game is named the offer is gone."""
+    h = Harness(api, str(tmp_path / "bot.sqlite3"), shuffle_seed=8)
+    await h.start()
+    try:
+        for user in PLAYERS:
+            await h.say(user, user.id, "/start")
+        await h.say(PLAYERS[0], GROUP, "/preferans")
+        await sit_all(h, PLAYERS)
+        assert h.app is not None
+        service: TableService = h.app.bot_data["service"]
+        while True:
+            state = (await service.snapshot(1)).state
+            assert isinstance(state, DealState)
+            if state.phase is not Phase.AUCTION:
+                break
+            actor = state.actor
+            assert actor is not None
+            await _press_action(h, PLAYERS[actor], "bid.6S" if not state.calls else "bid.P")
+        assert state.phase is Phase.DISCARD and state.declarer is not None
+        declarer = PLAYERS[state.declarer]
+        held = sorted(state.hands[state.declarer])
+        lang = declarer.language_code
+        change = {"ru": "↩ Поменять снос", "en": "↩ Change the discard"}[lang]
+        first, second = held[:2], held[-2:]
+        for pair in (first, second):
+            for card in pair:  # pick the two cards on the screen, then confirm
+                screen = h.api.chat_messages(declarer.id)[-1]
+                data = next(
+                    b["callback_data"]
+                    for b in screen.buttons()
+                    if ":mn:drop" in b["callback_data"] and b["callback_data"].endswith(str(card))
+                )
+                assert not (await h.press(declarer, screen, data)).get("text")
+                await h.settle()
+            screen = h.api.chat_messages(declarer.id)[-1]
+            confirm = next(b for b in screen.buttons() if ":a:drop." in b["callback_data"])
+            assert confirm["text"].startswith({"ru": "Снести", "en": "Discard"}[lang])
+            assert not (await h.press(declarer, screen, confirm["callback_data"])).get("text")
+            await h.settle()
+            state = (await service.snapshot(1)).state
+            assert isinstance(state, DealState)
+            assert set(state.discard) == set(pair) and state.phase is Phase.CONTRACT
+            if pair is first:
+                screen = h.api.chat_messages(declarer.id)[-1]
+                redrop = _button(screen, change)
+                assert not (await h.press(declarer, screen, redrop)).get("text")
+                await h.settle()
+                state = (await service.snapshot(1)).state
+                assert isinstance(state, DealState)
+                assert state.phase is Phase.DISCARD and not state.discard
+                # the old button is stale now: a second press changes nothing
+                assert (await h.press(declarer, screen, redrop)).get("text")
+        await _press_action(h, declarer, "name.6S")
+        screen = h.api.chat_messages(declarer.id)[-1]
+        assert change not in str(screen.buttons())
+        for user in [u for u in PLAYERS if u is not declarer] + [None]:
+            chat = GROUP if user is None else user.id
+            for sent in h.api.chat_messages(chat):
+                for _, version in [*sent.history, (0, sent.text)]:
+                    assert "Ваш снос" not in version and "Your discard" not in version
+    finally:
+        if h.app is not None:
+            await h.stop()

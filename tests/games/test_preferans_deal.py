@@ -26,6 +26,7 @@ from games.preferans.deal import (
     MakeClaim,
     Phase,
     Play,
+    Redrop,
     Show,
     Undo,
     Whist,
@@ -225,6 +226,34 @@ def test_talon_discard_contract_whist_and_open_play() -> None:
     state = state.apply(Play(1, Card.parse("CQ")))
     assert state.turn == 2 and state.actor == 1  # the whister plays the passer's cards
     assert refused(state, Play(2, Card.parse("D10"))) is Reason.NOT_YOUR_TURN
+
+
+def test_the_discard_can_be_changed_until_the_game_is_named() -> None:
+    """The Code: a new discard while no game is named, as often as declarer likes; not once
+    it is named, and never in a misère (named at the auction)."""
+    state = calls(DealState.new(fixed_deal()), "6S", "P", "P")
+    held = state.hands[0]
+    assert Redrop(0) not in state.legal_actions(0)  # nothing laid away yet
+    state = state.apply(Discard(0, (Card.parse("H8"), Card.parse("H7"))))
+    assert Redrop(0) in state.legal_actions(0) and state.phase is Phase.CONTRACT
+    assert refused(state, Redrop(1)) is Reason.NOT_YOUR_TURN
+    state = state.apply(Redrop(0))
+    assert state.phase is Phase.DISCARD and state.hands[0] == held and not state.discard
+    state = state.apply(Discard(0, (Card.parse("CK"), Card.parse("CA"))))
+    assert set(state.discard) == {Card.parse("CA"), Card.parse("CK")}
+    assert state.hands[0] == held - {Card.parse("CA"), Card.parse("CK")}
+    assert not state.view(1).discard and not state.view(None).discard
+    state = state.apply(Declare(0, Bid.parse("6S")))
+    assert refused(state, Redrop(0)) is Reason.NOT_YOUR_TURN  # the defenders speak now
+    assert DealState.replay(state.deal, state.history) == state
+    texts = [CODEC.encode(a) for a in state.history]
+    assert "redrop" in texts
+    assert [CODEC.decode(a.seat, t) for a, t in zip(state.history, texts, strict=True)] == list(
+        state.history
+    )
+    misere = calls(DealState.new(fixed_deal()), "MIS", "P", "P")
+    misere = misere.apply(Discard(0, (Card.parse("SA"), Card.parse("SK"))))
+    assert refused(misere, Redrop(0)) is Reason.WRONG_PHASE
 
 
 def test_half_whist_on_an_eight_is_refused_and_both_passing_ends_the_deal() -> None:

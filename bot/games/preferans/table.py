@@ -46,6 +46,7 @@ from games.preferans.deal import (
     MakeClaim,
     Phase,
     Play,
+    Redrop,
     SeatView,
     Show,
     Trick,
@@ -202,7 +203,9 @@ def _keys(
     if view.phase is Phase.CONTRACT:
         declares = [a for a in legal if isinstance(a, Declare)]
         keys = [act(bid_text(d.contract, t), d) for d in declares]
-        return tuple(key_rows(keys, 5))
+        grid = key_rows(keys, 5)
+        grid.extend((act(t("pref.redrop"), a),) for a in legal if isinstance(a, Redrop))
+        return tuple(grid)
     if view.phase is Phase.WHIST:
         words = [a for a in legal if isinstance(a, Whist)]
         return (tuple(act(t(f"pref.word.{w.word}"), w) for w in words),)
