@@ -37,6 +37,17 @@ class _Deal:
 
     failed: set[int] = field(default_factory=set)
     dealer: int | None = None
+    helps: list[Help] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Help:
+    """§6: ``helper``'s pool was full, so ``amount`` of it went to ``helped``'s pool (and the
+    helper wrote ten whists a point on them)."""
+
+    helper: int
+    helped: int
+    amount: Number
 
 
 class Pulka:
@@ -56,6 +67,7 @@ class Pulka:
         self._raspasy_run = 0  # raspasy in a row (Sochi/Leningrad multiplier)
         self.closed = False  # stopped early by consent (§6)
         self.deals = 0
+        self.last_help: tuple[Help, ...] = ()  # what §6's help wrote in the last deal
 
     # --- the sheet ------------------------------------------------------------------------
 
@@ -196,6 +208,7 @@ class Pulka:
             self._raspasy_run = 0
             self._add_pool(declarer, Fraction(p), deal)
             self.deals += 1
+            self.last_help = tuple(deal.helps)
             return
 
         defence = taken[first] + taken[second]
@@ -227,6 +240,7 @@ class Pulka:
         if made:
             self._add_pool(declarer, Fraction(p), deal)
         self.deals += 1
+        self.last_help = tuple(deal.helps)
 
     def _short(
         self,
@@ -267,6 +281,7 @@ class Pulka:
         else:
             self._gora[declarer] += tricks * MISERE_RATE[self.variant]
         self.deals += 1
+        self.last_help = tuple(deal.helps)
 
     def raspasy(self, tricks: Mapping[Any, int], dealer: int | None = None) -> None:
         """All passed: each active player's tricks (§5)."""
@@ -295,6 +310,7 @@ class Pulka:
             if taken[j] == 0:
                 self._add_pool(j, zero_pool, deal)
         self.deals += 1
+        self.last_help = tuple(deal.helps)
 
     # --- §6 -----------------------------------------------------------------------------------
 
@@ -325,4 +341,5 @@ class Pulka:
             given = min(excess, self.target - self._pool[helped])
             self._pool[helped] += given
             self._whists[seat][helped] += 10 * given
+            deal.helps.append(Help(seat, helped, _num(given)))
             excess -= given

@@ -10,7 +10,7 @@ import dataclasses
 
 import pytest
 
-from bot.games.preferans.score import raspasy_times
+from bot.games.preferans.score import raspasy_times, written_lines
 from bot.games.preferans.table import render_private, render_seating, render_table
 from bot.games.preferans.views import card_text, in_hand_order, result_line, sheet_text
 from bot.i18n import Translator
@@ -200,3 +200,24 @@ def test_raspasy_in_a_row_say_their_multiplier(language: str, said: str) -> None
     assert seen[0] == []  # the first costs once: nothing to say
     assert [lines[0].rsplit("×", 1)[1] for lines in seen[1:]] == ["2", "3", "3"]
     assert all(said in lines[0] for lines in seen[1:])
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("ru", "Помощь в пулю: Dan → Аня +2"), ("en", "Help to the pool: Dan → Аня +2")],
+)
+def test_a_full_pool_names_whom_it_helped(language: str, said: str) -> None:
+    """§6: Dan's pool is full, so his next made game's points go to Аня's pool; the result
+    says so by name, once, and a deal without help says nothing of it."""
+    t = Translator(language)
+    names = {0: "Dan", 1: "Аня", 2: "Вика"}
+    match = PulkaMatch(3, {"variant": "sochi", "target": 10})
+    made = Result(Kind.GAME, 0, Bid.parse("6S"), {1: "pass", 2: "pass"}, None)
+    seen = []
+    for _ in range(6):  # five sixes fill the pool of ten; the sixth overflows by two
+        before = copy.deepcopy(match)
+        write(match.pulka, made, 2)
+        seen.append(written_lines(before, match, names, t))
+    assert all(said not in " ".join(lines) for lines in seen[:5])
+    assert [line for line in seen[5] if said in line] == [said]
+    assert "+20" in seen[5][0]  # and the whists Dan wrote on her for it

@@ -207,9 +207,18 @@ def test_any_run_of_deals_keeps_the_sheet_sound(data: st.DataObject) -> None:
     for _ in range(data.draw(st.integers(1, 40))):
         if p.finished:
             break
-        play(p, data.draw(deals(n)))
+        deal = data.draw(deals(n))
+        pool_before = list(p.pool)
+        play(p, deal)
         if variant != "leningrad":
             assert all(x <= target for x in p.pool)  # help keeps every pool at the target
+        # each help named by the pulka is another's pool growing, never the dealer sitting out
+        helped = {h.helped: h.amount for h in p.last_help}
+        assert len(helped) == len(p.last_help) and all(a > 0 for a in helped.values())
+        assert variant != "leningrad" or not helped
+        for h in p.last_help:
+            assert h.helper != h.helped != deal["dealer"]
+            assert p.pool[h.helped] - pool_before[h.helped] >= h.amount
         balances = p.balances()
         assert sum(balances) == 0
         assert sum(p.whole()) == 0

@@ -68,7 +68,7 @@ def written_lines(
     before: Any, after: PulkaMatch, names: Mapping[int, str], t: Translator
 ) -> list[str]:
     """What the deal wrote, as players read it off the sheet: each player's pool and gora
-    added, and the whists they wrote on each of the others."""
+    added, the whists they wrote on each of the others, and who helped whom (§6)."""
     if not isinstance(before, PulkaMatch):
         return []
     old, new = before.pulka.state(), after.pulka.state()
@@ -89,7 +89,17 @@ def written_lines(
                 items.append(t("pref.written.whists", n=_signed(whists), name=on))
         if items:
             parts.append(f"{name}: {', '.join(items)}")
-    return [t("pref.written", parts="; ".join(parts))] if parts else []
+    lines = [t("pref.written", parts="; ".join(parts))] if parts else []
+    for help_ in after.pulka.last_help:  # §6: a full pool helps the others, named
+        lines.append(
+            t(
+                "pref.helped",
+                helper=user_text(names.get(help_.helper, "—")),
+                helped=user_text(names.get(help_.helped, "—")),
+                n=_signed(help_.amount),
+            )
+        )
+    return lines
 
 
 def raspasy_times(result: Result, before: Any, after: PulkaMatch, t: Translator) -> list[str]:
