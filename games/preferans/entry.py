@@ -8,7 +8,9 @@
     … d3                      with four players: who dealt (and sat out)
 
 Russian words and suit symbols are read too: ``7♥ 0 вист/пас 6/3/1``, ``мизер 1 0``,
-``распасы 2/5/3``, ``пол`` for half. Seats are 0-based, in the table's clockwise order.
+``распасы 2/5/3``, ``пол`` for half. Seats are in the table's clockwise order, counted from
+``first_seat``: 0 as the engine counts (the default, and the form stored and shown in tests), 1
+where people type them (the bot's table says "Место 1").
 """
 
 from __future__ import annotations
@@ -37,16 +39,19 @@ class Entry:
     tricks: tuple[int, ...] | None = None  # active seats' tricks in seat order (misère: one)
     dealer: int | None = None
 
-    def code(self) -> str:
-        tail = "" if self.dealer is None else f" d{self.dealer}"
+    def code(self, first_seat: int = 0) -> str:
+        """The typed form, which ``parse_entry`` reads back with the same ``first_seat``."""
+        tail = "" if self.dealer is None else f" d{self.dealer + first_seat}"
         tricks = "/".join(map(str, self.tricks or ()))
         if self.kind == "raspasy":
             return f"pass {tricks}{tail}"
+        assert self.declarer is not None
+        declarer = self.declarer + first_seat
         if self.kind == "misere":
-            return f"misere {self.declarer} {tricks}{tail}"
+            return f"misere {declarer} {tricks}{tail}"
         assert self.whist is not None
         played = f" {tricks}" if self.tricks is not None else ""
-        return f"{self.contract} {self.declarer} {self.whist[0]}/{self.whist[1]}{played}{tail}"
+        return f"{self.contract} {declarer} {self.whist[0]}/{self.whist[1]}{played}{tail}"
 
     def write(self, pulka: Pulka) -> None:
         """Score it on the pulka (PulkaError, and nothing written, if it cannot be)."""
@@ -72,19 +77,27 @@ class Entry:
         return dict(zip(active, self.tricks, strict=True))
 
 
-def parse_entry(text: str) -> Entry:
-    """Read a typed result; NotationError with the reason for anything else."""
+def parse_entry(text: str, first_seat: int = 0) -> Entry:
+    """Read a typed result, seats counted from ``first_seat``; NotationError with the reason
+    for anything else."""
+
+    def seat(word: str) -> int:
+        number = _number(word) - first_seat
+        if number < 0:
+            raise NotationError(repr(word), Reason.BAD_ENTRY)
+        return number
+
     words = text.replace(",", " ").lower().split()
     dealer = None
     if words and words[-1][:1] in ("d", "с", "д") and words[-1][1:].isdecimal():
-        dealer = _number(words.pop()[1:])
+        dealer = seat(words.pop()[1:])
     if not words:
         raise NotationError(repr(text), Reason.BAD_ENTRY)
     head = words[0]
     if head in RASPASY_WORDS and len(words) == 2:
         return Entry("raspasy", tricks=_tricks(words[1]), dealer=dealer)
     if head in MISERE_WORDS and len(words) == 3:
-        return Entry("misere", _number(words[1]), Bid.misere(), None, (_number(words[2]),), dealer)
+        return Entry("misere", seat(words[1]), Bid.misere(), None, (_number(words[2]),), dealer)
     if len(words) not in (3, 4):
         raise NotationError(repr(text), Reason.BAD_ENTRY)
     contract = Bid.parse(head)
@@ -95,7 +108,7 @@ def parse_entry(text: str) -> Entry:
         raise NotationError(repr(words[2]), Reason.BAD_WHIST)
     tricks = _tricks(words[3]) if len(words) == 4 else None
     whist = (WORDS[said[0]], WORDS[said[1]])
-    return Entry("game", _number(words[1]), contract, whist, tricks, dealer)
+    return Entry("game", seat(words[1]), contract, whist, tricks, dealer)
 
 
 def _number(word: str) -> int:

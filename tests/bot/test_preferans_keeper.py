@@ -64,23 +64,29 @@ async def test_a_kept_pulka_by_buttons_and_typing_lands_in_the_ledger(
         await click(h, ANNA, "pk:m", "pk:m0", "pk:m0.0")
         written.append("misere 0 0")
         # a wrong typed entry, then undone, then typed right
-        await h.say(ANNA, GROUP, "/deal 7H 1 whist/pass 6/3/1")
+        await h.say(ANNA, GROUP, "/deal 7H 2 whist/pass 6/3/1")
         await h.say(BOB, GROUP, "/undo")
         assert "отменил" in sheet(h).text
-        await h.say(ANNA, GROUP, "/deal 7♥ 1 вист/пас 2/7/1")
+        await h.say(ANNA, GROUP, "/deal 7♥ 2 вист/пас 2/7/1")
         written.append("7H 1 whist/pass 2/7/1")
-        # The sheet echoes the entry in the table's words, its declarer by name (seat 1 is
-        # Боря's: the notation counts from 0, the table from "Место 1").
+        # The sheet echoes the entry in the table's words, its declarer by name (seat 2 is
+        # Боря's: typed seats count from 1, as the table's "Место 1").
         assert "✅ Боря: 7♥, вист/пас, 2/7/1" in sheet(h).text, sheet(h).text
+        assert "Места: 1 — Аня, 2 — Боря, 3 — Вика" in sheet(h).text  # what the numbers mean
         # bad input changes nothing: junk, a contract off the ladder, a stale wizard button,
         # a stranger's press, forged wizard data
         before = sheet(h)
-        for junk in ("/deal 11S 0 pass/pass", "/deal 6S 5 pass/pass", "/deal мизер 0 11"):
+        for junk in (
+            "/deal 11S 1 pass/pass",
+            "/deal 6S 4 pass/pass",
+            "/deal мизер 1 11",
+            "/deal 6S 0 pass/pass",  # there is no seat 0 at the table
+        ):
             await h.say(ANNA, GROUP, junk)
             assert "📝" not in h.api.chat_messages(GROUP)[-1].text
             assert "13" not in h.api.chat_messages(GROUP)[-1].text  # the pulka's words
         await h.say(ANNA, GROUP, "/deal junk")
-        assert "/deal 7♥ 0 вист/пас 6/3/1" in h.api.chat_messages(GROUP)[-1].text
+        assert "/deal 7♥ 1 вист/пас 6/3/1" in h.api.chat_messages(GROUP)[-1].text
         assert (await h.press(ANNA, first, stale)).get("text")
         h.api.outsiders.add((GROUP, STRANGER.id))  # not in the group
         assert (await h.press(STRANGER, before, data_of(before, "pk:g"))).get("text")
@@ -99,7 +105,7 @@ async def test_a_kept_pulka_by_buttons_and_typing_lands_in_the_ledger(
                 n for n, who in enumerate(("Аня", "Боря", "Вика")) if f"сдаёт {who}" in text
             )
             declarer = (dealer + 1) % 3
-            await h.say(CAT, GROUP, f"/deal 10NT {declarer} pass/pass")
+            await h.say(CAT, GROUP, f"/deal 10NT {declarer + 1} pass/pass")
             written.append(f"10NT {declarer} pass/pass")
         final = h.api.chat_messages(GROUP)[-1].text
         assert "Пуля закрыта" in final and "Баланс" in final

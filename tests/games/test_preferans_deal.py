@@ -349,9 +349,19 @@ def entries(draw: st.DrawFn) -> Entry:
     return Entry("game", declarer, contract, whist, tricks if played else None, dealer)
 
 
-@given(entries())
-def test_typed_results_read_back(entry: Entry) -> None:
-    assert parse_entry(entry.code()) == entry
+@given(entries(), st.sampled_from([0, 1]))
+def test_typed_results_read_back(entry: Entry, first_seat: int) -> None:
+    """From the engine's numbering and from the table's ("Место 1") alike."""
+    assert parse_entry(entry.code(first_seat), first_seat) == entry
+
+
+def test_typed_seats_from_one_mean_the_table_s_seats() -> None:
+    assert parse_entry("7♥ 1 вист/пас 6/3/1", first_seat=1) == parse_entry("7♥ 0 вист/пас 6/3/1")
+    assert parse_entry("мизер 3 0 d4", first_seat=1).declarer == 2
+    assert parse_entry("мизер 3 0 d4", first_seat=1).dealer == 3
+    for text in ("7♥ 0 вист/пас 6/3/1", "мизер 0 0", "пас 2/5/3 d0"):
+        with pytest.raises(RuleError):  # no seat 0 where seats count from 1
+            parse_entry(text, first_seat=1)
 
 
 @pytest.mark.parametrize(

@@ -76,7 +76,7 @@ class PreferansKeeper(KeeperHandlers[PulkaSheet, Entry]):
         """A typed /deal; what does not read is answered with the pulka's own format (the
         rules' reasons speak of bridge's 13 tricks and 4SX N -2)."""
         with _pulka_words():
-            return parse_entry(text)
+            return parse_entry(text, first_seat=1)  # as the table counts: "Место 1"
 
     async def save(
         self,
@@ -91,8 +91,9 @@ class PreferansKeeper(KeeperHandlers[PulkaSheet, Entry]):
             await super().save(context, table_id, expected, entry, player, key)
 
     def entry_text(self, entry: Entry, sheet: PulkaSheet, t: Translator) -> str:
-        """The entry in the table's words, players by name (the notation counts seats from
-        0, the table from "Место 1"): "Аня: 7♥, вист/пас, 6/3/1"."""
+        """The entry in the table's words, the declarer by name, so a typed seat number
+        (counted from 1, as the table's "Место 1") is seen to mean whom it meant:
+        "Аня: 7♥, вист/пас, 6/3/1"."""
         tricks = "/".join(map(str, entry.tricks or ()))
         if entry.kind == "raspasy":
             return t("pref.keeper.echo.raspasy", tricks=tricks)

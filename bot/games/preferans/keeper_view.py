@@ -181,4 +181,7 @@ def render_pulka_keeper(sheet: PulkaSheet, arg: str, t: Translator, note: str = 
     prompt, keys = wizard(sheet, arg, t)
     lines.append(prompt)
     lines.append(t("pref.keeper.typed_hint"))
+    names = sorted(sheet.names.items())
+    seats = ", ".join(f"{seat + 1} — {user_text(name)}" for seat, name in names)
+    lines.append(t("pref.keeper.seats", seats=seats))  # the numbers a typed /deal means
     return Rendered("\n".join(lines), tuple(keys))
