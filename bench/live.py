@@ -2,7 +2,8 @@
 person's pace and at a robot's, with one table, three tables in one forum group, and a hundred
 tables under the production caps.
 
-    python -m bench.live [--seconds 60] [--cases all|one|forum|hundred] [--paces 6 1]
+    python -m bench.live [--seconds 60] [--cases one forum hundred pulka pulka-forum pulka-hundred]
+                         [--paces 6 1] [--tables N] [--overall-rate 30]
 
 Bridge tables of four scripted players run through the real application against the fake Bot
 API (answered in-process, as ``bench.load`` explains), with production pacing: 4 s between
@@ -100,7 +101,7 @@ CASES = {
 }
 
 
-async def run(case: Case, pace: float, seconds: float) -> None:
+async def run(case: Case, pace: float, seconds: float, overall_rate: float = 30.0) -> None:
     api = LoadApi()
     api.keep_calls = True
     with tempfile.TemporaryDirectory() as tmp:
@@ -111,7 +112,7 @@ async def run(case: Case, pace: float, seconds: float) -> None:
             private_interval=1.0,
             in_process=True,
             turn_notice=10.0,
-            overall_rate=30.0,
+            overall_rate=overall_rate,
             group_rate=20,
         )
         await harness.start()
@@ -170,9 +171,10 @@ async def run(case: Case, pace: float, seconds: float) -> None:
     def ms(values: list[float], q: float) -> str:
         return f"{percentile(values, q):.2f}" if values else "-"
 
+    cap = "" if overall_rate == 30.0 else f", overall cap {overall_rate:g}/s"
     print(
-        f"{case.name}, an action every {pace:g} s, {window:.0f} s: "
-        f"{sum(r.presses for r in load.rigs)} presses"
+        f"{case.name} ({case.tables} tables{cap}), an action every {pace:g} s, "
+        f"{window:.0f} s: {sum(r.presses for r in load.rigs)} presses"
     )
     print(
         f"  group table shown after (s): p50 {ms(table, 0.5)} p95 {ms(table, 0.95)} "
@@ -193,10 +195,20 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--cases", nargs="+", default=["one", "forum", "hundred"])
     parser.add_argument("--paces", nargs="+", type=float, default=[6.0, 1.0])
+    parser.add_argument("--tables", type=int, help="this many tables instead of the case's")
+    parser.add_argument(
+        "--overall-rate",
+        type=float,
+        default=30.0,
+        help="OVERALL_RATE_PER_SECOND (30 by default): what one token may send in all",
+    )
     args = parser.parse_args()
     for name in args.cases:
+        case = CASES[name]
+        if args.tables:
+            case = Case(case.name, args.tables, case.forum, case.game)
         for pace in args.paces:
-            asyncio.run(run(CASES[name], pace, args.seconds))
+            asyncio.run(run(case, pace, args.seconds, args.overall_rate))
 
 
 if __name__ == "__main__":
