@@ -51,6 +51,17 @@ async def sit_all(h: Harness, players: list[User]) -> None:
         assert not (await h.press(user, seating, sit)).get("text")
 
 
+async def seated(h: Harness) -> TableService:
+    """The three players met the bot, opened a table in the group and sat down."""
+    for user in PLAYERS:
+        await h.say(user, user.id, "/start")
+    await h.say(PLAYERS[0], GROUP, "/preferans")
+    await sit_all(h, PLAYERS)
+    assert h.app is not None
+    service: TableService = h.app.bot_data["service"]
+    return service
+
+
 def _choose(rng: random.Random, data: list[str]) -> str:
     actions = [d for d in data if ":a:" in d]
     drop = [d for d in actions if ":a:drop." in d]
@@ -274,12 +285,7 @@ async def test_forged_and_out_of_turn_presses_are_refused_and_change_nothing(
     h = Harness(api, str(tmp_path / "bot.sqlite3"), shuffle_seed=8)
     await h.start()
     try:
-        for user in PLAYERS:
-            await h.say(user, user.id, "/start")
-        await h.say(PLAYERS[0], GROUP, "/preferans")
-        await sit_all(h, PLAYERS)
-        assert h.app is not None
-        service: TableService = h.app.bot_data["service"]
+        service = await seated(h)
         refused: set[str] = set()
 
         async def forge(user: User, arg: str) -> None:
@@ -360,12 +366,7 @@ async def test_declarer_changes_the_discard_before_naming_the_game(
     h = Harness(api, str(tmp_path / "bot.sqlite3"), shuffle_seed=8)
     await h.start()
     try:
-        for user in PLAYERS:
-            await h.say(user, user.id, "/start")
-        await h.say(PLAYERS[0], GROUP, "/preferans")
-        await sit_all(h, PLAYERS)
-        assert h.app is not None
-        service: TableService = h.app.bot_data["service"]
+        service = await seated(h)
         while True:
             state = (await service.snapshot(1)).state
             assert isinstance(state, DealState)
