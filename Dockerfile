@@ -20,7 +20,8 @@ RUN pip install --no-deps .
 
 USER 10001:10001
 VOLUME ["/data"]
-# Alive while the process runs and its database answers at this bot's schema (every minute).
+# Healthy while the bot beats (every HEARTBEAT_SECONDS, from its event loop, after a question
+# to its database) and the database is at this bot's schema: a hung or stopped bot is not.
 HEALTHCHECK --interval=60s --timeout=10s --start-period=30s --retries=3 \
     CMD ["python", "-m", "bot", "health"]
 EXPOSE 8080

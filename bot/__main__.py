@@ -97,6 +97,9 @@ class _Stopper:
 
     async def leave(self) -> None:
         logging.getLogger("bot").info("stop requested while starting; leaving")
+        heartbeat = self.application.bot_data.get("heartbeat")
+        if heartbeat is not None:
+            await heartbeat.stop()
         storage = self.application.bot_data.get("storage")
         if storage is not None:
             await storage.close()

@@ -21,6 +21,7 @@ from bot.config import Config
 from bot.context import BotContext, BridgeApp
 from bot.handlers import chat, keeper, money, private, settings, table
 from bot.handlers.common import user_translator
+from bot.heartbeat import Heartbeat
 from bot.i18n import LANGUAGES, Translator
 from bot.ledger import LedgerService
 from bot.outbox import Outbox
@@ -113,10 +114,17 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     # The Bot API answered: PTB's start-up retries are over, its logger back to the set level.
     logging.getLogger("telegram.ext").setLevel(logging.NOTSET)
     config: Config = application.bot_data["config"]
+    heartbeat = None
+    if config.heartbeat is not None:  # alive from here on, a waiting standby too
+        heartbeat = Heartbeat(config.heartbeat)
+        application.bot_data["heartbeat"] = heartbeat
+        heartbeat.start()
     lease: Lease | None = application.bot_data.get("lease")
     if lease is not None:  # one active process per database; others wait here
         await lease.acquire()
     storage = await open_storage(config.database)
+    if heartbeat is not None:  # and from now on only while the database answers
+        heartbeat.ping = lambda: storage.chat_by_tg(0)
     if lease is not None and isinstance(storage, PostgresStorage):
         storage.fence = lease.fence  # every write checks the lease is still this process's
     if config.shuffle_seed is None:
@@ -214,6 +222,9 @@ async def _post_stop(application: Application[Any, Any, Any, Any, Any, Any]) -> 
 
 
 async def _post_shutdown(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    heartbeat: Heartbeat | None = application.bot_data.get("heartbeat")
+    if heartbeat is not None:  # first: a bot on its way out is no longer healthy
+        await heartbeat.stop()
     presenter: Presenter | None = application.bot_data.get("presenter")
     if presenter is not None and presenter.robots is not None:
         await presenter.robots.close()

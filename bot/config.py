@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from bot.heartbeat import HeartbeatSettings, heartbeat_settings
 from bot.i18n import LANGUAGES
 
 
@@ -64,6 +65,8 @@ class Config:
     webhook_listen: str = "0.0.0.0"
     webhook_port: int = 8080
     webhook_idle_seconds: float = 10.0  # a webhook connection idle this long is closed
+    # The running bot's sign of life for ``python -m bot health`` (None: not written).
+    heartbeat: HeartbeatSettings | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -113,6 +116,7 @@ class Config:
             webhook_listen=source.get("WEBHOOK_LISTEN", "0.0.0.0"),
             webhook_port=_whole(source, "WEBHOOK_PORT", 8080, least=1, most=65535),
             webhook_idle_seconds=_number(source, "WEBHOOK_IDLE_SECONDS", 10.0, positive=True),
+            heartbeat=heartbeat_from_env(source, database),
         )
 
     @property
@@ -181,6 +185,13 @@ def database_from_env(source: Mapping[str, str]) -> tuple[str, str]:
             "(bridge.sqlite3, sqlite:///bridge.sqlite3) or postgresql://…"
         )
     return database, setting
+
+
+def heartbeat_from_env(source: Mapping[str, str], database: str) -> HeartbeatSettings:
+    """Where the running bot beats and how often (``HEARTBEAT_FILE``, ``HEARTBEAT_SECONDS``):
+    read alike by the bot and by its health check."""
+    _number(source, "HEARTBEAT_SECONDS", 10.0, positive=True)  # one line if it is not a number
+    return heartbeat_settings(source, database)
 
 
 def database_password(database: str) -> str | None:

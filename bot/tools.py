@@ -3,8 +3,9 @@
 - ``python -m bot export FILE`` / ``import FILE``: the whole database to a JSON Lines file and
   back, to move between SQLite and PostgreSQL. Stop the bot first: a SQLite file is one
   process's, and a running bot would go on writing after the export's snapshot.
-- ``python -m bot health``: the database answers and is at this bot's schema (a container's
-  health check; read-only, without the lock the running bot holds)."""
+- ``python -m bot health``: the bot is running (its heartbeat is fresh, ``bot.heartbeat``) and
+  its database answers at this bot's schema (a container's health check; read-only, without
+  the lock the running bot holds)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import contextlib
 import os
 import sys
 
-from bot.config import ConfigError, database_from_env, database_password
+from bot.config import ConfigError, database_from_env, database_password, heartbeat_from_env
+from bot.heartbeat import HeartbeatSettings, heartbeat_age
 from bot.redact import redact
 from storage import is_postgres, open_storage, read_schema, sqlite_path
 from storage.interface import StorageError
@@ -34,7 +36,9 @@ explains each; the README's first command loads .env.
                 database must exist. Stop the bot first on SQLite.
   import FILE   an export into an empty database (created if missing), all or nothing; every
                 deal is replayed before anything is written.
-  health        0 if the database answers at this bot's schema (the image's health check).
+  health        0 if the bot is running here (its heartbeat, written every HEARTBEAT_SECONDS,
+                is fresh) and its database answers at this bot's schema; 1 for a stopped
+                or hung bot (the image's health check).
 
 The database is DATABASE_URL (a SQLite file, sqlite:///file, or postgresql://...); BRIDGE_DB is
 its older name."""
@@ -52,7 +56,12 @@ def run(args: list[str]) -> int:
         return 2
     password = database_password(database)
     if args == ["health"]:
-        return asyncio.run(_health(database, password))
+        try:
+            beat = heartbeat_from_env(os.environ, database)
+        except ConfigError as exc:
+            print(f"bridge bot: {exc}", file=sys.stderr)
+            return 2
+        return asyncio.run(_health(database, password, beat))
     if len(args) != 2 or args[0] not in COMMANDS:
         print(USAGE, file=sys.stderr)
         return 2
@@ -75,9 +84,23 @@ def _masked(text: str, password: str | None) -> str:
     return redact(text, "", password)
 
 
-async def _health(database: str, password: str | None) -> int:
-    """0 when the database answers and is at this bot's schema: the container's health check.
-    Read-only, and without the SQLite lock the running bot holds."""
+async def _health(database: str, password: str | None, beat: HeartbeatSettings) -> int:
+    """0 when the bot beats (within three beats) and the database answers at this bot's
+    schema: the container's health check. Read-only, and without the SQLite lock the running
+    bot holds."""
+    age = heartbeat_age(beat)
+    if age is None:
+        print(
+            f"bridge bot: health: no heartbeat at {beat.path}: the bot is not running",
+            file=sys.stderr,
+        )
+        return 1
+    if age > beat.max_age:
+        print(
+            f"bridge bot: health: last heartbeat {age:.0f} s ago: the bot is hung or gone",
+            file=sys.stderr,
+        )
+        return 1
     try:
         version = await read_schema(database)
     except StorageError as exc:

@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -67,17 +68,35 @@ def test_the_compose_file_runs_a_bot_and_its_standby_on_its_postgres() -> None:
 async def test_the_health_check_tells_a_ready_database_from_a_missing_one(
     tmp_path: Path, pg_url: str
 ) -> None:
+    """Healthy: a fresh heartbeat (written here as the running bot writes it) and a database
+    at the bot's schema. No heartbeat, an old one, or no database: unhealthy."""
     from storage import open_storage
 
     ready = tmp_path / "bot.sqlite3"
     for database in (str(ready), pg_url):
         await (await open_storage(database)).close()
-    for database, code in ((str(ready), 0), (pg_url, 0), (str(tmp_path / "none.sqlite3"), 1)):
-        env = {**os.environ, "DATABASE_URL": database}
-        result = subprocess.run(
+    beat = tmp_path / "bot.heartbeat"
+
+    def health(database: str, beat_age: float | None) -> subprocess.CompletedProcess[str]:
+        beat.unlink(missing_ok=True)
+        if beat_age is not None:
+            beat.write_text(f"{os.getpid()} {time.time() - beat_age}\n")
+        env = {**os.environ, "DATABASE_URL": database, "HEARTBEAT_FILE": str(beat)}
+        return subprocess.run(
             [sys.executable, "-m", "bot", "health"], cwd=ROOT, env=env,
             capture_output=True, text=True, timeout=60,
         )  # fmt: skip
-        assert result.returncode == code, (database, result.stderr)
+
+    cases = [
+        (str(ready), 1.0, 0),
+        (pg_url, 1.0, 0),
+        (str(tmp_path / "none.sqlite3"), 1.0, 1),
+        (str(ready), None, 1),  # no bot running
+        (str(ready), 31.0, 1),  # three beats of ten seconds missed: hung
+    ]
+    for database, age, code in cases:
+        result = health(database, age)
+        assert result.returncode == code, (database, age, result.stderr)
+        assert code == 0 or "bridge bot: health:" in result.stderr
     assert "HEALTHCHECK" in (dockerfile := (ROOT / "Dockerfile").read_text())
     assert '"python", "-m", "bot", "health"' in dockerfile

@@ -220,3 +220,51 @@ async def test_a_bad_setting_is_one_line_naming_it_before_anything_starts(
     assert "pw123" not in output and "SECRET" not in output
     assert not api.calls  # nothing was asked of the network
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # nor any database made
+
+
+async def test_health_is_the_running_bot_not_only_its_database(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """``python -m bot health`` (the image's health check) beside a real bot: healthy while it
+    runs, unhealthy while it is frozen (SIGSTOP: a hung bot), healthy again when it goes on,
+    and unhealthy as soon as it has stopped."""
+    database = tmp_path / "health.sqlite3"
+    beat = {"HEARTBEAT_FILE": str(tmp_path / "bot.heartbeat"), "HEARTBEAT_SECONDS": "0.3"}
+
+    async def health() -> tuple[int, str]:
+        env = {**os.environ, "BRIDGE_DB": str(database), **beat}
+        check = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "health", cwd=ROOT, env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        )  # fmt: skip
+        output, _ = await asyncio.wait_for(check.communicate(), 60)
+        assert check.returncode is not None
+        return check.returncode, output.decode()
+
+    async def until(code: int) -> str:
+        for _ in range(300):
+            got, output = await health()
+            if got == code:
+                return output
+            await asyncio.sleep(0.1)
+        raise AssertionError(f"health never became {code}: {output}")
+
+    assert (await health())[0] == 1  # nothing running yet
+    process = await start_bot(api, database, "INFO", beat)
+    assert process.stdout is not None
+    try:
+        while b"ready" not in (line := await process.stdout.readline()):
+            assert line, "the bot ended before it was ready"
+        await until(0)
+        process.send_signal(signal.SIGSTOP)
+        await asyncio.sleep(1.0)  # three beats of 0.3 s missed
+        assert "hung or gone" in await until(1)
+        process.send_signal(signal.SIGCONT)
+        await until(0)
+    finally:
+        process.send_signal(signal.SIGCONT)
+        process.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(process.wait(), 30)
+    assert process.returncode == 0
+    code, output = await health()
+    assert code == 1 and "not running" in output, output
