@@ -8,14 +8,17 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 \
 RUN useradd --create-home --uid 10001 bridge && mkdir /data && chown 10001:10001 /data
 WORKDIR /app
 
-# The dependencies in a layer of their own: a change of code rebuilds only what follows.
-COPY pyproject.toml README.md ./
-RUN mkdir -p bot games storage && touch bot/__init__.py games/__init__.py storage/__init__.py \
-    && pip install . && pip uninstall --yes bridge-table-bot && rm -rf bot games storage
+# The dependencies in a layer of their own, at the versions CI tested (constraints.txt): a
+# change of code or of the README rebuilds only what follows.
+COPY pyproject.toml constraints.txt ./
+RUN mkdir -p bot games storage && touch README.md bot/__init__.py games/__init__.py \
+    storage/__init__.py && pip install -c constraints.txt . \
+    && pip uninstall --yes bridge-table-bot && rm -rf bot games storage README.md
 
 COPY games ./games
 COPY storage ./storage
 COPY bot ./bot
+COPY README.md ./
 RUN pip install --no-deps .
 
 USER 10001:10001

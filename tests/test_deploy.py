@@ -47,8 +47,12 @@ def test_the_compose_file_runs_a_bot_and_its_standby_on_its_postgres() -> None:
     compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
     services = compose["services"]
     postgres, bot, standby = services["postgres"], services["bot"], services["standby"]
-    assert bot == standby  # the same image and settings: either may be the active one
-    assert bot["build"] == "." and bot["env_file"] == ".env"
+    # The same image and settings, either may be the active one; the image is built once.
+    assert {k: v for k, v in bot.items() if k != "build"} == {
+        k: v for k, v in standby.items() if k != "pull_policy"
+    }
+    assert bot["build"] == "." and "build" not in standby and standby["pull_policy"] == "never"
+    assert bot["image"] == standby["image"] and bot["env_file"] == ".env"
     assert bot["restart"] == postgres["restart"] == "unless-stopped"
     assert bot["depends_on"] == {"postgres": {"condition": "service_healthy"}}
     env = postgres["environment"]
@@ -63,6 +67,31 @@ def test_the_compose_file_runs_a_bot_and_its_standby_on_its_postgres() -> None:
     example = (ROOT / ".env.example").read_text()
     assert re.search(r"^# POSTGRES_PASSWORD=", example, re.M)
     assert not re.search(r"^DATABASE_URL=", example, re.M)  # compose.yaml's would be overridden
+    # the README heading its comment names is there
+    [heading] = re.findall(r'README, "([^"]+)"', (ROOT / "compose.yaml").read_text())
+    assert re.search(rf"^#+ {re.escape(heading)}$", (ROOT / "README.md").read_text(), re.M)
+
+
+def test_the_image_installs_the_pinned_versions_and_its_dependencies_ignore_the_docs() -> None:
+    """Every dependency is pinned in constraints.txt, which the image, CI and the README's
+    commands all install with; the dependency layer copies no documentation, so a README
+    edit does not reinstall everything."""
+    pins = {
+        line.split("==")[0].lower().replace("_", "-")
+        for line in (ROOT / "constraints.txt").read_text().splitlines()
+        if "==" in line and not line.startswith("#")
+    }
+    project = (ROOT / "pyproject.toml").read_text()
+    wanted = re.findall(r'^\s+"([A-Za-z0-9_.-]+)[\[><=]', project, re.M)
+    assert wanted and {w.lower().replace("_", "-") for w in wanted} <= pins, set(wanted) - pins
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    layer = dockerfile[: dockerfile.index("COPY games")]
+    copied = [line for line in layer.splitlines() if line.startswith("COPY")]
+    assert copied == ["COPY pyproject.toml constraints.txt ./"]
+    assert "pip install -c constraints.txt ." in layer
+    assert "-c constraints.txt" in (ROOT / ".ci" / "run").read_text()
+    readme = (ROOT / "README.md").read_text()
+    assert readme.count("-c constraints.txt") >= 2  # the two commands
 
 
 async def test_the_health_check_tells_a_ready_database_from_a_missing_one(
