@@ -140,6 +140,15 @@ class _Post:
 
 
 @dataclass
+class _Edit:
+    """A message the outbox does not keep, shown anew where it is (a group's own settings,
+    which belong to no table): edited once, in the chat's order."""
+
+    message_id: int
+    content: Rendered
+
+
+@dataclass
 class _File:
     method: str  # "sendPhoto" or "sendDocument"
     field: str  # "photo" or "document"
@@ -154,7 +163,7 @@ class _Lane:
 
     chat_id: int
     interval: float
-    queue: deque[_Keep | _Post | _File] = field(default_factory=deque)
+    queue: deque[_Keep | _Post | _File | _Edit] = field(default_factory=deque)
     pending: set[KeepId] = field(default_factory=set)
     next_at: float = 0.0
     task: asyncio.Task[None] | None = None
@@ -265,6 +274,13 @@ class Outbox:
         lane.queue.append(_Post(made, thread_id))
         self._kick(lane)
 
+    def edit(self, chat_id: int, message_id: int, content: Rendered) -> None:
+        """Show ``content`` in a message the outbox does not keep (one a button was pressed
+        on), in order after what is queued for the chat."""
+        lane = self._lane(chat_id)
+        lane.queue.append(_Edit(message_id, content))
+        self._kick(lane)
+
     def post_file(
         self,
         chat_id: int,
@@ -351,7 +367,7 @@ class Outbox:
                     del self._lanes[lane.chat_id]
                 return
 
-    def _first(self, lane: _Lane) -> _Keep | _Post | _File:
+    def _first(self, lane: _Lane) -> _Keep | _Post | _File | _Edit:
         """The next op of the chat: posts (results, notices, replies) go ahead of edits of
         messages already shown (the table), which coalesce meanwhile; posts keep their order,
         and so does a kept message not shown yet (its place in the chat is its first post)."""
@@ -362,7 +378,7 @@ class Outbox:
         if kept is None or kept.message_id is None or kept.renew:
             return head
         for index, op in enumerate(lane.queue):
-            if isinstance(op, _Post | _File):
+            if isinstance(op, _Post | _File | _Edit):
                 del lane.queue[index]
                 lane.queue.appendleft(op)
                 return op
@@ -406,9 +422,16 @@ class Outbox:
             if called:
                 lane.next_at = time.monotonic() + lane.interval
 
-    async def _send(self, lane: _Lane, op: _Keep | _Post | _File) -> bool:
+    async def _send(self, lane: _Lane, op: _Keep | _Post | _File | _Edit) -> bool:
         """Make one call for ``op``; False if none was needed."""
         lane.priority, lane.paid = URGENT, False
+        if isinstance(op, _Edit):
+            try:
+                edit = _edit_params(op.message_id, op.content)
+                await self._attempt(lane, "editMessageText", edit)
+            except BadRequest as exc:  # unchanged, or gone: nothing to show it in
+                log.info("outbox: an edit to chat %s was not made (%s)", lane.chat_id, exc)
+            return True
         if isinstance(op, _Post):
             try:
                 content = op.content if isinstance(op.content, Rendered) else await op.content

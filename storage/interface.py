@@ -254,6 +254,11 @@ class Storage(abc.ABC):
     async def update_chat_settings(self, chat_id: int, settings: ChatSettings) -> Chat: ...
 
     @abc.abstractmethod
+    async def set_chat_language(self, chat_id: int, language: str) -> Chat:
+        """The language the group is spoken to in where no table says otherwise (a new table
+        starts in it)."""
+
+    @abc.abstractmethod
     async def ensure_player(
         self, tg_user_id: int, name: str, language: str = "", username: str | None = None
     ) -> Player:

@@ -21,6 +21,7 @@ from bot.context import BotContext
 from bot.handlers.common import (
     acting_player,
     chat_translator,
+    first_language,
     is_member,
     refusal_message,
     refusal_text,
@@ -424,7 +425,7 @@ class KeeperHandlers(abc.ABC, Generic[SheetT, EntryT]):
         t = await chat_translator(update, context)
         thread = thread_of(update)
         keeper = self.keeper(context)
-        record = await keeper.chat(chat.id, chat.title or "", context.config.language)
+        record = await keeper.chat(chat.id, chat.title or "", first_language(update, context))
         try:
             if context.args and context.args[0].lower() in END_WORDS:
                 table = await keeper.open_sheet(record.id, thread)

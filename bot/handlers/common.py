@@ -29,13 +29,22 @@ def user_translator(user: User | None, fallback: str) -> Translator:
 
 async def chat_translator(update: Update, context: BotContext) -> Translator:
     """How to speak in the chat the update came from: a group (or topic) in its table's
-    language, whoever wrote; a private chat in the user's own."""
+    language, else the group's own, whoever wrote; a private chat, or a group the bot has not
+    met yet (it will be met in that language), in the user's own."""
     chat = update.effective_chat
     fallback = context.config.language
     if chat is None or chat.type == ChatType.PRIVATE:
         return user_translator(update.effective_user, fallback)
     language = await context.service.chat_language(chat.id, thread_of(update))
+    if language is None:
+        return user_translator(update.effective_user, fallback)
     return translator(language, fallback)
+
+
+def first_language(update: Update, context: BotContext) -> str:
+    """The language a group is first met in (and a new table opens in until the group changes
+    it): that of whoever brought the bot there, if the bot speaks it, else the bot's default."""
+    return user_translator(update.effective_user, context.config.language).language
 
 
 async def acting_player(update: Update, context: BotContext) -> Player:

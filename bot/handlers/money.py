@@ -17,6 +17,7 @@ from bot.callback_data import MONEY_ACTS, Act, BadCallbackData, Button, route
 from bot.context import BotContext
 from bot.handlers.common import (
     acting_player,
+    first_language,
     group_only,
     is_admin,
     refusal_text,
@@ -48,7 +49,7 @@ def _group_t(chat: Chat) -> Translator:
 async def _chat_here(update: Update, context: BotContext) -> Chat:
     chat = update.effective_chat
     assert chat is not None
-    return await context.ledger.chat(chat.id, chat.title or "", context.config.language)
+    return await context.ledger.chat(chat.id, chat.title or "", first_language(update, context))
 
 
 async def ledger_command(update: Update, context: BotContext) -> None:

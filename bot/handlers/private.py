@@ -137,8 +137,11 @@ async def greet_group(change: ChatMemberUpdated, context: BotContext) -> None:
     if not joined:
         return
     chat = change.chat
+    # The group is met in the language of whoever added the bot (its own settings change it).
+    first = translator(change.from_user.language_code, context.config.language).language
+    await context.ledger.chat(chat.id, chat.title or "", first)
     language = await context.service.chat_language(chat.id, None)
-    t = translator(language, change.from_user.language_code, context.config.language)
+    t = translator(language, first)
     text = t("group.greeting", bot=user_text(context.bot.username or ""))
     context.outbox.post(chat.id, None, Rendered(text))
 

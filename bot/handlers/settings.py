@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import Any
 
 from telegram import Update
+from telegram.constants import ChatType
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
 from bot.callback_data import Act, BadCallbackData, Button, route
@@ -17,16 +19,18 @@ from bot.context import BotContext
 from bot.handlers.common import (
     acting_player,
     chat_translator,
+    first_language,
     is_admin,
     refusal_message,
     refusal_text,
     thread_of,
     user_translator,
 )
+from bot.i18n import LANGUAGES, translator
 from bot.plugin import GameUI, Plugin, Price
 from bot.tables import Refusal, Snapshot
 from bot.views import Rendered
-from bot.views.misc import TIMER_MINUTES, render_settings
+from bot.views.misc import GROUP_SETTINGS, TIMER_MINUTES, render_group_settings, render_settings
 from storage.interface import ChatSettings, PaymentPolicy, Rounding, TableSettings
 
 PRICE = re.compile(r"^(\d{1,7})(?:[.,](\d{1,2}))?(?:\s+(\S{1,8}))?$")
@@ -51,7 +55,7 @@ async def settings_command(update: Update, context: BotContext) -> None:
     thread = thread_of(update)
     table_id = await context.service.table_for(chat.id, thread)
     if table_id is None:
-        context.outbox.post(chat.id, thread, Rendered(t("refusal.no_table")))
+        await _group_settings(update, context)
         return
     snap = await context.service.snapshot(table_id)
     args = context.args or []
@@ -90,6 +94,33 @@ async def settings_command(update: Update, context: BotContext) -> None:
     prices = context.plugins.prices()
     content = render_settings(table_id, snap.settings, snap.chat.settings, group_t, ui, prices)
     context.outbox.want(table_id, "settings", chat.id, thread, content)
+
+
+async def _group_settings(update: Update, context: BotContext) -> None:
+    """/settings where no table is: the group's own settings, shown, or a price typed after
+    it set (by the group's admins). A table's own word is answered as before: open a table."""
+    chat, user = update.effective_chat, update.effective_user
+    assert chat is not None and user is not None
+    thread = thread_of(update)
+    record = await context.ledger.chat(chat.id, chat.title or "", first_language(update, context))
+    t = translator(record.language, context.config.language)
+    args = context.args or []
+    word = args[0].lower() if args else ""
+    price = context.plugins.price_word(word)
+    if word and price is None:
+        context.outbox.post(chat.id, thread, Rendered(t("refusal.no_table")))
+        return
+    if price is not None:
+        refusal, changed = _typed_price(price, " ".join(args[1:]), record.settings)
+        if refusal is None and not await is_admin(context, chat.id, user.id):
+            refusal = "refusal.group_admins"
+        if refusal is not None:
+            context.outbox.post(chat.id, thread, Rendered(t(refusal)))
+            return
+        record = await context.service.update_group(record.id, settings=changed)
+    prices = context.plugins.prices()
+    content = render_group_settings(record.language, record.settings, t, prices)
+    context.outbox.post(chat.id, thread, content)
 
 
 def _typed_price(
@@ -154,6 +185,9 @@ async def setting_button(update: Update, context: BotContext) -> None:
     t = user_translator(user, context.config.language)
     try:
         pressed = Button.decode(query.data)
+        if pressed.table_id == GROUP_SETTINGS:
+            await _group_setting_button(update, context, pressed)
+            return
         player = await acting_player(update, context)
         snap = await context.service.snapshot(pressed.table_id)
         if query.message.chat.id != snap.chat.tg_chat_id:
@@ -174,11 +208,37 @@ async def setting_button(update: Update, context: BotContext) -> None:
     snap = change.snapshot
     ui = context.plugins.ui(snap.game.name)
     prices = context.plugins.prices()
-    content = render_settings(
-        snap.table_id, snap.settings, snap.chat.settings, group_t, ui, prices
-    )
+    content = render_settings(snap.table_id, snap.settings, snap.chat.settings, group_t, ui, prices)
     context.outbox.want(snap.table_id, "settings", snap.chat.tg_chat_id, snap.topic_id, content)
     context.presenter.show(change)
+    await query.answer(t("settings.saved"))
+
+
+async def _group_setting_button(update: Update, context: BotContext, pressed: Button) -> None:
+    """A press on a group's own settings (no table): its admins switch the group's language,
+    rounding or who records payments; the message it was pressed on shows the change."""
+    query, user = update.callback_query, update.effective_user
+    assert query is not None and user is not None and query.message is not None
+    tg_chat = query.message.chat
+    t = user_translator(user, context.config.language)
+    if tg_chat.type == ChatType.PRIVATE:
+        raise BadCallbackData(pressed.arg)
+    record = await context.ledger.chat(tg_chat.id, tg_chat.title or "", t.language)
+    key, _, value = pressed.arg.partition("=")
+    if key == "lang":
+        if value not in LANGUAGES:
+            raise BadCallbackData(pressed.arg)
+        changes: dict[str, Any] = {"language": value}
+    else:
+        changes = {"settings": _group_changed(record.settings, pressed.arg)}
+    if not await is_admin(context, tg_chat.id, user.id):
+        raise Refusal("group_admins")
+    record = await context.service.update_group(record.id, **changes)
+    group_t = translator(record.language, context.config.language)
+    content = render_group_settings(
+        record.language, record.settings, group_t, context.plugins.prices()
+    )
+    context.outbox.edit(tg_chat.id, query.message.message_id, content)
     await query.answer(t("settings.saved"))
 
 

@@ -15,6 +15,7 @@ from bot.deeplinks import sit_link
 from bot.handlers.common import (
     acting_player,
     chat_translator,
+    first_language,
     group_only,
     is_admin,
     refusal_message,
@@ -49,7 +50,7 @@ async def open_table(update: Update, context: BotContext, game: str) -> None:
         return
     try:
         change, created = await context.service.open_table(
-            chat.id, chat.title or "", thread_of(update), context.config.language, game
+            chat.id, chat.title or "", thread_of(update), first_language(update, context), game
         )
     except Refusal as refusal:  # another game's match is being played here
         context.outbox.post(chat.id, thread_of(update), refusal_message(refusal, t))

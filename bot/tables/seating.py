@@ -64,7 +64,8 @@ class Seating(MatchLife):
             return await self.switch_game(existing.id, name), True
         if existing is not None:
             return Change(await self.snapshot(existing.id)), False
-        settings = TableSettings(language=language)
+        # A new table speaks the group's language (first met in its opener's, changeable).
+        settings = TableSettings(language=chat.language)
         table = await self.storage.create_table(chat.id, topic_id, settings, game=name)
         return Change(await self.snapshot(table.id)), True
 
@@ -308,8 +309,20 @@ class Seating(MatchLife):
         self, chat_id: int, settings: ChatSettings, table_id: int
     ) -> Change:
         """The group's money settings; every cached table of the chat sees them at once."""
-        chat = await self.storage.update_chat_settings(chat_id, settings)
+        await self.update_group(chat_id, settings)
+        return Change(await self.snapshot(table_id))
+
+    async def update_group(
+        self, chat_id: int, settings: ChatSettings | None = None, language: str | None = None
+    ) -> Chat:
+        """The group's own settings, with or without a table: its money, and the language it
+        is spoken to in where no table says otherwise (a new table starts in it)."""
+        chat = await self.storage.get_chat(chat_id)
+        if settings is not None:
+            chat = await self.storage.update_chat_settings(chat_id, settings)
+        if language is not None:
+            chat = await self.storage.set_chat_language(chat_id, language)
         for live in self._live.values():
             if live.chat.id == chat_id:
                 live.chat = chat
-        return Change(await self.snapshot(table_id))
+        return chat

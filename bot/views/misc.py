@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 from bot.callback_data import Act, Button
@@ -64,7 +64,6 @@ def render_settings(
     # The group's rounding is a rule of the games whose price says so (bridge rounds a
     # rubber to hundreds); a Preferans table does not offer it.
     rounds = any(p.unit == unit and p.rounding for p in prices)
-    rounding = [t("settings.rounding", rounding=t(f"rounding.{group.rounding.value}"))]
     lines = [
         t("settings.title", number=table_id),
         *option_lines,
@@ -75,59 +74,85 @@ def render_settings(
         "",
         f"<b>{t('settings.group')}</b>",
         *_price_lines(group, t, unit, prices),
-        *(rounding if rounds else ()),
-        t("settings.payments", who=t(f"payments.{group.payments.value}")),
     ]
     other_language = "en" if settings.language == "ru" else "ru"
     timers = list(TIMER_MINUTES)
     next_timer = next_in(timers, settings.turn_timer if settings.turn_timer in timers else 0)
-    other_rounding = next_in(list(Rounding), group.rounding)
-    other_payments = next_in(list(PaymentPolicy), group.payments)
 
     def key(label: str, value: str) -> Key:
         return Key(label, Button(table_id, 0, Act.SETTING, value).encode())
 
+    money_lines, money_keys = _money_view(group, t, rounds, key)
     keys = (
         *((key(label, value),) for label, value in option_keys),
         (key(t("settings.switch_language", language=other_language), f"lang={other_language}"),),
         (key(t("settings.switch_timer", minutes=next_timer), f"timer={next_timer}"),),
-        *(
-            (
-                (
-                    key(
-                        t(
-                            "settings.switch_rounding",
-                            rounding=t(f"rounding.{other_rounding.value}"),
-                        ),
-                        f"round={other_rounding.value}",
-                    ),
-                ),
-            )
-            if rounds
-            else ()
-        ),
-        (
-            key(
-                t("settings.switch_payments", who=t(f"payments.{other_payments.value}")),
-                f"pay={other_payments.value}",
-            ),
-        ),
+        *money_keys,
     )
-    return Rendered("\n".join(lines), keys)
+    return Rendered("\n".join([*lines, *money_lines]), keys)
+
+
+GROUP_SETTINGS = 0  # the table number a group's own settings buttons carry: no table's
+
+
+def render_group_settings(
+    language: str, group: ChatSettings, t: Translator, prices: Sequence[Price]
+) -> Rendered:
+    """/settings in a group with no table here: the group's own language (a new table opens
+    in it) and its money, every unit's price and how to set it; buttons switch them."""
+    rounds = any(p.rounding for p in prices)
+    lines = [
+        f"<b>{t('settings.group_title')}</b>",
+        t("settings.group_language", language=language),
+        "",
+        f"<b>{t('settings.group')}</b>",
+        *_price_lines(group, t, None, prices),
+    ]
+
+    def key(label: str, value: str) -> Key:
+        return Key(label, Button(GROUP_SETTINGS, 0, Act.SETTING, value).encode())
+
+    other_language = "en" if language == "ru" else "ru"
+    money_lines, money_keys = _money_view(group, t, rounds, key)
+    keys = (
+        (key(t("settings.switch_language", language=other_language), f"lang={other_language}"),),
+        *money_keys,
+    )
+    return Rendered("\n".join([*lines, *money_lines, "", t("settings.group_hint")]), keys)
+
+
+def _money_view(
+    group: ChatSettings, t: Translator, rounds: bool, key: Callable[[str, str], Key]
+) -> tuple[list[str], list[tuple[Key, ...]]]:
+    """The group's rounding (where a game rounds) and who records payments: lines and the
+    buttons that switch them."""
+    other_rounding = next_in(list(Rounding), group.rounding)
+    other_payments = next_in(list(PaymentPolicy), group.payments)
+    rounding = t("settings.rounding", rounding=t(f"rounding.{group.rounding.value}"))
+    lines = [rounding] if rounds else []
+    lines.append(t("settings.payments", who=t(f"payments.{group.payments.value}")))
+    keys: list[tuple[Key, ...]] = []
+    if rounds:
+        label = t("settings.switch_rounding", rounding=t(f"rounding.{other_rounding.value}"))
+        keys.append((key(label, f"round={other_rounding.value}"),))
+    label = t("settings.switch_payments", who=t(f"payments.{other_payments.value}"))
+    keys.append((key(label, f"pay={other_payments.value}"),))
+    return lines, keys
 
 
 def _price_lines(
-    group: ChatSettings, t: Translator, unit: str, prices: Sequence[Price]
+    group: ChatSettings, t: Translator, unit: str | None, prices: Sequence[Price]
 ) -> list[str]:
     """Each unit's price (money per ``per`` units) and how to set it: the table's game's unit
-    first, priced or not, then every other unit the group has priced."""
+    first, priced or not, then every other unit the group has priced (``unit`` None: every
+    unit, priced or not)."""
     lines = []
     for price in sorted(prices, key=lambda p: p.unit != unit):
         cents = group.price(price.unit)
         if cents:
             shown = money(cents * price.per, 1, group.currency, False, t("number.decimal"))
             lines.append(t(f"settings.price.{price.unit}", price=shown))
-        elif price.unit == unit:
+        elif unit is None or price.unit == unit:
             lines.append(t(f"settings.no_price.{price.unit}"))
         else:
             continue

@@ -94,6 +94,11 @@ class ChatRepository(SqlStore):
             )
         return await self.get_chat(chat_id)
 
+    async def set_chat_language(self, chat_id: int, language: str) -> Chat:
+        async with self._tx() as db:
+            await db.execute("UPDATE chats SET language = ? WHERE id = ?", (language, chat_id))
+        return await self.get_chat(chat_id)
+
     async def _settle_at(self, db: Tx, chat_id: int, unit: str, price: int, at: str) -> None:
         """Money was paid at ``price`` for ``unit``: before its price changes, every account in
         that unit is turned into money at the old price (one entry, summing to zero), so that

@@ -123,9 +123,9 @@ async def test_the_group_is_answered_in_the_tables_language_whoever_writes(h: Ha
     (the group reads them), while the same player's private chat stays in English."""
     bob = PLAYERS[1]
     assert bob.language_code == "en"
-    await h.say(bob, GROUP, "/score")  # no table yet: the group's language (the bot's default)
-    assert h.api.chat_messages(GROUP)[-1].text.startswith("Здесь ещё нет стола")
-    await h.say(PLAYERS[0], GROUP, "/bridge")
+    await h.say(bob, GROUP, "/score")  # a group not met yet: answered in the writer's language
+    assert h.api.chat_messages(GROUP)[-1].text.startswith("No table here yet")
+    await h.say(PLAYERS[0], GROUP, "/bridge")  # Anna opens it: the group is met in Russian
     await h.say(bob, GROUP, "/bridge")
     assert h.api.chat_messages(GROUP)[-1].text == "Стол уже открыт: его сообщение выше."
     await h.say(bob, GROUP, "/leave")

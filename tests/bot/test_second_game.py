@@ -59,6 +59,15 @@ async def test_the_toy_game_is_played_through_the_bot(api: FakeBotApi, tmp_path:
         assert {"toy", "toyscore", "bridge", "preferans"} <= {c["command"] for c in group_menu}
         for user in (ANN, BEN, CAROL):
             await h.say(user, user.id, "/start")
+        # The group was met in Ann's English; its admin makes it a Russian-speaking group, so
+        # the toy's Russian words are what the table speaks.
+        h.api.admins.add(ANN.id)
+        await h.say(ANN, GROUP, "/settings")
+        group_settings = h.api.chat_messages(GROUP)[-1]
+        to_russian = next(
+            b["callback_data"] for b in group_settings.buttons() if "lang=ru" in b["callback_data"]
+        )
+        assert (await h.press(ANN, group_settings, to_russian)).get("text") == "Saved."
         await h.say(ANN, GROUP, "/toyscore")  # its own command, its own refusal
         assert _last(h) == "Здесь не играют в игрушку."
         await h.say(ANN, GROUP, "/toy")

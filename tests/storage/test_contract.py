@@ -204,3 +204,13 @@ async def test_ledger_rows_say_their_unit_and_balances_keep_units_apart(
     assert await store.balances(chat.id, "toy_pips") == whists
     group = group.priced("toy_pips", 7)
     assert (await store.update_chat_settings(chat.id, group)).settings.price("toy_pips") == 7
+
+
+async def test_a_group_keeps_its_first_language_until_it_is_changed(store: SqlStore) -> None:
+    """The language the group was first met in stays (meeting it again does not reset it),
+    and its own setting changes it, on both backends."""
+    chat = await store.ensure_chat(-11, "club", "en")
+    assert chat.language == "en"
+    assert (await store.ensure_chat(-11, "club", "ru")).language == "en"
+    changed = await store.set_chat_language(chat.id, "ru")
+    assert changed.language == "ru" and (await store.get_chat(chat.id)).language == "ru"
