@@ -24,8 +24,11 @@ from bot.tables import Change, TableService
 from games.bridge.cards import Seat
 from storage.sqlite import SqliteStorage
 from tests.fakeapi import FakeBotApi, InProcessRequest
+from tests.sizes import size
 
 CAP = 200
+DEALS = size(2000, 160)  # SOAK=1: the full soak (tests.sizes)
+TABLES = size(1000, 100)  # either way well past what the outbox may remember
 
 
 @dataclass
@@ -72,32 +75,34 @@ async def pass_out(rig: Rig, change: Change) -> Change:
     return change
 
 
+@pytest.mark.soak
 async def test_two_thousand_deals_at_one_table(rig: Rig) -> None:
     change = await seat_four(rig, -1)
     sizes = []
     table = change.snapshot.table_id
-    for deal in range(2000):
+    for deal in range(DEALS):
         change = await pass_out(rig, change)
         if deal % 10 == 9:  # a rubber stopped and the next one started, as groups do
             rig.presenter.show(await rig.service.end_by_admin(table))
             player = change.snapshot.seats[Seat.N].player_id
             change = await rig.service.next_match(table, player, new_partners=False)
             rig.presenter.show(change)
-        if deal % 250 == 249:
+        if deal % (DEALS // 8) == DEALS // 8 - 1:
             await rig.outbox.drain()
             sizes.append(rig.outbox.remembered())
     # deals are numbered on across rubbers; each stopped rubber leaves its new deal unplayed
-    assert change.snapshot.deal_no == 2000 + 200 + 1
+    assert change.snapshot.deal_no == DEALS + DEALS // 10 + 1
     assert max(sizes) <= CAP + 10, sizes  # the cap, and what is still waiting to be sent
     gc.collect()
     assert len(rig.service._locks) == 0  # a lock lives only while a table is being changed
 
 
+@pytest.mark.soak
 async def test_a_thousand_tables_through_their_life(rig: Rig) -> None:
-    for table in range(1000):
+    for table in range(TABLES):
         change = await seat_four(rig, -1000 - table)
         await pass_out(rig, change)
-        if table % 100 == 99:
+        if table % (TABLES // 10) == TABLES // 10 - 1:
             await rig.outbox.drain()
             assert rig.outbox.remembered() <= CAP + 10
     await rig.outbox.drain()

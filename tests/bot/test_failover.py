@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 import asyncpg
+import pytest
 
 from bot.standby import LOST_LEASE_EXIT
 from games.bridge.game import BRIDGE
@@ -24,8 +25,9 @@ from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS
 from tests.bot.processes import BotProcess
 from tests.fakeapi import FakeBotApi, Sent, User
+from tests.sizes import size
 
-KILLS = 20
+KILLS = size(20, 3)  # tests.sizes: SOAK=1 kills twenty times
 SECOND_GROUP = -300
 GUESTS = [User(201, "Eva", "ru", "eva"), User(202, "Fyodor", "ru", "fyodor")]
 BUTTON = re.compile(r"^b1:(\d+):(\d+)\.(\d+):a:(.+)$")
@@ -86,6 +88,7 @@ async def seat_four(remote: Remote) -> None:
         await sit(remote, user, seat)
 
 
+@pytest.mark.soak
 async def test_twenty_kills_of_the_active_process_lose_nothing_and_apply_nothing_twice(
     api: FakeBotApi, pg_url: str
 ) -> None:
@@ -250,13 +253,9 @@ async def test_a_frozen_active_process_is_replaced_and_wakes_to_leave_without_a_
     players. SIGCONT: the woken process makes no call to Telegram (not even getUpdates) and
     leaves (exit 75) on its first renewal, which finds the lease taken."""
     base = api.base_url.removesuffix("/bot")
-    active = await BotProcess.start(
-        api, pg_url, "active", {"BOT_API_BASE_URL": f"{base}/a/bot"}
-    )
+    active = await BotProcess.start(api, pg_url, "active", {"BOT_API_BASE_URL": f"{base}/a/bot"})
     await active.until("ready")
-    standby = await BotProcess.start(
-        api, pg_url, "standby", {"BOT_API_BASE_URL": f"{base}/b/bot"}
-    )
+    standby = await BotProcess.start(api, pg_url, "standby", {"BOT_API_BASE_URL": f"{base}/b/bot"})
     await standby.until("waiting to take over")
     remote = Remote(api)
     await seat_four(remote)

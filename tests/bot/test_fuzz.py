@@ -34,11 +34,12 @@ from storage.interface import NotFound
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS, Harness, data_of, scorekept_rubber
 from tests.fakeapi import Sent, User
+from tests.sizes import size
 
 OTHER = -500
 STRANGERS = [User(601, "Mallory", "en", "mallory"), User(602, "Trudy <b>", "ru", "trudy")]
 NEIGHBOURS = [User(611, "Zoe", "en", "zoe"), User(612, "Yan", "ru", "yan")]
-PRESSES = int(os.environ.get("FUZZ_PRESSES", "10000"))
+PRESSES = int(os.environ.get("FUZZ_PRESSES", size(10000, 1200)))  # tests.sizes
 BATCH = 100
 DEADLINE_S = 600
 ACTS = [a.value for a in Act if a not in (Act.CHART, Act.CSV)]  # pictures: slow, read-only
@@ -181,6 +182,7 @@ async def legitimate(h: Harness, user: User, data: str) -> bool:
     return False
 
 
+@pytest.mark.soak
 async def test_ten_thousand_forged_presses_change_nothing(
     h: Harness, caplog: pytest.LogCaptureFixture
 ) -> None:

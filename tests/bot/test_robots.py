@@ -14,6 +14,7 @@ from urllib.parse import unquote
 
 import endplay.parsers.lin as lin
 import endplay.parsers.pbn as pbn
+import pytest
 
 from bot.callback_data import Button
 from bot.games.bridge.buttons import DD
@@ -26,6 +27,7 @@ from games.core.registry import find_game
 from storage.events import replay
 from tests.bot.harness import GROUP, Harness, action_of, cards_in, deal_number, sit
 from tests.fakeapi import Sent, User
+from tests.sizes import SOAK
 
 RU = Translator("ru")
 ANNA = User(201, "Anna", "ru", "anna")
@@ -49,6 +51,11 @@ def _position(h: Harness) -> tuple[int, int]:
                 pressed = Button.decode(data)
                 return pressed.table_id, pressed.deal_no
     raise AssertionError("no button in Anna's chat")
+
+
+def _played_deals(h: Harness) -> int:
+    """Deals played to their end: each result links to BBO's viewer (a passed deal does not)."""
+    return sum("BBO" in m.text for m in h.api.chat_messages(GROUP))
 
 
 def _rubber_over(h: Harness) -> bool:
@@ -95,7 +102,9 @@ async def _play(
     raise AssertionError("the rubber did not finish in time")
 
 
+@pytest.mark.soak
 async def test_three_robots_and_a_person_play_a_rubber(h: Harness) -> None:
+    """SOAK=1 plays the whole rubber; by default one deal, then /end (tests.sizes)."""
     rng = random.Random(3)
     await h.say(ANNA, ANNA.id, "/start")
     await h.say(BORIS, BORIS.id, "/start")
@@ -120,7 +129,13 @@ async def test_three_robots_and_a_person_play_a_rubber(h: Harness) -> None:
     assert answer["text"] == RU("refusal.bad_button"), answer  # no button of ours shows it
     await h.crash()
     await h.start()
-    pressed = await _play(h, [ANNA], lambda: _rubber_over(h), rng)
+    if SOAK:  # the whole rubber
+        pressed = await _play(h, [ANNA], lambda: _rubber_over(h), rng)
+    else:  # a deal played to its end, then an admin stops the rubber: scored as unfinished
+        pressed = await _play(h, [ANNA], lambda: _played_deals(h) >= 1, rng)
+        h.api.admins.add(ANNA.id)
+        await h.say(ANNA, GROUP, "/end")
+        await h.settle()
     assert pressed, "the person pressed nothing"
 
     group = "\n".join(text for m in h.api.chat_messages(GROUP) for _, text in m.history)
@@ -180,7 +195,10 @@ async def test_three_robots_and_a_person_play_a_rubber(h: Harness) -> None:
     assert document.kind == "document" and document.upload is not None
     boards = pbn.loads(document.upload.data.decode())
     played = [logs[Button.decode(r.buttons()[0]["callback_data"]).deal_no] for r in results]
-    assert [Deal.from_pbn(b.deal.to_pbn()).hands for b in boards] == [d.deal.hands for d in played]
+    hands = [Deal.from_pbn(b.deal.to_pbn()).hands for b in boards]
+    # By default /end stopped the rubber during its next deal: that deal is in the file too.
+    assert len(hands) == len(played) + (0 if SOAK else 1)
+    assert hands[: len(played)] == [d.deal.hands for d in played]
     assert all(b.info.south == "Anna" for b in boards)
 
 

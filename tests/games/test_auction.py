@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from games.bridge.auction import Auction
 from games.bridge.calls import Call
 from games.errors import IllegalCall, Reason
+from tests.sizes import examples
 
 
 def run(dealer: str, calls: str) -> Auction:
@@ -164,7 +165,7 @@ def auctions(draw: st.DrawFn) -> tuple[str, list[str]]:
     return dealer, calls
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(auctions())
 def test_random_auctions_match_the_oracle_at_every_step(case: tuple[str, list[str]]) -> None:
     dealer, calls = case
@@ -180,7 +181,7 @@ def test_random_auctions_match_the_oracle_at_every_step(case: tuple[str, list[st
     assert auction.is_over
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(auctions(), st.sampled_from(["P", "X", "XX", *BIDS]))
 def test_every_call_outside_legal_calls_is_refused(case: tuple[str, list[str]], extra: str) -> None:
     dealer, calls = case

@@ -18,6 +18,7 @@ from games.bridge.deal import (
     Undo,
 )
 from games.errors import IllegalClaim, IllegalPlay, OutOfTurn, Reason, RuleError
+from tests.sizes import examples
 
 from .strategies import deals, played_deals
 
@@ -164,7 +165,7 @@ def test_views_hide_concealed_hands() -> None:
     assert state.view(Seat.S).legal_cards == frozenset()
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(played_deals(extras=False))
 def test_random_legal_play_without_claims_plays_every_card_once(
     case: tuple[Deal, list[Action]],
@@ -176,7 +177,7 @@ def test_random_legal_play_without_claims_plays_every_card_once(
         assert sorted(c for t in state.play.tricks for c in t.cards) == sorted(FULL_DECK)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(played_deals())
 def test_random_legal_play_finishes_with_every_card_once(case: tuple[Deal, list[Action]]) -> None:
     deal, actions = case
@@ -197,7 +198,7 @@ def test_random_legal_play_finishes_with_every_card_once(case: tuple[Deal, list[
     assert state.result.declarer_tricks == state.play.tricks_won(state.result.declarer.side)  # type: ignore[union-attr]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(played_deals(finish=False))
 def test_replay_rebuilds_the_same_state(case: tuple[Deal, list[Action]]) -> None:
     deal, actions = case

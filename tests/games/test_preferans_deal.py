@@ -35,6 +35,7 @@ from games.preferans.deal import (
 from games.preferans.entry import Entry, parse_entry
 from games.preferans.game import CODEC, write
 from games.preferans.pulka import Pulka
+from tests.sizes import examples
 
 VARIANTS = ["sochi", "leningrad", "rostov"]
 
@@ -81,7 +82,7 @@ def random_deal(seed: int) -> tuple[DealState, list[DealState]]:
     return state, states
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(0, 10**9))
 def test_random_legal_deals_end_replay_and_score(seed: int) -> None:
     final, _states = random_deal(seed)
@@ -104,7 +105,7 @@ def test_random_legal_deals_end_replay_and_score(seed: int) -> None:
     assert sum(pulka.balances()) == Fraction(0)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(st.integers(0, 10**9))
 def test_no_view_ever_holds_a_card_its_seat_may_not_see(seed: int) -> None:
     _final, states = random_deal(seed)
@@ -388,7 +389,7 @@ def test_typed_nonsense_is_refused_with_a_reason(text: str) -> None:
         parse_entry(text)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(0, 10**9))
 def test_an_undo_takes_back_exactly_the_last_thing_done_and_replays(seed: int) -> None:
     """At every point of a random deal: only who pressed the last call, word, contract or card

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from games.errors import PulkaError, Reason, RuleError
 from games.preferans.pulka import Pulka
 from games.preferans.settlement import settle, whole_whists
+from tests.sizes import examples
 
 # The team's shared vectors beside the checkout when they are there (they grow), else the copy
 # kept with the tests so a bare clone runs the same checks.
@@ -197,7 +198,7 @@ def deals(draw: st.DrawFn, n: int) -> dict[str, Any]:
     }
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(st.data())
 def test_any_run_of_deals_keeps_the_sheet_sound(data: st.DataObject) -> None:
     n = data.draw(st.sampled_from([3, 4]))

@@ -25,6 +25,7 @@ from games.bridge.deal import (
     effective_actions,
 )
 from games.bridge.records import VIEWER, Record, to_lin, to_pbn, viewer_url
+from tests.sizes import examples
 
 _VUL = {
     (False, False): Vul.none,
@@ -81,7 +82,7 @@ def _same(board: object, state: DealState, record: Record) -> None:
     assert played == _cards(state)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10_000), st.booleans(), st.booleans())
 def test_pbn_reads_back_to_the_same_deals(seed: int, ns: bool, ew: bool) -> None:
     states = [_played(seed), _played(seed + 1, stop_after=7), _played(seed + 2, claim=True)]
@@ -103,7 +104,7 @@ def test_pbn_reads_back_to_the_same_deals(seed: int, ns: bool, ew: bool) -> None
     assert boards[0].info.north == "Анна А"
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10_000))
 def test_pbn_writes_doubled_contracts_as_the_standard_does(seed: int) -> None:
     """PBN 2.1 writes "4SX" and "3NTXX" (endplay writes a lower-case x); read back, the

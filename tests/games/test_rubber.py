@@ -13,6 +13,7 @@ from games.bridge.rubber import EntryKind, Rubber, round_hundreds
 from games.bridge.settlement import add_balances, rubber_entries, transfers
 from games.errors import NotationError, RubberError, SettlementError
 from tests.games.strategies import played_deals
+from tests.sizes import examples
 
 
 def test_rubber_in_three_games_with_penalty_and_honours() -> None:
@@ -173,7 +174,7 @@ def test_transfers_refuse_unbalanced() -> None:
         transfers({"a": 100, "b": -50})
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.integers(-30, 30), min_size=1, max_size=14))
 def test_transfers_zero_every_balance(amounts: list[int]) -> None:
     balances = {f"p{i}": a * 100 for i, a in enumerate(amounts)}
@@ -189,7 +190,7 @@ def test_transfers_zero_every_balance(amounts: list[int]) -> None:
     assert len(result) <= max(0, sum(1 for v in balances.values() if v) - 1)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     st.lists(
         st.tuples(
@@ -209,7 +210,7 @@ def test_running_accounts_sum_to_zero(rubbers: list[tuple[list[str], str, int]])
     assert sum(ledger.values()) == 0
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(played_deals(finish=True))
 def test_a_deals_typed_outcome_scores_as_its_stored_form(case: tuple[Deal, list[Action]]) -> None:
     """One typed outcome: what the table stores for a finished deal reads back equal, and a

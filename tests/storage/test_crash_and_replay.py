@@ -22,6 +22,7 @@ from storage.events import replay
 from storage.interface import TableSettings
 from storage.sqlite import SqliteStorage
 from tests.games.strategies import played_deals
+from tests.sizes import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -85,7 +86,7 @@ async def _store_and_reload(path: str, deal: Deal, actions: list[Action]) -> Dea
         await store.close()
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(played_deals(finish=False))
 def test_replay_from_sqlite_equals_live_state(case: tuple[Deal, list[Action]]) -> None:
     deal, actions = case
