@@ -10,7 +10,7 @@ WORKDIR /app
 
 # The dependencies in a layer of their own, at the versions CI tested (constraints.txt): a
 # change of code or of the README rebuilds only what follows.
-COPY pyproject.toml constraints.txt ./
+COPY pyproject.toml constraints.txt LICENSE ./
 RUN mkdir -p bot games storage && touch README.md bot/__init__.py games/__init__.py \
     storage/__init__.py && pip install -c constraints.txt . \
     && pip uninstall --yes bridge-table-bot && rm -rf bot games storage README.md

@@ -67,9 +67,11 @@ def test_the_compose_file_runs_a_bot_and_its_standby_on_its_postgres() -> None:
     example = (ROOT / ".env.example").read_text()
     assert re.search(r"^# POSTGRES_PASSWORD=", example, re.M)
     assert not re.search(r"^DATABASE_URL=", example, re.M)  # compose.yaml's would be overridden
-    # the README heading its comment names is there
-    [heading] = re.findall(r'README, "([^"]+)"', (ROOT / "compose.yaml").read_text())
-    assert re.search(rf"^#+ {re.escape(heading)}$", (ROOT / "README.md").read_text(), re.M)
+    # the page and heading its comment names are there
+    [(page, heading)] = re.findall(
+        r'\((docs/[a-z-]+\.md), "([^"]+)"\)', (ROOT / "compose.yaml").read_text()
+    )
+    assert re.search(rf"^#+ {re.escape(heading)}$", (ROOT / page).read_text(), re.M)
 
 
 def test_the_image_installs_the_pinned_versions_and_its_dependencies_ignore_the_docs() -> None:
@@ -87,7 +89,7 @@ def test_the_image_installs_the_pinned_versions_and_its_dependencies_ignore_the_
     dockerfile = (ROOT / "Dockerfile").read_text()
     layer = dockerfile[: dockerfile.index("COPY games")]
     copied = [line for line in layer.splitlines() if line.startswith("COPY")]
-    assert copied == ["COPY pyproject.toml constraints.txt ./"]
+    assert copied == ["COPY pyproject.toml constraints.txt LICENSE ./"]
     assert "pip install -c constraints.txt ." in layer
     assert "-c constraints.txt" in (ROOT / ".ci" / "run").read_text()
     readme = (ROOT / "README.md").read_text()
