@@ -85,9 +85,18 @@ def _masked(text: str, password: str | None) -> str:
 
 
 async def _health(database: str, password: str | None, beat: HeartbeatSettings) -> int:
-    """0 when the bot beats (within three beats) and the database answers at this bot's
-    schema: the container's health check. Read-only, and without the SQLite lock the running
+    """0 when the database answers at this bot's schema and the bot beats (within three
+    beats): the container's health check. Read-only, and without the SQLite lock the running
     bot holds."""
+    try:
+        version = await read_schema(database)
+    except StorageError as exc:
+        reason = _masked(str(exc), password)
+        print(f"bridge bot: health: {safe_url(database)}: {reason}", file=sys.stderr)
+        return 1
+    if version != LATEST:
+        print(f"bridge bot: health: schema {version}, expected {LATEST}", file=sys.stderr)
+        return 1
     age = heartbeat_age(beat)
     if age is None:
         print(
@@ -100,15 +109,6 @@ async def _health(database: str, password: str | None, beat: HeartbeatSettings) 
             f"bridge bot: health: last heartbeat {age:.0f} s ago: the bot is hung or gone",
             file=sys.stderr,
         )
-        return 1
-    try:
-        version = await read_schema(database)
-    except StorageError as exc:
-        reason = _masked(str(exc), password)
-        print(f"bridge bot: health: {safe_url(database)}: {reason}", file=sys.stderr)
-        return 1
-    if version != LATEST:
-        print(f"bridge bot: health: schema {version}, expected {LATEST}", file=sys.stderr)
         return 1
     return 0
 

@@ -34,6 +34,11 @@ async def _eventually(check: Any, timeout: float = 30.0) -> None:
         await asyncio.sleep(0.05)
 
 
+def _listening(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
 def _update(update_id: int, chat: int, text: str) -> dict[str, Any]:
     user = PLAYERS[1].to_dict()
     return {
@@ -187,6 +192,8 @@ async def test_the_webhook_judges_a_post_by_its_headers_and_drops_idle_connectio
     try:
         await _eventually(lambda: api.webhook is not None)
         await bot.until("ready")
+        # PTB registers the webhook, then starts listening: wait for the port, not the log.
+        await _eventually(lambda: _listening(port))
         pid = bot.process.pid
         before = _rss_kb(pid)
         json_headers = {"Content-Type": "application/json"}
