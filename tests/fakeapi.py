@@ -169,6 +169,7 @@ class FakeBotApi:
         self._message_id = 1000
         self._query_id = 0
         self._new_update = asyncio.Condition()
+        self._polls_released = 0  # bumped to answer the long polls waiting (release_polls)
         self._runner: web.AppRunner | None = None
         self._answer_waiters: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.on_sent: list[Callable[[Sent], None]] = []  # called after each send or edit
@@ -340,19 +341,27 @@ class FakeBotApi:
         offset = int(params.get("offset", 0) or 0)
         timeout = float(params.get("timeout", 0) or 0)
         deadline = time.monotonic() + min(timeout, 2.0)
+        released = self._polls_released
         self._delivered = max(self._delivered, offset)
         # As Telegram does: asking from ``offset`` confirms (forgets) every earlier update.
         self._updates = [u for u in self._updates if u["update_id"] >= self._delivered]
         async with self._new_update:
             while True:
                 ready = [u for u in self._updates if u["update_id"] >= offset]
-                if ready or time.monotonic() >= deadline:
+                if ready or time.monotonic() >= deadline or self._polls_released != released:
                     break
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(
                         self._new_update.wait(), max(0.01, deadline - time.monotonic())
                     )
         return ready
+
+    async def release_polls(self) -> None:
+        """Answer every long poll waiting now (with what it has: nothing, usually), as Telegram
+        does when a bot's connection closes: a stopping bot need not wait out its timeout."""
+        async with self._new_update:
+            self._polls_released += 1
+            self._new_update.notify_all()
 
     def _check_chat(self, chat_id: int) -> None:
         if chat_id in self.blocked:

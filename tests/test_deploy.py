@@ -37,7 +37,7 @@ def test_the_env_example_lists_every_setting_and_leaves_the_database_to_the_imag
 
 def test_the_readme_docker_command_restarts_and_keeps_data() -> None:
     readme = (ROOT / "README.md").read_text()
-    [command] = [line for line in readme.splitlines() if line.startswith("docker build")]
+    [command] = [line.strip() for line in readme.splitlines() if "docker build" in line]
     assert "--restart unless-stopped" in command
     assert "--env-file .env" in command and "-v bridge-data:/data" in command
     assert "../shared" not in readme  # no link that leaves the repository

@@ -107,10 +107,21 @@ class Harness:
         await app.updater.start_polling(poll_interval=0.0, timeout=1)
         self.app = app
 
+    async def _stop_polling(self) -> None:
+        """Stop the updater without waiting out its long poll: PTB waits for the getUpdates
+        in flight, which the fake API answers at once once asked (as a closed connection)."""
+        app = self.app
+        assert app is not None and app.updater is not None
+        stopping = asyncio.ensure_future(app.updater.stop())
+        while not stopping.done():
+            await self.api.release_polls()
+            await asyncio.wait([stopping], timeout=0.01)
+        await stopping
+
     async def stop(self) -> None:
         app = self.app
         assert app is not None and app.updater is not None
-        await app.updater.stop()
+        await self._stop_polling()
         await app.stop()
         assert app.post_stop is not None and app.post_shutdown is not None
         await app.post_stop(app)  # as run_polling does
@@ -125,7 +136,7 @@ class Harness:
         assert app is not None and app.updater is not None
         outbox: Outbox = app.bot_data["outbox"]
         await outbox.close()
-        await app.updater.stop()
+        await self._stop_polling()
         await app.stop()
         await app.bot_data["storage"].close()
         lease = app.bot_data.get("lease")
