@@ -25,7 +25,7 @@ def size(full: int, quick: int) -> int:
     return full if SOAK else quick
 
 
-def examples(full: int) -> int:
-    """A Hypothesis test's examples: all of them in the ``ci`` profile, a fifth (at least ten)
-    in ``dev``."""
-    return full if PROFILE == "ci" else max(10, full // 5)
+def examples(full: int, least: int = 10) -> int:
+    """A Hypothesis test's examples: all of them in the ``ci`` profile, a fifth (at least
+    ``least``) in ``dev``."""
+    return full if PROFILE == "ci" else min(full, max(least, full // 5))

@@ -27,7 +27,7 @@ from tests.bot.processes import BotProcess
 from tests.fakeapi import FakeBotApi, Sent, User
 from tests.sizes import size
 
-KILLS = size(20, 3)  # tests.sizes: SOAK=1 kills twenty times
+KILLS = size(20, 2)  # tests.sizes: SOAK=1 kills twenty times
 SECOND_GROUP = -300
 GUESTS = [User(201, "Eva", "ru", "eva"), User(202, "Fyodor", "ru", "fyodor")]
 BUTTON = re.compile(r"^b1:(\d+):(\d+)\.(\d+):a:(.+)$")

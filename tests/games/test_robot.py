@@ -115,7 +115,9 @@ def _play_deal(deal: Deal, robot: Robot) -> DealState:
     return state
 
 
-@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=examples(12, least=3), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(st.integers(0, 2**32), st.sampled_from(list(Seat)))
 def test_robots_only_make_legal_calls_and_plays(seed: int, dealer: Seat) -> None:
     deal = Deal.shuffled(dealer, random.Random(seed).randrange)
@@ -193,7 +195,9 @@ def test_a_claimants_hand_is_faced_to_the_table_while_the_claim_stands() -> None
     assert Seat.N not in rejected.view(Seat.E).hands
 
 
-@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=examples(15, least=4), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(st.integers(0, 2**32), st.sampled_from(list(Seat)))
 def test_the_layouts_a_robot_leads_from_are_ones_the_auction_explains(
     seed: int, dealer: Seat
@@ -235,7 +239,9 @@ def test_the_layouts_a_robot_leads_from_are_ones_the_auction_explains(
     assert prior == sorted(prior, reverse=True)  # the explained layouts first
 
 
-@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=examples(25, least=5), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(st.integers(0, 2**32), st.sampled_from(list(Seat)), st.integers(1, 45))
 def test_layouts_sampled_mid_deal_deal_out_exactly_the_unseen_cards_and_keep_every_void(
     seed: int, dealer: Seat, cards_played: int
