@@ -14,6 +14,7 @@ import pytest
 
 from tests.bot.harness import GROUP, PLAYERS
 from tests.fakeapi import FakeBotApi
+from tests.storage.test_transfer import tool
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "123456:SECRET-part-of-the-token-xyz"
@@ -250,14 +251,7 @@ async def test_health_is_the_running_bot_not_only_its_database(
     beat = {"HEARTBEAT_FILE": str(tmp_path / "bot.heartbeat"), "HEARTBEAT_SECONDS": "0.3"}
 
     async def health() -> tuple[int, str]:
-        env = {**os.environ, "BRIDGE_DB": str(database), **beat}
-        check = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "health", cwd=ROOT, env=env,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-        )  # fmt: skip
-        output, _ = await asyncio.wait_for(check.communicate(), 60)
-        assert check.returncode is not None
-        return check.returncode, output.decode()
+        return await tool(str(database), "health", extra=beat)
 
     async def until(code: int) -> str:
         for _ in range(300):

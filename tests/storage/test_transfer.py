@@ -25,9 +25,9 @@ from tests.storage.test_migration import FIXTURE
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def tool(database: str, *args: str) -> tuple[int, str]:
-    """The real command, as an operator runs it."""
-    env = {**os.environ, "DATABASE_URL": database}
+async def tool(database: str, *args: str, extra: dict[str, str] | None = None) -> tuple[int, str]:
+    """The real command, as an operator runs it (``extra``: more of its environment)."""
+    env = {**os.environ, "DATABASE_URL": database, **(extra or {})}
     env.pop("BOT_TOKEN", None)  # a tool on the database needs no token
     child = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", *args, cwd=ROOT, env=env,
