@@ -27,8 +27,8 @@ from tests.fakeapi import FakeBotApi, InProcessRequest
 from tests.sizes import size
 
 CAP = 200
-DEALS = size(2000, 100)  # SOAK=1: the full soak (tests.sizes)
-TABLES = size(1000, 60)  # either way well past what the outbox may remember
+DEALS = size(2000, 80)  # SOAK=1: the full soak (tests.sizes)
+TABLES = size(1000, 50)  # either way well past what the outbox may remember
 
 
 @dataclass
