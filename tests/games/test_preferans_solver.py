@@ -8,12 +8,13 @@ import random
 import time
 from functools import cache
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.preferans.cards import PACK, Card, Suit
 from games.preferans.solver import Position, solve, solve_seats
-from tests.sizes import examples
+from tests.sizes import examples, size
 
 Hands = tuple[frozenset[Card], frozenset[Card], frozenset[Card]]
 
@@ -81,6 +82,7 @@ def test_the_solver_equals_plain_minimax_on_small_endings(case: tuple[Position, 
     assert solve(position, side, most) == expected
 
 
+@pytest.mark.soak
 def test_whole_deals_in_view_and_what_the_three_kinds_agree_on() -> None:
     """Whole ten-card deals solve (in a few seconds at most, in Python), within 0 to 10 either
     way, and seats are read by number as by position. (A side's 'fewest' may exceed its
@@ -88,7 +90,7 @@ def test_whole_deals_in_view_and_what_the_three_kinds_agree_on() -> None:
     them.)"""
     rng = random.Random(7)
     started = time.monotonic()
-    for _ in range(3):
+    for _ in range(size(3, 1)):
         cards = list(PACK)
         rng.shuffle(cards)
         hands = {0: cards[:10], 1: cards[10:20], 3: cards[20:30]}  # seat 2 deals and sits out
