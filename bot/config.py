@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from bot.heartbeat import HeartbeatSettings, heartbeat_settings
+from bot.heartbeat import HeartbeatSettings, heartbeat_path
 from bot.i18n import LANGUAGES
 
 
@@ -190,8 +190,10 @@ def database_from_env(source: Mapping[str, str]) -> tuple[str, str]:
 def heartbeat_from_env(source: Mapping[str, str], database: str) -> HeartbeatSettings:
     """Where the running bot beats and how often (``HEARTBEAT_FILE``, ``HEARTBEAT_SECONDS``):
     read alike by the bot and by its health check."""
-    _number(source, "HEARTBEAT_SECONDS", 10.0, positive=True)  # one line if it is not a number
-    return heartbeat_settings(source, database)
+    return HeartbeatSettings(
+        heartbeat_path(source.get("HEARTBEAT_FILE", "").strip(), database),
+        _number(source, "HEARTBEAT_SECONDS", 10.0, positive=True),
+    )
 
 
 def database_password(database: str) -> str | None:

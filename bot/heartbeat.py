@@ -17,7 +17,7 @@ import logging
 import os
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,17 +36,13 @@ class HeartbeatSettings:
         return BEATS_MISSED * self.interval
 
 
-def heartbeat_settings(source: Mapping[str, str], database: str) -> HeartbeatSettings:
-    """``HEARTBEAT_FILE`` (default: derived from the database) and ``HEARTBEAT_SECONDS``
-    (default 10); the caller has checked the number (``bot.config``)."""
-    named = source.get("HEARTBEAT_FILE", "").strip()
+def heartbeat_path(named: str, database: str) -> Path:
+    """``HEARTBEAT_FILE`` if set, else a file in the temporary folder named after the
+    database."""
     if named:
-        path = Path(named)
-    else:
-        digest = hashlib.sha256(database.encode()).hexdigest()[:16]
-        path = Path(tempfile.gettempdir()) / f"bridge-bot-{digest}.heartbeat"
-    interval = float(source.get("HEARTBEAT_SECONDS", "").strip() or 10.0)
-    return HeartbeatSettings(path, interval)
+        return Path(named)
+    digest = hashlib.sha256(database.encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"bridge-bot-{digest}.heartbeat"
 
 
 def heartbeat_age(settings: HeartbeatSettings) -> float | None:

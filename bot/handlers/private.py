@@ -11,6 +11,7 @@ from bot.deeplinks import SitLink, is_old_sit, parse_sit
 from bot.handlers.common import (
     acting_player,
     chat_translator,
+    first_language,
     refusal_message,
     seat_wanted,
     thread_of,
@@ -120,7 +121,7 @@ async def member_changed(update: Update, context: BotContext) -> None:
     if change is None:
         return
     if change.chat.type != ChatType.PRIVATE:
-        await greet_group(change, context)
+        await greet_group(update, change, context)
         return
     blocked = change.new_chat_member.status == ChatMemberStatus.BANNED
     for table_change in await context.service.set_blocked(change.from_user.id, blocked):
@@ -130,7 +131,7 @@ async def member_changed(update: Update, context: BotContext) -> None:
 GONE = (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
 
 
-async def greet_group(change: ChatMemberUpdated, context: BotContext) -> None:
+async def greet_group(update: Update, change: ChatMemberUpdated, context: BotContext) -> None:
     """Added to a group: say once what to send, and what admins of a privacy-mode bot should
     know, in the language of the group's table if it has one, else of whoever added the bot."""
     joined = change.old_chat_member.status in GONE and change.new_chat_member.status not in GONE
@@ -138,7 +139,7 @@ async def greet_group(change: ChatMemberUpdated, context: BotContext) -> None:
         return
     chat = change.chat
     # The group is met in the language of whoever added the bot (its own settings change it).
-    first = translator(change.from_user.language_code, context.config.language).language
+    first = first_language(update, context)
     await context.ledger.chat(chat.id, chat.title or "", first)
     language = await context.service.chat_language(chat.id, None)
     t = translator(language, first)

@@ -223,7 +223,9 @@ async def _group_setting_button(update: Update, context: BotContext, pressed: Bu
     t = user_translator(user, context.config.language)
     if tg_chat.type == ChatType.PRIVATE:
         raise BadCallbackData(pressed.arg)
-    record = await context.ledger.chat(tg_chat.id, tg_chat.title or "", t.language)
+    record = await context.ledger.chat(
+        tg_chat.id, tg_chat.title or "", first_language(update, context)
+    )
     key, _, value = pressed.arg.partition("=")
     if key == "lang":
         if value not in LANGUAGES:

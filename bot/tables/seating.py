@@ -317,11 +317,12 @@ class Seating(MatchLife):
     ) -> Chat:
         """The group's own settings, with or without a table: its money, and the language it
         is spoken to in where no table says otherwise (a new table starts in it)."""
-        chat = await self.storage.get_chat(chat_id)
         if settings is not None:
             chat = await self.storage.update_chat_settings(chat_id, settings)
         if language is not None:
             chat = await self.storage.set_chat_language(chat_id, language)
+        if settings is None and language is None:
+            chat = await self.storage.get_chat(chat_id)
         for live in self._live.values():
             if live.chat.id == chat_id:
                 live.chat = chat

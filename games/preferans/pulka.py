@@ -207,8 +207,7 @@ class Pulka:
                 self._whists[second][declarer] += Fraction(obligation, 2) * w
             self._raspasy_run = 0
             self._add_pool(declarer, Fraction(p), deal)
-            self.deals += 1
-            self.last_help = tuple(deal.helps)
+            self._written(deal)
             return
 
         defence = taken[first] + taken[second]
@@ -239,8 +238,7 @@ class Pulka:
         self._raspasy_run = 0
         if made:
             self._add_pool(declarer, Fraction(p), deal)
-        self.deals += 1
-        self.last_help = tuple(deal.helps)
+        self._written(deal)
 
     def _short(
         self,
@@ -280,8 +278,7 @@ class Pulka:
             self._add_pool(declarer, Fraction(Bid.misere().price), deal)
         else:
             self._gora[declarer] += tricks * MISERE_RATE[self.variant]
-        self.deals += 1
-        self.last_help = tuple(deal.helps)
+        self._written(deal)
 
     def raspasy(self, tricks: Mapping[Any, int], dealer: int | None = None) -> None:
         """All passed: each active player's tricks (§5)."""
@@ -309,6 +306,10 @@ class Pulka:
         for j in active:  # pool writes in increasing seat index (pinned)
             if taken[j] == 0:
                 self._add_pool(j, zero_pool, deal)
+        self._written(deal)
+
+    def _written(self, deal: _Deal) -> None:
+        """A deal is on the sheet: counted, and what §6's help wrote in it kept to be read."""
         self.deals += 1
         self.last_help = tuple(deal.helps)
 

@@ -23,8 +23,13 @@ from games.preferans.cards import Card, Rank, Suit
 SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
 
 
+def card_index(card: Card) -> int:
+    """The card's bit number: eight a suit, in ``Suit`` order, seven lowest."""
+    return 8 * int(card.suit) + int(card.rank) - int(Rank.SEVEN)
+
+
 def bit(card: Card) -> int:
-    return 1 << (8 * int(card.suit) + int(card.rank) - int(Rank.SEVEN))
+    return 1 << card_index(card)
 
 
 def mask(cards: Iterable[Card]) -> int:
@@ -32,10 +37,6 @@ def mask(cards: Iterable[Card]) -> int:
     for card in cards:
         result |= bit(card)
     return result
-
-
-def card_of(index: int) -> Card:
-    return Card(Suit(index // 8), Rank(index % 8 + int(Rank.SEVEN)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,11 +170,8 @@ def solve(position: Position, side: int, maximize: bool = True) -> int:
     hands = tuple(mask(h) for h in position.hands)
     trump = None if position.trump is None else int(position.trump)
     search = _Search(side, maximize, trump)
-    trick = [8 * int(c.suit) + int(c.rank) - int(Rank.SEVEN) for c in position.trick]
-    start = [hands[0], hands[1], hands[2]]
-    for offset, index in enumerate(trick):  # cards in the trick are out of their hands
-        start[(position.leader + offset) % 3] &= ~(1 << index)
-    return search.play(start, position.leader, trick, -1, 11)
+    trick = [card_index(c) for c in position.trick]
+    return search.play([hands[0], hands[1], hands[2]], position.leader, trick, -1, 11)
 
 
 def solve_seats(
