@@ -89,7 +89,7 @@ async def test_welcome_lists_tables_and_help(h: Harness) -> None:
 
 async def test_after_a_rubber_the_same_four_play_on_with_new_partners(h: Harness) -> None:
     await seat_four(h)
-    driver = Driver(h, PLAYERS, random.Random(5))
+    driver = Driver(h, PLAYERS, random.Random(5), short=True)
     await driver.play_until(driver.rubber_over)
     over = next(
         m
@@ -146,7 +146,7 @@ async def test_the_seating_message_closes_when_the_fourth_sits_by_deep_link(h: H
 
 async def test_the_sheet_picture_comes_with_the_result_before_later_replies(h: Harness) -> None:
     await seat_four(h)
-    driver = Driver(h, PLAYERS, random.Random(6))
+    driver = Driver(h, PLAYERS, random.Random(6), short=True)
     await driver.play_until(driver.rubber_over)
     await h.say(PLAYERS[0], GROUP, "/ledger")  # at once, while the picture is drawn
     await h.settle()

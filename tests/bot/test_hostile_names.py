@@ -77,7 +77,7 @@ async def test_hostile_names_and_titles_in_every_message(h: Harness) -> None:
     await h.say(players[0], GROUP, "/end")
     vote = newest_with(h, ":end:n")
     await h.press(players[1], vote, data_of(vote, ":end:n"))
-    driver = Driver(h, players, random.Random(3))
+    driver = Driver(h, players, random.Random(3), short=True)
     await driver.play_until(driver.rubber_over)
     await h.settle()
     assert_nothing_refused(h)

@@ -66,7 +66,7 @@ async def ids(h: Harness) -> dict[str, int]:
 async def test_online_and_scorekeeper_rubbers_share_one_ledger(h: Harness) -> None:
     # 1. An online rubber: Anna-Cat (N-S) against Bob-Dima (E-W).
     await seat_four(h)
-    driver = Driver(h, PLAYERS, random.Random(5))
+    driver = Driver(h, PLAYERS, random.Random(5), short=True)
     await driver.play_until(driver.rubber_over)
     await h.settle()
     for _ in range(500):  # the online rubber's sheet comes as a picture too, drawn off the loop

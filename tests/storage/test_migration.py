@@ -119,7 +119,7 @@ async def test_the_rubber_left_part_played_finishes_after_the_upgrade(tmp_path: 
         await h.settle()
         # The undo request open when the old release stopped is still open: its asker's
         # opponents are asked again by whatever the bot shows next; play simply goes on.
-        driver = Driver(h, PLAYERS, random.Random(11))
+        driver = Driver(h, PLAYERS, random.Random(11), short=True)
         await driver.play_until(driver.rubber_over)
         await h.settle()
         await h.stop()
