@@ -1,6 +1,9 @@
 """The Preferans double-dummy solver against plain minimax, written here from the rules alone
 (follow suit, else trump, else anything; highest trump, else highest of the suit led), on
-random small endings of games, misères and raspasy, from a trick's start and from inside one."""
+random small endings of games, misères and raspasy, from a trick's start and from inside one;
+and on longer deals (whole ones in the soak) against a second formulation: a yes/no search of
+"can the player be sure of k tricks" (or "be held to k"), with nothing of the solver's
+shortcuts (no merged cards, no relative ranks, no sure tricks, no bounds kept)."""
 
 from __future__ import annotations
 
@@ -103,3 +106,73 @@ def test_whole_deals_in_view_and_what_the_three_kinds_agree_on() -> None:
         )
         assert solve(by_position, 0, True) == most
     assert time.monotonic() - started < 120
+
+
+def reaches(hands: Hands, trump: Suit | None, most: bool, target: int) -> bool:
+    """Whether player 0 (leading) is sure of at least ``target`` tricks (``most``), or can
+    hold himself to at most ``target`` (not ``most``), the other two against him."""
+    memo: dict[tuple[Hands, int, int], bool] = {}
+
+    def trick_won(trick: tuple[Card, ...], leader: int) -> int:
+        led = trick[0].suit
+        trumps = [c for c in trick if trump is not None and c.suit is trump]
+        top = max(trumps or [c for c in trick if c.suit is led], key=lambda c: c.rank)
+        return (leader + trick.index(top)) % 3
+
+    def reached(hands: Hands, leader: int, need: int) -> bool:
+        if most and need <= 0:
+            return True
+        if not most and need < 0:
+            return False
+        if not hands[0]:
+            return not most
+        key = (hands, leader, need)
+        if key not in memo:
+            memo[key] = in_trick(hands, leader, (), need)
+        return memo[key]
+
+    def in_trick(hands: Hands, leader: int, trick: tuple[Card, ...], need: int) -> bool:
+        if len(trick) == 3:
+            won = trick_won(trick, leader)
+            return reached(hands, won, need - (won == 0))
+        turn = (leader + len(trick)) % 3
+        held = hands[turn]
+        allowed = held
+        if trick:
+            follow = frozenset(c for c in held if c.suit is trick[0].suit)
+            ruff = frozenset(c for c in held if trump is not None and c.suit is trump)
+            allowed = follow or ruff or held
+        outcomes = (
+            in_trick(
+                (*hands[:turn], held - {card}, *hands[turn + 1 :]),  # type: ignore[arg-type]
+                leader,
+                (*trick, card),
+                need,
+            )
+            for card in sorted(allowed)
+        )
+        return any(outcomes) if turn == 0 else all(outcomes)
+
+    return reached(hands, 0, target)
+
+
+@pytest.mark.soak
+def test_longer_deals_agree_with_a_second_formulation() -> None:
+    rng = random.Random(3)
+    cases = [(10, True), (10, True)] if size(1, 0) else [(7, True), (7, False), (8, True)]
+    for cards_each, most in cases:
+        cards = list(PACK)
+        rng.shuffle(cards)
+        hands = (
+            frozenset(cards[:cards_each]),
+            frozenset(cards[cards_each : 2 * cards_each]),
+            frozenset(cards[2 * cards_each : 3 * cards_each]),
+        )
+        trump = rng.choice([None, *Suit]) if most else None
+        value = solve(Position(hands, 0, (), trump), 0, most)
+        if most:
+            assert reaches(hands, trump, True, value)
+            assert not reaches(hands, trump, True, value + 1)
+        else:
+            assert reaches(hands, trump, False, value)
+            assert value == 0 or not reaches(hands, trump, False, value - 1)
