@@ -207,9 +207,7 @@ async def money_button(update: Update, context: BotContext) -> None:
     await query.answer(t("settle.saved"))
 
 
-PAY_ARG = re.compile(
-    r"^(?:([a-z_]{1,12})\.)?([1-9]\d{0,11})-([1-9]\d{0,11})-([1-9]\d{0,11})$"
-)
+PAY_ARG = re.compile(r"^(?:([a-z_]{1,12})\.)?([1-9]\d{0,11})-([1-9]\d{0,11})-([1-9]\d{0,11})$")
 
 
 def _transfer_of(arg: str, data: str | None) -> tuple[str, int, int, int]:

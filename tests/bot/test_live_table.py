@@ -36,7 +36,11 @@ async def test_a_call_shows_in_the_group_and_on_the_waiting_screens(
             table = h.table_message().text
             others = [p for p in PLAYERS if p is not user]
             if kind == "call":
-                shown = {"P": ("Пас", "Pass"), "X": ("Контра", "Dbl", "X"), "XX": ("Реконтра", "Rdbl", "XX")}.get(text, ())
+                shown = {
+                    "P": ("Пас", "Pass"),
+                    "X": ("Контра", "Dbl", "X"),
+                    "XX": ("Реконтра", "Rdbl", "XX"),
+                }.get(text, ())
                 bid = re.sub(r"[SHDC]$", lambda m: SUITS[m[0]], text).replace("NT", "")
                 words = {*shown, bid} if text[0].isdigit() else set(shown)
                 assert any(w in table for w in words), (text, table)

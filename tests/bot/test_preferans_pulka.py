@@ -14,6 +14,7 @@ import pytest
 
 from bot.tables import TableService
 from games.core.registry import find_game
+from games.preferans.analysis import GameAnalysis, MisereAnalysis, analyse
 from games.preferans.cards import Card
 from games.preferans.deal import DealState, Kind, Phase, Undo, effective_actions
 from games.preferans.game import write
@@ -242,14 +243,37 @@ async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_th
         independent = Pulka(players=players, target=10, variant="sochi")
         kinds, words = set(), set()
         claimed = False
-        for deal in await store.deals(match.id):
+        posts = [
+            m.text
+            for m in h.api.chat_messages(GROUP)
+            if m.text.startswith("<b>Deal ") or m.text.startswith("<b>Сдача ")
+        ]
+        analysed = 0
+        deals = await store.deals(match.id)
+        assert len(posts) == len(deals)
+        for deal, post in zip(deals, posts, strict=True):
             state = replay(find_game("preferans"), players, await store.events(1, deal.deal_no))
             assert isinstance(state, DealState) and state.result is not None
+            # Each result post says what the solver says of that deal, and only of that deal.
+            found = analyse(state)
+            lines = [line for line in post.splitlines() if "🔍" in line]
+            if isinstance(found, GameAnalysis):
+                assert len(lines) == 1 and f" {found.makes} " in lines[0], (lines, found)
+                paid = "Whisting paid" if language == "en" else "Вист окупался"
+                assert (paid in post) is found.whisting_paid, post
+                analysed += 1
+            elif isinstance(found, MisereAnalysis):
+                assert len(lines) == 1
+                safe = "could not be caught" if language == "en" else "не ловился"
+                assert (f" {found.caught} " in lines[0]) if found.caught else safe in lines[0]
+                analysed += 1
+            else:
+                assert not lines
             kinds.add(state.result.kind)
             claimed = claimed or state.result.claimed
             words |= set(state.result.whist.values())
             write(independent, state.result, state.deal.dealer)
-        assert independent.finished
+        assert independent.finished and analysed >= 2
         assert {Kind.RASPASY, Kind.MISERE, Kind.GAME} <= kinds and "half" in words
         assert claimed  # the misère was settled by a claim the others accepted
         whole = independent.whole()

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.callback_data import Act
+from bot.games.preferans.analysis import ANALYST, analysis_lines
 from bot.games.preferans.score import (
     post_pulka_picture,
     pulka_result,
@@ -56,6 +57,35 @@ from games.preferans.deal import (
 )
 from games.preferans.game import PulkaMatch
 from storage.interface import MatchRecord
+
+
+async def _result_with_analysis(
+    snap: Snapshot, notice: DealFinished, final: DealState, match: PulkaMatch, t: Translator
+) -> Rendered:
+    """The deal's result with its double-dummy analysis, solved in a process of its own (the
+    tables must not wait for it); the post keeps its place in the group's queue meanwhile.
+    Without the analysis if it fails or the analyst is behind."""
+    assert final.result is not None
+    names = names_of(snap)
+    view = final.view(None)
+    lines = [
+        f"<b>{t('pref.deal_result', number=snap.deal_in_match(notice.deal_no))}</b>",
+        result_line(final.result, names, t),
+        *raspasy_times(final.result, notice.before, match, t),
+        *written_lines(notice.before, match, names, t),
+        *analysis_lines(await ANALYST.analyse(final), t),
+        pulka_block(match.pulka, names, t),
+        t("pref.full_deal"),
+        "<pre>"
+        + "\n\n".join(
+            user_text(names.get(s, "—")) + "\n" + "\n".join(hand_lines(h, t))
+            for s, h in sorted(view.hands.items())
+        )
+        + "\n\n"
+        + t("pref.talon", cards=" ".join(card_text(c, t) for c in view.talon))
+        + "</pre>",
+    ]
+    return Rendered("\n".join(lines))
 
 
 class PreferansUI(UIBase):
@@ -132,24 +162,7 @@ class PreferansUI(UIBase):
             self._deal(screens, snap, notice.deal_no, final)
             match = notice.match
             assert isinstance(match, PulkaMatch)
-            view = final.view(None)
-            lines = [
-                f"<b>{t('pref.deal_result', number=snap.deal_in_match(notice.deal_no))}</b>",
-                result_line(final.result, names, t),
-                *raspasy_times(final.result, notice.before, match, t),
-                *written_lines(notice.before, match, names, t),
-                pulka_block(match.pulka, names, t),
-                t("pref.full_deal"),
-                "<pre>"
-                + "\n\n".join(
-                    user_text(names.get(s, "—")) + "\n" + "\n".join(hand_lines(h, t))
-                    for s, h in sorted(view.hands.items())
-                )
-                + "\n\n"
-                + t("pref.talon", cards=" ".join(card_text(c, t) for c in view.talon))
-                + "</pre>",
-            ]
-            post(chat, thread, Rendered("\n".join(lines)))
+            post(chat, thread, _result_with_analysis(snap, notice, final, match, t))
             if not match.finished:  # the pulka drawn after each deal (the last: with its end)
                 post_pulka_picture(screens.outbox, snap, match, t)
         elif isinstance(notice, MatchFinished):
