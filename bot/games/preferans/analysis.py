@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from bot.games.preferans.views import bid_text
 from bot.i18n import Translator
 from games.preferans.analysis import Analysis, GameAnalysis, MisereAnalysis, analyse
-from games.preferans.deal import DealState
+from games.preferans.deal import DealState, Kind
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +45,8 @@ class _Analyst:
         return self._pool
 
     async def analyse(self, state: DealState) -> Analysis | None:
+        if state.kind not in (Kind.GAME, Kind.MISERE):
+            return None  # a raspasy: nothing to ask the solver
         if self.waiting >= self.MAX_WAITING:
             return None
         self.waiting += 1
