@@ -323,27 +323,60 @@ class _Search:
         return best
 
 
-def solve(position: Position, side: int, maximize: bool = True) -> int:
-    """The tricks the player at ``side`` (0–2, in playing order) takes from ``position`` to
-    the end, when they play to take the most (``maximize``) or the fewest, and the other two
-    play against them, every card in view."""
-    hands = tuple(mask(h) for h in position.hands)
-    trump = None if position.trump is None else int(position.trump)
-    search = _Search(side, maximize, trump)
-    trick = [card_index(c) for c in position.trick]
-    top = max(bin(h).count("1") for h in hands)  # the player on turn holds one a trick left
+def _value(search: _Search, hands: list[int], leader: int, trick: list[int], top: int) -> int:
+    """The exact value of a position by null-window probes (MTD(f)) on ``search``'s table."""
     low, high = 0, top
-    guess = (low + high) // 2 if maximize else low  # a misère is mostly 0 or 1
-    while low < high:  # MTD(f): is the value at least ``target``? until the bounds meet
+    guess = (low + high) // 2 if search.maximize else low  # a misère is mostly 0 or 1
+    while low < high:  # is the value at least ``target``? until the bounds meet
         target = max(guess, low + 1)
-        guess = search.play(
-            [hands[0], hands[1], hands[2]], position.leader, trick, target - 1, target
-        )
+        guess = search.play(list(hands), leader, list(trick), target - 1, target)
         if guess < target:
             high = guess
         else:
             low = guess
     return low
+
+
+def solve(position: Position, side: int, maximize: bool = True) -> int:
+    """The tricks the player at ``side`` (0–2, in playing order) takes from ``position`` to
+    the end, when they play to take the most (``maximize``) or the fewest, and the other two
+    play against them, every card in view."""
+    hands = [mask(h) for h in position.hands]
+    trump = None if position.trump is None else int(position.trump)
+    search = _Search(side, maximize, trump)
+    trick = [card_index(c) for c in position.trick]
+    top = max(bin(h).count("1") for h in hands)  # the player on turn holds one a trick left
+    return _value(search, hands, position.leader, trick, top)
+
+
+def card_values(position: Position, side: int, maximize: bool = True) -> dict[Card, int]:
+    """For each card the player on turn may play, the side's tricks from ``position`` to the
+    end (the trick under way included) after that card, all playing on as ``solve`` has it.
+    One search serves every card, so what one card's search learns the next one uses."""
+    hands = [mask(h) for h in position.hands]
+    trump = None if position.trump is None else int(position.trump)
+    search = _Search(side, maximize, trump)
+    trick = [card_index(c) for c in position.trick]
+    turn = (position.leader + len(trick)) % 3
+    led = trick[0] // 8 if trick else None
+    top = max(bin(h).count("1") for h in hands)
+    values: dict[Card, int] = {}
+    playable = legal(hands[turn], led, trump)
+    for card in position.hands[turn]:
+        index = card_index(card)
+        if not playable >> index & 1:
+            continue
+        after = list(hands)
+        after[turn] &= ~(1 << index)
+        played = [*trick, index]
+        if len(played) == 3:
+            won = winner(played, position.leader, trump)
+            gained = 1 if won == side else 0
+            rest = max(bin(h).count("1") for h in after)
+            values[card] = gained + _value(search, after, won, [], rest)
+        else:
+            values[card] = _value(search, after, position.leader, played, top)
+    return values
 
 
 def solve_seats(

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.preferans.cards import PACK, Card, Suit
-from games.preferans.solver import Position, solve, solve_seats
+from games.preferans.solver import Position, card_values, solve, solve_seats
 from tests.sizes import examples, size
 
 Hands = tuple[frozenset[Card], frozenset[Card], frozenset[Card]]
@@ -83,6 +83,29 @@ def test_the_solver_equals_plain_minimax_on_small_endings(case: tuple[Position, 
     position, side, most = case
     expected = minimax(position.hands, position.leader, position.trick, position.trump, side, most)
     assert solve(position, side, most) == expected
+
+
+@settings(max_examples=examples(300, least=40), deadline=None)
+@given(endings())
+def test_each_cards_value_is_the_value_after_it(case: tuple[Position, int, bool]) -> None:
+    """``card_values`` gives each legal card the value minimax gives the position after it,
+    and the player on turn's best of them is the position's value."""
+    position, side, most = case
+    hands, trick = position.hands, position.trick
+    turn = (position.leader + len(trick)) % 3
+    values = card_values(position, side, most)
+    assert values
+    for card, value in values.items():
+        after = list(hands)
+        after[turn] = after[turn] - {card}
+        played = (*trick, card)
+        expected = minimax(
+            (after[0], after[1], after[2]), position.leader, played, position.trump, side, most
+        )
+        assert value == expected, (card, value, expected)
+    wants_most = (turn == side) == most
+    best = max(values.values()) if wants_most else min(values.values())
+    assert best == solve(position, side, most)
 
 
 @pytest.mark.soak
