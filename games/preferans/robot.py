@@ -1,0 +1,603 @@
+"""A Preferans robot (#28): ``Robot(seed=…, budget_s=…).act(view)`` returns the action of the
+seat whose view it is, from that view alone (a robot never gets a card its seat may not see).
+
+It thinks the way the bridge robot does: it deals the cards it cannot see at random, many
+times, consistently with everything seen (each hand's size, the suits a player has shown out
+of), solves each layout with every card in view (``games.preferans.solver``) and takes the
+choice that does best on average.
+
+- Auction: its ten cards with a sampled talon, the two worst cards laid away, solved in each
+  strain with it as declarer; it bids on while the expected tricks carry the next bid, and
+  bids a misère when the sampled layouts rarely catch it.
+- Discard and contract: every one of the 66 discards is screened by how many top and long
+  tricks it keeps; the best few are solved over sampled defenders' hands in every strain, and
+  the best contract at or above the auction's bid is named.
+- Whisting: the defence's expected tricks against the obligation; half-whist when whisting
+  would not pay; open whisting (the whister sees both defenders' hands).
+- Play: the card with the best average over the layouts (declarer the most tricks, defenders
+  the fewest for him; in a misère the reverse; in raspasy each the fewest of their own, the
+  paranoid value); where only the discard is unknown (open hands) all its layouts are solved.
+  Raspasy's two tricks led by the talon follow the lowest card (the solver has no talon lead).
+- Claims: accepted when no sampled layout gives the claimant less than he claims.
+
+Deterministic for a seed and a view: the number of layouts follows from ``budget_s`` and the
+tricks left (``SECONDS``, measured), not from a clock."""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from games.preferans.bids import OBLIGATION, PRICE, Bid, Strain
+from games.preferans.cards import PACK, Card, Rank, Suit
+from games.preferans.deal import (
+    HALF,
+    PASS,
+    WHIST,
+    Action,
+    AnswerClaim,
+    Call,
+    Declare,
+    Discard,
+    Kind,
+    Phase,
+    Play,
+    SeatView,
+    Show,
+    Whist,
+)
+from games.preferans.solver import Position, card_values, solve
+
+# Seconds a solve takes on average by tricks left, on one core (bench.pref_robots: sampled
+# layouts; a misère's search is several times longer and counts three).
+SECONDS = {10: 0.08, 9: 0.05, 8: 0.025, 7: 0.012, 6: 0.005, 5: 0.002}
+MIN_LAYOUTS, MAX_LAYOUTS = 1, 40
+MISERE_RISK = 0.15  # the share of caught layouts a robot accepts to bid a misère
+STRAINS = tuple(Strain)
+
+
+def _seconds(tricks_left: int, misere: bool = False) -> float:
+    return SECONDS.get(tricks_left, 0.001) * (3 if misere else 1)
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """What the view tells of the cards: who holds how many, what is known where."""
+
+    order: tuple[int, ...]  # active seats clockwise
+    known: dict[int, frozenset[Card]]  # hands in view
+    counts: dict[int, int]  # cards each active seat holds now
+    unknown: frozenset[Card]  # cards in no known place (hidden hands, talon, discard)
+    void: dict[int, frozenset[Suit]]  # suits each seat has shown out of
+
+
+def _next(order: Sequence[int], seat: int) -> int:
+    return order[(order.index(seat) + 1) % len(order)]
+
+
+def _see(view: SeatView) -> _Seen:
+    order = tuple(view.active)
+    played = [card for trick in view.tricks for _, card in trick.plays]
+    counts = {seat: 10 for seat in order}
+    for trick in view.tricks:
+        for seat, _card in trick.plays:
+            counts[seat] -= 1
+    if view.declarer is not None and view.phase is Phase.DISCARD:
+        counts[view.declarer] = 12  # his ten and the talon
+    known = {seat: frozenset(cards) for seat, cards in view.hands.items()}
+    placed = set(played) | set(view.talon) | set(view.discard)
+    for cards in known.values():
+        placed |= cards
+    void: dict[int, set[Suit]] = {seat: set() for seat in order}
+    trump = _trump(view)
+    for trick in view.tricks:
+        if not trick.plays:
+            continue
+        led = trick.talon_card.suit if trick.talon_card is not None else trick.plays[0][1].suit
+        for seat, card in trick.plays[1:] if trick.talon_card is None else trick.plays:
+            if card.suit is not led:
+                void[seat].add(led)
+                if trump is not None and card.suit is not trump:
+                    void[seat].add(trump)
+    return _Seen(
+        order,
+        known,
+        counts,
+        frozenset(PACK) - placed,
+        {seat: frozenset(suits) for seat, suits in void.items()},
+    )
+
+
+def _trump(view: SeatView) -> Suit | None:
+    if view.kind is not Kind.GAME or view.contract is None or view.contract.strain is None:
+        return None
+    return Suit.of(view.contract.strain)
+
+
+def _layouts(seen: _Seen, rng: random.Random, count: int) -> list[dict[int, frozenset[Card]]]:
+    """``count`` random placings of the unseen cards into the hands not in view, each of its
+    size and void where its player showed out (the rest lies in the talon or discard)."""
+    hidden = [seat for seat in seen.order if seat not in seen.known]
+    found: list[dict[int, frozenset[Card]]] = []
+    pool = sorted(seen.unknown)
+    if len(hidden) == 1:  # one hand unseen (open cards): every layout, when they are few
+        seat = hidden[0]
+        need = seen.counts[seat]
+        if math.comb(len(pool), need) <= MAX_LAYOUTS * 2:
+            every = [
+                {**seen.known, seat: frozenset(cards)}
+                for cards in combinations(pool, need)
+                if not any(c.suit in seen.void[seat] for c in cards)
+            ]
+            if every:
+                return every
+    for attempt in range(count * 20):
+        if len(found) >= count:
+            break
+        rng.shuffle(pool)
+        strict = attempt < count * 15  # at the end, voids are let go rather than nothing
+        hands: dict[int, list[Card]] = {seat: [] for seat in hidden}
+        rest: list[Card] = []
+        for card in pool:
+            room = [
+                seat
+                for seat in hidden
+                if len(hands[seat]) < seen.counts[seat]
+                and not (strict and card.suit in seen.void[seat])
+            ]
+            if room:
+                # fill in proportion to the room left, so no hand is short at the end
+                weights = [seen.counts[s] - len(hands[s]) for s in room]
+                spare = len(pool) - sum(seen.counts[s] for s in hidden)
+                total = sum(weights) + max(0, spare - len(rest))
+                pick = rng.randrange(total)
+                for seat, weight in zip(room, weights, strict=True):
+                    if pick < weight:
+                        hands[seat].append(card)
+                        break
+                    pick -= weight
+                else:
+                    rest.append(card)
+            else:
+                rest.append(card)
+        if all(len(hands[s]) == seen.counts[s] for s in hidden):
+            layout = dict(seen.known)
+            layout.update({seat: frozenset(cards) for seat, cards in hands.items()})
+            found.append(layout)
+    return found
+
+
+def _worst_two(cards: frozenset[Card], trump: Suit | None) -> tuple[Card, Card]:
+    """A quick discard: the two lowest cards of the shortest suits other than trumps."""
+
+    def cost(card: Card) -> tuple[int, int, int]:
+        suit_len = sum(1 for c in cards if c.suit is card.suit)
+        return (card.suit is trump, suit_len, int(card.rank))
+
+    first, second = sorted(cards, key=cost)[:2]
+    return first, second
+
+
+def _keeps(hand: frozenset[Card], others: frozenset[Card]) -> int:
+    """A quick count of the tricks a hand's suits are worth (top cards, and length once the
+    others' cards are out): how discards are screened before the solver sees them."""
+    total = 0
+    for suit in Suit:
+        mine = [c for c in hand if c.suit is suit]
+        theirs = [c for c in others if c.suit is suit]
+        tops = 0
+        for card in sorted(mine + theirs, key=lambda c: -int(c.rank)):
+            if card not in hand:
+                break
+            tops += 1
+        total += max(tops, len(mine) - (len(theirs) + 1) // 2) if mine else 0
+    return total
+
+
+class Robot:
+    """``Robot(seed=…, budget_s=…).act(view)``: the seat's next action."""
+
+    def __init__(self, seed: int = 0, budget_s: float = 1.0) -> None:
+        self.seed = seed
+        self.budget_s = budget_s
+
+    def _rng(self, view: SeatView) -> random.Random:
+        done = sum(len(t.plays) for t in view.tricks)
+        return random.Random(
+            f"{self.seed}:{view.viewer}:{len(view.calls)}:{len(view.whists)}:{done}"
+        )
+
+    def _count(self, per_layout: float) -> int:
+        return max(MIN_LAYOUTS, min(MAX_LAYOUTS, int(self.budget_s / max(per_layout, 1e-4))))
+
+    def act(self, view: SeatView) -> Action:
+        legal = view.legal
+        if not legal:
+            raise ValueError("the robot has nothing to do in this view")
+        answers = [a for a in legal if isinstance(a, AnswerClaim)]
+        if answers:
+            return self._answer_claim(view, answers)
+        if view.phase is Phase.AUCTION:
+            return self._call(view, [a for a in legal if isinstance(a, Call)])
+        if view.phase is Phase.DISCARD:
+            return self._discard(view, [a for a in legal if isinstance(a, Discard)])
+        if view.phase is Phase.CONTRACT:
+            return self._declare(view, [a for a in legal if isinstance(a, Declare)])
+        if view.phase is Phase.WHIST:
+            return self._whist(view, [a for a in legal if isinstance(a, Whist)])
+        if view.phase is Phase.SHOW:
+            return next(a for a in legal if isinstance(a, Show) and a.open)
+        plays = [a for a in legal if isinstance(a, Play)]
+        if plays:
+            return self._play(view, plays)
+        return legal[0]
+
+    # --- the auction -----------------------------------------------------------------------------
+
+    def _call(self, view: SeatView, calls: list[Call]) -> Call:
+        assert view.viewer is not None
+        me = view.viewer
+        hand = frozenset(view.hands[me])
+        seen = _see(view)
+        rng = self._rng(view)
+        games = [c for c in calls if c.bid is not None and not c.bid.is_misere]
+        misere = next((c for c in calls if c.bid is not None and c.bid.is_misere), None)
+        passing = next(c for c in calls if c.bid is None)
+        first = _first_hand(view)
+        unknown = sorted(seen.unknown)
+        if misere is not None and _misere_shape(hand):
+            count = self._count(2 * _seconds(10, misere=True))
+            caught = 0
+            layouts = self._deals(unknown, me, seen.order, rng, count)
+            for others, talon in layouts:
+                mine = hand | talon
+                drop = _misere_drop(mine)
+                hands = {**others, me: mine - drop}
+                caught += _solve(hands, seen.order, first, me, None, maximize=False) > 0
+            if layouts and caught <= MISERE_RISK * len(layouts):
+                return misere
+        if not games or _keeps(hand, frozenset(PACK) - hand) < 4:
+            return passing
+        count = self._count(len(STRAINS) * _seconds(10))
+        totals = dict.fromkeys(STRAINS, 0)
+        layouts = self._deals(unknown, me, seen.order, rng, count)
+        for others, talon in layouts:
+            mine = hand | talon
+            for strain in STRAINS:
+                trump = Suit.of(strain)
+                hands = {**others, me: mine - frozenset(_worst_two(mine, trump))}
+                totals[strain] += _solve(hands, seen.order, first, me, trump, maximize=True)
+        if not layouts:
+            return passing
+        # the highest game the average carries (less half a trick for what sampling misses);
+        # the robot bids one step at a time while the next bid is not above it
+        reach = {s: totals[s] / len(layouts) - 0.5 for s in STRAINS}
+        best = max(
+            (Bid.of(min(int(reach[s]), 10), s) for s in STRAINS if reach[s] >= 6), default=None
+        )
+        wanted = games[0].bid
+        assert wanted is not None
+        return games[0] if best is not None and wanted <= best else passing
+
+    def _deals(
+        self,
+        unknown: list[Card],
+        me: int,
+        order: Sequence[int],
+        rng: random.Random,
+        count: int,
+    ) -> list[tuple[dict[int, frozenset[Card]], frozenset[Card]]]:
+        """Layouts of the others' ten cards each and the talon, before the talon is seen."""
+        others = [s for s in order if s != me]
+        layouts = []
+        pool = list(unknown)
+        for _ in range(count):
+            rng.shuffle(pool)
+            hands = {others[0]: frozenset(pool[:10]), others[1]: frozenset(pool[10:20])}
+            layouts.append((hands, frozenset(pool[20:22])))
+        return layouts
+
+    # --- discard and contract --------------------------------------------------------------------
+
+    def _discard(self, view: SeatView, discards: list[Discard]) -> Discard:
+        assert view.viewer is not None
+        me = view.viewer
+        mine = frozenset(view.hands[me])
+        seen = _see(view)
+        rng = self._rng(view)
+        first = _first_hand(view)
+        others = frozenset(PACK) - mine
+        if view.kind is Kind.MISERE:
+            screened = sorted(discards, key=lambda d: _misere_risk(mine - frozenset(d.cards)))[:4]
+            count = self._count(len(screened) * _seconds(10, misere=True))
+            worlds = self._defenders(seen, me, rng, count)
+            best = min(
+                screened,
+                key=lambda d: sum(
+                    _solve({**w, me: mine - frozenset(d.cards)}, seen.order, first, me, None, False)
+                    for w in worlds
+                ),
+            )
+            return best
+        # every discard screened by what it keeps; the best few solved in the strain bid
+        screened = sorted(discards, key=lambda d: -_keeps(mine - frozenset(d.cards), others))[:3]
+        floor = view.bid
+        strain = floor.strain if floor is not None and floor.strain is not None else None
+        trump = None if strain is None else Suit.of(strain)
+        count = self._count(len(screened) * _seconds(10))
+        worlds = self._defenders(seen, me, rng, count)
+
+        def tricks(discard: Discard) -> int:
+            hand = mine - frozenset(discard.cards)
+            return sum(_solve({**w, me: hand}, seen.order, first, me, trump, True) for w in worlds)
+
+        return max(screened, key=tricks)
+
+    def _declare(self, view: SeatView, names: list[Declare]) -> Declare:
+        assert view.viewer is not None
+        me = view.viewer
+        seen = _see(view)
+        worlds = self._defenders(seen, me, self._rng(view), self._count(5 * _seconds(10)))
+        bid, _ = _best_contract(
+            frozenset(view.hands[me]), worlds, seen.order, _first_hand(view), me, view.bid
+        )
+        return next((d for d in names if d.contract == bid), names[0])
+
+    def _defenders(
+        self, seen: _Seen, me: int, rng: random.Random, count: int
+    ) -> list[dict[int, frozenset[Card]]]:
+        """Layouts of the two other hands (ten each) when the robot is declarer."""
+        others = [s for s in seen.order if s != me]
+        pool = sorted(seen.unknown)
+        layouts = []
+        for _ in range(count):
+            rng.shuffle(pool)
+            layouts.append({others[0]: frozenset(pool[:10]), others[1]: frozenset(pool[10:20])})
+        return layouts
+
+    # --- whisting --------------------------------------------------------------------------------
+
+    def _whist(self, view: SeatView, words: list[Whist]) -> Whist:
+        assert view.viewer is not None and view.declarer is not None
+        assert view.contract is not None and view.contract.level in OBLIGATION
+        seen = _see(view)
+        rng = self._rng(view)
+        trump = _trump_of(view.contract)
+        first = _first_hand(view)
+        count = self._count(_seconds(10))
+        defence = []
+        for layout in self._declarer_layouts(view, seen, rng, count, trump):
+            tricks = _solve(layout, seen.order, first, view.declarer, trump, maximize=True)
+            defence.append(10 - tricks)
+        expected = statistics.fmean(defence) if defence else 0.0
+        by_word = {w.word: w for w in words}
+        obligation = OBLIGATION[view.contract.level]
+        pays = expected >= obligation - 0.5 or expected > 10 - view.contract.level
+        if pays and WHIST in by_word:
+            return by_word[WHIST]
+        if HALF in by_word:
+            return by_word[HALF]
+        return by_word.get(PASS, words[0])
+
+    def _declarer_layouts(
+        self,
+        view: SeatView,
+        seen: _Seen,
+        rng: random.Random,
+        count: int,
+        trump: Suit | None,
+    ) -> list[dict[int, frozenset[Card]]]:
+        """A defender's layouts: declarer's ten and the other defender's ten from the cards
+        unseen, declarer's hand with the talon and his likely discard."""
+        assert view.viewer is not None and view.declarer is not None
+        me, declarer = view.viewer, view.declarer
+        partner = next(s for s in seen.order if s not in (me, declarer))
+        pool = sorted(seen.unknown)
+        talon = frozenset(view.talon)
+        layouts = []
+        for _ in range(count):
+            rng.shuffle(pool)
+            twelve = frozenset(pool[:10]) | talon
+            hand = twelve - frozenset(_worst_two(twelve, trump))
+            layouts.append(
+                {me: frozenset(view.hands[me]), partner: frozenset(pool[10:20]), declarer: hand}
+            )
+        return layouts
+
+    # --- play ------------------------------------------------------------------------------------
+
+    def _play(self, view: SeatView, plays: list[Play]) -> Play:
+        turn = view.turn
+        assert turn is not None
+        trick = view.tricks[-1] if view.tricks and len(view.tricks[-1].plays) < 3 else None
+        if _talon_led(view):
+            return min(plays, key=lambda p: (int(p.card.rank), int(p.card.suit)))
+        if len(plays) == 1:
+            return plays[0]
+        seen = _see(view)
+        rng = self._rng(view)
+        trump = _trump(view)
+        left = max(seen.counts.values())
+        if view.kind is Kind.RASPASY:
+            side, maximize = turn, False
+        else:
+            assert view.declarer is not None
+            side, maximize = view.declarer, view.kind is Kind.GAME
+        misere = not maximize
+        count = self._count(len(plays) * _seconds(left, misere))
+        layouts = _layouts(seen, rng, count) if len(seen.known) < 3 else [dict(seen.known)]
+        if not layouts:
+            return plays[0]
+        leader = trick.leader if trick is not None else _next_leader(view)
+        played = tuple(card for _, card in trick.plays) if trick is not None else ()
+        order = _from(seen.order, leader)
+        totals: dict[Card, float] = {p.card: 0.0 for p in plays}
+        for layout in layouts:
+            hands = tuple(frozenset(layout.get(s, frozenset())) for s in order)
+            position = Position((hands[0], hands[1], hands[2]), 0, played, trump)
+            values = card_values(position, order.index(side), maximize)
+            for card in totals:
+                totals[card] += values.get(card, 0)
+        # the side wants its tricks high in a game, low in a misère or raspasy; the others
+        # the reverse
+        wants_high = (turn == side) == maximize
+        ranked = sorted(
+            plays,
+            key=lambda p: (
+                -totals[p.card] if wants_high else totals[p.card],
+                int(p.card.rank),
+                int(p.card.suit),
+            ),
+        )
+        return ranked[0]
+
+    # --- claims ----------------------------------------------------------------------------------
+
+    def _answer_claim(self, view: SeatView, answers: list[AnswerClaim]) -> AnswerClaim:
+        claim = view.claim
+        accept = next(a for a in answers if a.accept)
+        refuse = next(a for a in answers if not a.accept)
+        if claim is None or view.declarer is None:
+            return refuse
+        seen = _see(view)
+        rng = self._rng(view)
+        trump = _trump(view)
+        left = max(seen.counts.values())
+        layouts = (
+            _layouts(seen, rng, self._count(_seconds(left)))
+            if len(seen.known) < 3
+            else [dict(seen.known)]
+        )
+        leader = _next_leader(view)
+        maximize = view.kind is Kind.GAME
+        for layout in layouts:
+            value = _solve(layout, seen.order, leader, view.declarer, trump, maximize)
+            claimant_gets = value if claim.claimant == view.declarer else left - value
+            if view.kind is Kind.MISERE and claim.claimant == view.declarer:
+                if claim.tricks < claimant_gets:  # he claims fewer than he must take
+                    return refuse
+            elif claim.tricks > claimant_gets:
+                return refuse
+        return accept
+
+
+def _trump_of(bid: Bid) -> Suit | None:
+    return None if bid.strain is None else Suit.of(bid.strain)
+
+
+def _first_hand(view: SeatView) -> int:
+    """Left of the dealer (who sits out at four): bids first, leads the first trick."""
+    return min(view.active, key=lambda s: (s - view.dealer - 1) % view.players)
+
+
+def _from(order: Sequence[int], seat: int) -> tuple[int, int, int]:
+    at = order.index(seat)
+    return (order[at], order[(at + 1) % 3], order[(at + 2) % 3])
+
+
+def _winner_of(plays: Sequence[tuple[int, Card]], trump: Suit | None) -> int:
+    led = plays[0][1].suit
+    suit = trump if trump is not None and any(c.suit is trump for _, c in plays) else led
+    return max((int(c.rank), seat) for seat, c in plays if c.suit is suit)[1]
+
+
+def _next_leader(view: SeatView) -> int:
+    """Who leads the next trick (the first: the first hand)."""
+    done = [t for t in view.tricks if len(t.plays) == 3]
+    if not done:
+        return _first_hand(view)
+    last = done[-1]
+    if last.talon_card is not None:
+        suit = last.talon_card.suit
+        if any(c.suit is suit for _, c in last.plays):
+            return max((int(c.rank), s) for s, c in last.plays if c.suit is suit)[1]
+    return _winner_of(last.plays, _trump(view))
+
+
+def _talon_led(view: SeatView) -> bool:
+    """Whether the trick to play to is one of raspasy's two led by the turned talon card (not
+    in Rostov, where the talon stays closed)."""
+    if view.kind is not Kind.RASPASY:
+        return False
+    done = sum(1 for t in view.tricks if len(t.plays) == 3)
+    if done >= 2:
+        return False
+    if view.tricks:
+        return view.tricks[0].talon_card is not None
+    return bool(view.talon)
+
+
+def _solve(
+    hands: dict[int, frozenset[Card]],
+    order: Sequence[int],
+    leader: int,
+    side: int,
+    trump: Suit | None,
+    maximize: bool,
+) -> int:
+    seats = _from(order, leader)
+    position = Position((hands[seats[0]], hands[seats[1]], hands[seats[2]]), 0, (), trump)
+    return solve(position, seats.index(side), maximize)
+
+
+def _best_contract(
+    hand: frozenset[Card],
+    worlds: list[dict[int, frozenset[Card]]],
+    order: Sequence[int],
+    first: int,
+    me: int,
+    floor: Bid | None,
+) -> tuple[Bid, float]:
+    """The contract at or above ``floor`` with the best expected score over ``worlds`` (made:
+    its price; down: minus its price a trick short), and that score."""
+    average = {}
+    for strain in STRAINS:
+        trump = Suit.of(strain)
+        tricks = [_solve({**w, me: hand}, order, first, me, trump, True) for w in worlds]
+        average[strain] = tricks
+    best: tuple[Bid, float] | None = None
+    for strain, tricks in average.items():
+        for level in range(6, 11):
+            bid = Bid.of(level, strain)
+            if floor is not None and bid < floor:
+                continue
+            score = (
+                statistics.fmean(
+                    PRICE[level] if t >= level else -PRICE[level] * (level - t) for t in tricks
+                )
+                if tricks
+                else 0.0
+            )
+            if best is None or score > best[1]:
+                best = (bid, score)
+    if best is None:
+        assert floor is not None
+        return floor, -99.0
+    return best
+
+
+def _misere_shape(hand: frozenset[Card]) -> bool:
+    """Worth sampling a misère: every suit's lowest card is low (a seven or eight), or the
+    suit is short and low."""
+    for suit in Suit:
+        ranks = sorted(c.rank for c in hand if c.suit is suit)
+        if ranks and ranks[0] > Rank.EIGHT and not (len(ranks) == 1 and ranks[0] <= Rank.NINE):
+            return False
+    return True
+
+
+def _misere_risk(hand: frozenset[Card]) -> int:
+    return sum(int(c.rank) for c in hand)
+
+
+def _misere_drop(twelve: frozenset[Card]) -> frozenset[Card]:
+    return frozenset(sorted(twelve, key=lambda c: -int(c.rank))[:2])
+
+
+def move(view: SeatView, seed: int, budget_s: float, cores: int = 1) -> Action:
+    """The robot's action for ``view``: a top-level function, so a worker process can run it."""
+    return Robot(seed=seed, budget_s=budget_s).act(view)

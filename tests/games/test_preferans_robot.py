@@ -1,0 +1,96 @@
+"""The Preferans robot: only legal actions, from its seat's own view, in all three variants at
+three and four players, to the end of random deals (some seats pressed at random, claims
+among them, so that robots answer claims too); the same seed and view give the same action;
+and a robot's view holds only what its seat may see."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.preferans.bids import Bid
+from games.preferans.cards import Card, Deal
+from games.preferans.deal import (
+    AnswerClaim,
+    DealState,
+    Declare,
+    Discard,
+    Kind,
+    MakeClaim,
+    Play,
+    Show,
+    Whist,
+    legal_everywhere,
+)
+from games.preferans.robot import Robot
+from tests.games.test_preferans_deal import VARIANTS, allowed, calls, fixed_deal
+from tests.sizes import examples, size
+
+
+def play_out(seed: int, robots: set[int] | None = None) -> tuple[DealState, int]:
+    """A random deal to its end: robots (every seat, or ``robots``) act from their views; the
+    others choose at random, claiming now and then. Returns the end and the robots' actions."""
+    rng = random.Random(seed)
+    players = rng.choice([3, 4])
+    state = DealState.new(
+        Deal.shuffled(players, rng.randrange(players), rng.randrange), rng.choice(VARIANTS)
+    )
+    robot = Robot(seed=seed, budget_s=0.01)
+    acted = 0
+    while state.result is None:
+        options = legal_everywhere(state)
+        assert options
+        seat = options[0].seat
+        by_robot = robots is None or seat in robots
+        claims = [a for a in options if isinstance(a, MakeClaim)]
+        if claims and rng.random() < 0.1:
+            action = rng.choice(claims)  # a person claims; the robots answer it
+        elif by_robot and (not claims or rng.random() < 0.9):
+            view = state.view(seat)
+            assert set(view.cards_seen()) <= allowed(state, seat)  # the robot's view is its own
+            action = robot.act(view)
+            assert action in options, (action, state.phase)
+            assert Robot(seed=seed, budget_s=0.01).act(view) == action  # the same for a seed
+            acted += 1
+        else:
+            action = rng.choice([a for a in options if not isinstance(a, MakeClaim)] or options)
+        state = state.apply(action)
+    return state, acted
+
+
+@settings(max_examples=examples(30, least=3), deadline=None)
+@given(st.integers(0, 10**9))
+def test_robots_only_make_legal_actions_from_their_own_views(seed: int) -> None:
+    state, acted = play_out(seed)
+    assert state.result is not None and acted > 0
+
+
+def test_robots_answer_claims_by_the_solver_and_play_every_kind() -> None:
+    kinds: set[Kind] = set()
+    answered = 0
+    started = time.monotonic()
+    for seed in range(size(12, 4)):
+        state, _ = play_out(seed, robots={0, 1, 2, 3} - {seed % 3})
+        assert state.result is not None
+        kinds.add(state.result.kind)
+        answered += sum(1 for a in state.history if isinstance(a, AnswerClaim))
+        assert any(isinstance(a, Play) for a in state.history) or state.result.tricks is None
+    assert Kind.GAME in kinds, kinds
+    assert time.monotonic() - started < 120
+
+
+def test_a_claim_the_robot_can_check_is_accepted_if_right_and_refused_if_wrong() -> None:
+    """Open whisting: declarer (all eight spades and ♣AK) sees every card, so his robot knows
+    the defence takes nothing. The lone whister, on lead, claims for the defence."""
+    state = calls(DealState.new(fixed_deal(dealer=0)), "P", "P", "6S")
+    state = state.apply(Discard(0, (Card.parse("H8"), Card.parse("H7"))))
+    state = state.apply(Declare(0, Bid.parse("6S")))
+    state = state.apply(Whist(1, "whist")).apply(Whist(2, "pass")).apply(Show(1, True))
+    robot = Robot(seed=1, budget_s=0.05)
+    right = state.apply(MakeClaim(1, 0))
+    assert robot.act(right.view(0)) == AnswerClaim(0, True)
+    wrong = state.apply(MakeClaim(1, 2))
+    assert robot.act(wrong.view(0)) == AnswerClaim(0, False)
