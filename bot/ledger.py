@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from bot.tables import Refusal, people_practice
+from bot.tables import Refusal, people_practices
 from bot.views.amounts import priced_together
 from games.core.settlement import Transfer, transfers
 from storage.interface import (
@@ -35,7 +35,8 @@ class Accounts:
     counts: Mapping[int, int]
     names: Mapping[int, str]
     version: int  # the ledger's size: what its buttons carry
-    practice: Mapping[int, int] = field(default_factory=dict)  # people's points with robots
+    # people's practice (matches with robots), by practice unit
+    practice: Mapping[str, Mapping[int, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,8 +93,9 @@ class LedgerService:
     async def accounts(self, chat_id: int) -> Accounts:
         balances = await self.storage.accounts(chat_id)
         counts = await self.storage.match_counts(chat_id)
-        practice = await people_practice(self.storage, chat_id)
-        names = await self.names([*(pid for b in balances.values() for pid in b), *practice])
+        practice = await people_practices(self.storage, chat_id)
+        ids = [pid for b in (*balances.values(), *practice.values()) for pid in b]
+        names = await self.names(ids)
         size = await self.storage.ledger_size(chat_id)
         return Accounts(balances, counts, names, size, practice)
 

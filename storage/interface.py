@@ -78,9 +78,21 @@ UNITS = (POINTS, WHISTS, CENTS)
 """What a ledger row counts: bridge points, Preferans whists, or money (hundredths of the
 group's currency: payments made on a plan that priced several games together)."""
 PRACTICE = "practice"
-LEDGER_UNITS = (*UNITS, PRACTICE)
-"""Practice: points of a match a robot sat in. Kept for the players' statistics, never money:
-no account, settle plan or payment counts them."""
+PRACTICE_WHISTS = "practice_whists"
+PRACTICE_UNITS = {POINTS: PRACTICE, WHISTS: PRACTICE_WHISTS}
+LEDGER_UNITS = (*UNITS, *PRACTICE_UNITS.values())
+"""Practice: a match a robot sat in, in its game's unit (bridge points as ``practice``, as it
+always was; Preferans whists as ``practice_whists``: the two are never added together). Kept
+for the players' statistics, never money: no account, settle plan or payment counts them."""
+
+
+def practice_unit(unit: str) -> str:
+    """The practice unit of a game whose matches settle in ``unit``."""
+    return PRACTICE_UNITS.get(unit, PRACTICE)
+
+
+def is_practice(unit: str) -> bool:
+    return unit in PRACTICE_UNITS.values()
 
 
 class Rounding(StrEnum):
@@ -115,7 +127,7 @@ class ChatSettings:
         """Hundredths of the currency per one ``unit``; 0 when the group has not priced it."""
         if unit == CENTS:
             return 1
-        if unit == PRACTICE:
+        if is_practice(unit):
             return 0  # never money
         return int(self.prices.get(unit, 0))
 

@@ -28,6 +28,7 @@ from bot.tables.model import (
     UndoRequest,
     Written,
     people_practice,
+    people_practices,
     stale_or_forged,
 )
 from bot.tables.service import TableService
@@ -58,5 +59,6 @@ __all__ = [
     "UndoRequest",
     "Written",
     "people_practice",
+    "people_practices",
     "stale_or_forged",
 ]

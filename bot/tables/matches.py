@@ -22,9 +22,10 @@ from bot.tables.model import (
     people_practice,
 )
 from storage.interface import (
-    PRACTICE,
     ConflictError,
     TableStatus,
+    is_practice,
+    practice_unit,
 )
 
 log = logging.getLogger(__name__)
@@ -100,7 +101,8 @@ class MatchLife(TableBase):
         amounts = match.settle()
         entries = {players[seat]: _whole(amounts[seat]) for seat in sorted(players)}
         summary = match.summary()
-        unit = PRACTICE if await self._with_robots(live) else live.game.unit
+        robots = await self._with_robots(live)
+        unit = practice_unit(live.game.unit) if robots else live.game.unit
         # ConflictError: written before a restart; the ledger already holds it.
         with contextlib.suppress(ConflictError):
             await self.storage.finish_match(
@@ -112,8 +114,8 @@ class MatchLife(TableBase):
             live.table = await self.storage.get_table(live.table.id)
         live.match_id = None
         balances = await self.storage.accounts(live.chat.id)
-        if unit == PRACTICE:
-            balances = {PRACTICE: await people_practice(self.storage, live.chat.id)}
+        if is_practice(unit):
+            balances = {unit: await people_practice(self.storage, live.chat.id, unit)}
         names = {h.player_id: h.name for h in live.holders.values()}
         finished = MatchFinished(
             summary, entries, balances, names, copy.deepcopy(match), unfinished, unit

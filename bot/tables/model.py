@@ -14,6 +14,7 @@ from typing import Any
 from games.core.protocols import Game, Match, State
 from storage.interface import (
     PRACTICE,
+    PRACTICE_UNITS,
     Chat,
     Player,
     Storage,
@@ -303,13 +304,25 @@ def stale_or_forged(deal_no: int, current: int) -> Refusal:
     return Refusal("stale" if 1 <= deal_no < current else "unknown_action")
 
 
-async def people_practice(storage: Storage, chat_id: int) -> dict[int, int]:
-    """The people's practice points in the group (robots' are no one's statistics)."""
+async def people_practice(
+    storage: Storage, chat_id: int, unit: str = PRACTICE
+) -> dict[int, int]:
+    """The people's practice in ``unit`` in the group (robots' are no one's statistics)."""
     return {
         pid: points
-        for pid, points in (await storage.balances(chat_id, PRACTICE)).items()
+        for pid, points in (await storage.balances(chat_id, unit)).items()
         if not await storage.player_flag(pid, ROBOT)
     }
+
+
+async def people_practices(storage: Storage, chat_id: int) -> dict[str, dict[int, int]]:
+    """Every game's practice in the group, by practice unit (those with any)."""
+    found = {}
+    for unit in PRACTICE_UNITS.values():
+        practice = await people_practice(storage, chat_id, unit)
+        if practice:
+            found[unit] = practice
+    return found
 
 
 def _options(settings: TableSettings, chat: Chat) -> dict[str, Any]:

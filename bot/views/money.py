@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from bot.callback_data import Act, Button
 from bot.i18n import Translator
 from bot.views import Key, Rendered
-from bot.views.amounts import amount, by_player, holding, signed, worth
+from bot.views.amounts import amount, by_player, holding, worth
 from bot.views.text import plain_text, user_text
 from games.core.settlement import Transfer
 from storage.interface import CENTS, POINTS, ChatSettings, LedgerRow, MatchRecord
@@ -31,7 +31,7 @@ def render_ledger(
     names: Mapping[int, str],
     group: ChatSettings,
     t: Translator,
-    practice: Mapping[int, int] | None = None,
+    practice: Mapping[str, Mapping[int, int]] | None = None,
 ) -> Rendered:
     """/ledger: every player's running account over both games, best first; the sum shown is
     zero. ``practice``: people's points from rubbers with robots, shown
@@ -60,8 +60,10 @@ def render_ledger(
         lines.append(t("ledger.sum", points=sums))
     if practice:
         lines.append(f"<b>{t('robot.practice_title')}</b>")
-        for pid, points in sorted(practice.items(), key=lambda kv: (-kv[1], names.get(kv[0], ""))):
-            lines.append(f"  {user_text(names.get(pid, '?'))}: {signed(points)}")
+        for pid, amounts in sorted(
+            by_player(practice).items(), key=lambda kv: names.get(kv[0], "")
+        ):
+            lines.append(f"  {user_text(names.get(pid, '?'))}: {holding(amounts, group, t)}")
     keys = (
         (
             Key(t("button.chart"), Button(chat_id, version, Act.CHART).encode()),

@@ -10,6 +10,7 @@ from typing import Any
 from storage.interface import (
     POINTS,
     PRACTICE,
+    PRACTICE_WHISTS,
     UNIT,
     ConflictError,
     LedgerRow,
@@ -17,6 +18,7 @@ from storage.interface import (
     NotFound,
     StorageError,
     check_balanced,
+    is_practice,
 )
 from storage.sql.base import Row, SqlStore, now
 from storage.sql.tables import _seats_json
@@ -170,8 +172,9 @@ class LedgerRepository(SqlStore):
     async def accounts(self, chat_id: int) -> dict[str, dict[int, int]]:
         rows = await self._all(
             "SELECT unit, player_id, CAST(sum(points) AS BIGINT) AS total FROM ledger "
-            "WHERE chat_id = ? AND unit != ? GROUP BY unit, player_id ORDER BY unit, player_id",
-            (chat_id, PRACTICE),
+            "WHERE chat_id = ? AND unit NOT IN (?, ?) GROUP BY unit, player_id "
+            "ORDER BY unit, player_id",
+            (chat_id, PRACTICE, PRACTICE_WHISTS),
         )
         found: dict[str, dict[int, int]] = {}
         for r in rows:
@@ -193,7 +196,7 @@ class LedgerRepository(SqlStore):
 def _check_unit(unit: str, practice: bool = False) -> None:
     """A ledger row counts a game's unit (any name of ``UNIT``'s shape), money (``CENTS``), or
     practice points (a match's only: never paid)."""
-    if not UNIT.match(unit) or (unit == PRACTICE and not practice):
+    if not UNIT.match(unit) or (is_practice(unit) and not practice):
         raise StorageError(f"a ledger row cannot count {unit!r}")
 
 

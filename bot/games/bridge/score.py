@@ -33,7 +33,7 @@ from games.bridge.calls import Contract, Strain
 from games.bridge.cards import Seat, Side
 from games.bridge.records import Record, viewer_url
 from games.bridge.rubber import Line, Rubber, ScoreEntry
-from storage.interface import PRACTICE
+from storage.interface import is_practice
 
 COLUMN = 9
 
@@ -212,7 +212,7 @@ def render_rubber_result(snap: Snapshot, notice: MatchFinished, t: Translator) -
     # The running accounts, unless they say the same as the entries (the group's first rubber,
     # nothing priced): then one list.
     same = (
-        notice.unit != PRACTICE
+        not is_practice(notice.unit)
         and not snap.chat.settings.price(notice.unit)
         and set(notice.balances) <= {notice.unit}
         and dict(notice.balances.get(notice.unit, {})) == dict(notice.entries)
@@ -221,7 +221,7 @@ def render_rubber_result(snap: Snapshot, notice: MatchFinished, t: Translator) -
         lines.append(t("rubber.entries_are_accounts", entries=" · ".join(entry_parts)))
         return Rendered("\n".join(lines), _next_keys(snap, t))
     lines.append(t("rubber.entries", entries=" · ".join(entry_parts)))
-    if notice.unit == PRACTICE:  # a robot sat in: the people's practice points, not money
+    if is_practice(notice.unit):  # a robot sat in: the people's practice points, not money
         lines.append(t("robot.practice_done"))
         lines.extend(account_lines(notice.balances, notice.names, snap.chat.settings, t))
     else:
