@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 FONT = "DejaVu Sans"  # ships with matplotlib; has Cyrillic and the suit symbols
 
 
-def _png(figure: Figure) -> bytes:
+def png_of(figure: Figure) -> bytes:
     from matplotlib.text import Text
 
     for text in figure.findobj(Text):  # the font has no emoji (a robot's 🤖): drop them
@@ -66,7 +66,7 @@ def balance_chart(
     axes_list[0].set_title(title, fontname=FONT)
     axes_list[-1].set_xlabel(x_label, fontname=FONT)
     figure.tight_layout()
-    return _png(figure)
+    return png_of(figure)
 
 
 def _draw_balances(

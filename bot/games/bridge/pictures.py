@@ -3,7 +3,7 @@ imported on the first drawing; safe in a worker thread)."""
 
 from __future__ import annotations
 
-from bot.views.pictures import FONT, _png
+from bot.views.pictures import FONT, png_of
 from games.bridge.cards import Side
 from games.bridge.rubber import Line, Rubber
 
@@ -62,4 +62,4 @@ def scoresheet_picture(
     axes.text(0.5, y - 0.6, str(totals[Side.NS]), ha="center", fontsize=11, weight="bold")
     axes.text(1.5, y - 0.6, str(totals[Side.EW]), ha="center", fontsize=11, weight="bold")
     axes.text(1, y - 1.4, total_label, ha="center", fontsize=9, fontname=FONT, color="grey")
-    return _png(figure)
+    return png_of(figure)

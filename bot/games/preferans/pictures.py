@@ -6,13 +6,12 @@ object API in a worker thread (no pyplot state); matplotlib is imported on first
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-FONT = "DejaVu Sans"  # ships with matplotlib; has Cyrillic
+from bot.views.pictures import FONT, png_of
 
 Number = int | Fraction
 Point = tuple[float, float]
@@ -86,6 +85,4 @@ def pulka_picture(
             label = f"{names.get(other, '—')[:4]}: {_text(whists[seat][other])}"
             axes.text(*_on_square(angle, 0.83), label, fontsize=9, **style)
     figure.suptitle(title, fontname=FONT, fontsize=13)
-    out_png = io.BytesIO()
-    figure.savefig(out_png, format="png", dpi=100)
-    return out_png.getvalue()
+    return png_of(figure)  # a robot's 🤖 dropped: the font has no emoji

@@ -1,4 +1,5 @@
-"""Preferans as the bot serves it: its UI, its scorekeeper and its typed setting (the pool)."""
+"""Preferans as the bot serves it: its UI, its scorekeeper, its typed setting (the pool) and
+its robot."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from bot.games.preferans.buttons import OWN_BUTTONS
 from bot.games.preferans.keeper import KEEPER
 from bot.games.preferans.ui import PREFERANS_UI
 from bot.plugin import Plugin, Price
+from games.preferans.robot import move
 
 
 def _handlers() -> Sequence[BaseHandler[Update, Any, Any]]:
@@ -27,4 +29,5 @@ PREFERANS = Plugin(
     keeper=KEEPER,
     setting_words={"target": "target", "пуля": "target"},
     price=Price("whists", ("whist", "вист")),
+    robot=move,
 )

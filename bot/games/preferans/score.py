@@ -30,6 +30,7 @@ from bot.views.amounts import money
 from bot.views.text import user_text
 from games.preferans.deal import Kind, Result
 from games.preferans.game import PulkaMatch
+from storage.interface import is_practice
 
 
 def standing_lines(snap: Snapshot, names: Mapping[int, str], t: Translator) -> list[str]:
@@ -138,7 +139,13 @@ def pulka_result(snap: Snapshot, notice: MatchFinished, t: Translator) -> Render
     """The pulka closed: the sheet as it ended, each player's whists (and money when the group
     prices a whist), the group's running accounts, and what to do next."""
     lines = settlement_lines(
-        notice.unfinished, notice.entries, notice.balances, notice.names, snap.chat.settings, t
+        notice.unfinished,
+        notice.entries,
+        notice.balances,
+        notice.names,
+        snap.chat.settings,
+        t,
+        practice=is_practice(notice.unit),
     )
     if isinstance(notice.match, PulkaMatch):
         lines.insert(1, pulka_block(notice.match.pulka, names_of(snap), t))

@@ -286,9 +286,19 @@ def render_seating(snap: Snapshot, t: Translator) -> Rendered:
         holder = snap.seats.get(seat)
         name = user_text(holder.name) if holder is not None else "—"
         lines.append(f"{seat_name(seat, t.language)}: {name}")
+    robots = [s for s in range(players) if s in snap.seats and snap.seats[s].robot]
+    replace = tuple(  # a person takes a robot's seat (during a pulka: from the next deal)
+        Key(
+            t("button.replace_robot", seat=seat_name(s, t.language)),
+            Button(snap.table_id, 0, Act.SIT, str(s)).encode(),
+        )
+        for s in robots
+    )
     if snap.status is TableStatus.PLAYING:  # the seats were taken: the pulka is on
         lines.append(t("table.started"))
-        return Rendered("\n".join(lines))
+        if robots:
+            lines.append(t("pref.robot.practice"))
+        return Rendered("\n".join(lines), (replace,) if replace else ())
     free = [s for s in range(players) if s not in snap.seats]
     lines.append(t("pref.sit_hint", players=players) if free else t("table.full"))
     row = tuple(
@@ -299,6 +309,20 @@ def render_seating(snap: Snapshot, t: Translator) -> Rendered:
         for s in free
     )
     keys: list[tuple[Key, ...]] = [row] if row else []
+    if free and snap.seats:  # any seated player may fill the empty seats with robots
+        keys.append(
+            tuple(
+                Key(
+                    t("button.robot", seat=seat_name(s, t.language)),
+                    Button(snap.table_id, 0, Act.ROBOT, str(s)).encode(),
+                )
+                for s in free
+            )
+        )
+    if replace:
+        keys.append(replace)
+    if robots:
+        lines.append(t("pref.robot.practice"))
     if snap.seats:
         keys.append((Key(t("button.leave"), Button(snap.table_id, 0, Act.LEAVE).encode()),))
     return Rendered("\n".join(lines), tuple(keys))

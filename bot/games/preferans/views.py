@@ -16,7 +16,7 @@ from games.preferans.bids import Bid
 from games.preferans.cards import Card, Rank, Suit
 from games.preferans.deal import Kind, Phase, Result, SeatView, Trick
 from games.preferans.pulka import Pulka
-from storage.interface import WHISTS, ChatSettings
+from storage.interface import PRACTICE_WHISTS, WHISTS, ChatSettings
 
 SUIT_SYMBOL = {Suit.SPADES: "♠", Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥"}
 _RANK_KEYS = {Rank.ACE: "A", Rank.KING: "K", Rank.QUEEN: "Q", Rank.JACK: "J"}
@@ -197,19 +197,22 @@ def settlement_lines(
     names: Mapping[int, str],
     group: ChatSettings,
     t: Translator,
+    practice: bool = False,
 ) -> list[str]:
     """A closed pulka, online or kept: each player's whists (money too once the group prices a
-    whist) and the group's running accounts (``names`` by player id)."""
+    whist) and the group's running accounts (``names`` by player id). ``practice``: a robot
+    sat in, so the whists are practice, never money, and the accounts are the practice ones."""
     title = t("pref.over")
     if unfinished:
         title += " " + t("pref.unfinished")
+    unit = PRACTICE_WHISTS if practice else WHISTS
     shown = " · ".join(
-        f"{user_text(names.get(pid, '?'))} {amount(whists, group, t, True, WHISTS)}"
+        f"{user_text(names.get(pid, '?'))} {amount(whists, group, t, True, unit)}"
         for pid, whists in sorted(entries.items(), key=lambda kv: -kv[1])
     )
     return [
         f"<b>{title}</b>",
         t("pref.whists", entries=shown),
-        t("rubber.accounts"),
+        t("pref.robot.practice_done") if practice else t("rubber.accounts"),
         *account_lines(balances, names, group, t),
     ]
