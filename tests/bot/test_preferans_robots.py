@@ -11,7 +11,10 @@ import time
 
 from bot.i18n import Translator
 from bot.tables import TableService
+from games.core.registry import find_game
 from games.preferans.deal import DealState
+from games.preferans.records import from_text
+from storage.events import replay
 from storage.interface import PRACTICE_WHISTS
 from tests.bot.harness import GROUP, Harness
 from tests.bot.test_preferans_table import _choose, _offer
@@ -75,6 +78,20 @@ async def test_two_robots_and_a_person_play_preferans_as_practice(h: Harness) ->
         if answer.get("text"):  # a robot moved meanwhile: that screen was stale
             assert answer["text"] in (RU("refusal.moved_on"), RU("refusal.stale")), answer
     assert restarted
+    # The records of the deals played, while the next is under way: finished ones only, and
+    # each reads back as the deal the table's log holds.
+    await h.say(ANNA, GROUP, "/prefrecords")
+    [document] = [m for m in h.api.chat_messages(GROUP) if m.kind == "document"]
+    assert document.upload is not None
+    records = from_text(document.upload.data.decode())
+    assert len(records) == _results(h) and all(r.state.finished for r in records)
+    assert h.app is not None
+    storage = h.app.bot_data["storage"]
+    for record in records:
+        logged = replay(find_game("preferans"), 3, await storage.events(1, record.number))
+        assert isinstance(logged, DealState)
+        assert record.state.deal == logged.deal and record.state.result == logged.result
+        assert record.names[0] == "Anna" and record.names[1].startswith("🤖")
     if not _over(h):
         h.api.admins.add(ANNA.id)
         await h.say(ANNA, GROUP, "/end")
@@ -86,8 +103,6 @@ async def test_two_robots_and_a_person_play_preferans_as_practice(h: Harness) ->
     assert "Тренировка с роботами" in ledger and "Anna" in ledger
     assert "Робот" not in ledger.split("Тренировка с роботами")[1]
     assert "amount." not in ledger
-    assert h.app is not None
-    storage = h.app.bot_data["storage"]
     rows = await storage.ledger((await storage.chat_by_tg(GROUP)).id)
     assert rows and {r.unit for r in rows} == {PRACTICE_WHISTS}
     assert sum(r.points for r in rows) == 0

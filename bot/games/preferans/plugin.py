@@ -9,7 +9,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseHandler
 
-from bot.games.preferans import looks
+from bot.games.preferans import looks, records
 from bot.games.preferans.buttons import OWN_BUTTONS
 from bot.games.preferans.keeper import KEEPER
 from bot.games.preferans.ui import PREFERANS_UI
@@ -18,14 +18,14 @@ from games.preferans.robot import move
 
 
 def _handlers() -> Sequence[BaseHandler[Update, Any, Any]]:
-    return [*KEEPER.handlers(), *looks.handlers()]
+    return [*KEEPER.handlers(), *looks.handlers(), *records.handlers()]
 
 
 PREFERANS = Plugin(
     ui=PREFERANS_UI,
     handlers=_handlers,
     buttons=OWN_BUTTONS,
-    menu=("prefkeep",),
+    menu=("prefkeep", "prefrecords"),
     keeper=KEEPER,
     setting_words={"target": "target", "пуля": "target"},
     price=Price("whists", ("whist", "вист")),
