@@ -9,6 +9,8 @@ import asyncio
 import random
 import time
 
+import pytest
+
 from bot.i18n import Translator
 from bot.tables import TableService
 from games.core.registry import find_game
@@ -33,6 +35,7 @@ def _over(h: Harness) -> bool:
     return any("Пуля закрыта" in m.text for m in h.api.chat_messages(GROUP))
 
 
+@pytest.mark.soak
 async def test_two_robots_and_a_person_play_preferans_as_practice(h: Harness) -> None:
     rng = random.Random(4)
     await h.say(ANNA, ANNA.id, "/start")

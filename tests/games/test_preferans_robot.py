@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -68,6 +69,7 @@ def test_robots_only_make_legal_actions_from_their_own_views(seed: int) -> None:
     assert state.result is not None and acted > 0
 
 
+@pytest.mark.soak
 def test_robots_answer_claims_by_the_solver_and_play_every_kind() -> None:
     kinds: set[Kind] = set()
     answered = 0
