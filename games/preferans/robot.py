@@ -52,16 +52,25 @@ from games.preferans.deal import (
 )
 from games.preferans.solver import Position, card_values, solve
 
-# Seconds a solve takes on average by tricks left, on one core (bench.pref_robots: sampled
-# layouts; a misère's search is several times longer and counts three).
-SECONDS = {10: 0.08, 9: 0.05, 8: 0.025, 7: 0.012, 6: 0.005, 5: 0.002}
+# Seconds a solve takes on average by tricks left, on one core (bench.pref_solver).
+SECONDS = {10: 0.05, 9: 0.03, 8: 0.01, 7: 0.004, 6: 0.002, 5: 0.001}
+# Seconds ``card_values`` takes for one layout (every card of the player on turn), by tricks
+# left: a game's, and the fewest-tricks search of a misère or raspasy (measured means).
+PLAY_SECONDS = {10: 0.08, 9: 0.05, 8: 0.013, 7: 0.005, 6: 0.0025, 5: 0.0013, 4: 0.0005}
+FEWEST_SECONDS = {10: 0.6, 9: 0.16, 8: 0.09, 7: 0.022, 6: 0.009, 5: 0.0023, 4: 0.001}
 MIN_LAYOUTS, MAX_LAYOUTS = 1, 40
 MISERE_RISK = 0.15  # the share of caught layouts a robot accepts to bid a misère
 STRAINS = tuple(Strain)
 
 
 def _seconds(tricks_left: int, misere: bool = False) -> float:
-    return SECONDS.get(tricks_left, 0.001) * (3 if misere else 1)
+    """One solve's seconds (a misère's counts six: its searches run that much longer)."""
+    return SECONDS.get(tricks_left, 0.0005) * (6 if misere else 1)
+
+
+def _play_seconds(tricks_left: int, fewest: bool) -> float:
+    table = FEWEST_SECONDS if fewest else PLAY_SECONDS
+    return table.get(tricks_left, 0.0003)
 
 
 @dataclass(frozen=True, slots=True)
@@ -428,7 +437,7 @@ class Robot:
             assert view.declarer is not None
             side, maximize = view.declarer, view.kind is Kind.GAME
         misere = not maximize
-        count = self._count(len(plays) * _seconds(left, misere))
+        count = self._count(_play_seconds(left, misere))
         layouts = _layouts(seen, rng, count) if len(seen.known) < 3 else [dict(seen.known)]
         if not layouts:
             return plays[0]

@@ -362,10 +362,20 @@ def card_values(position: Position, side: int, maximize: bool = True) -> dict[Ca
     top = max(bin(h).count("1") for h in hands)
     values: dict[Card, int] = {}
     playable = legal(hands[turn], led, trump)
+    out = hands[0] | hands[1] | hands[2]
+    for played_index in trick:
+        out |= 1 << played_index
+    runs = _run_of(playable, out)  # equal cards: one search for each run
+    by_index: dict[int, int] = {}
     for card in position.hands[turn]:
         index = card_index(card)
         if not playable >> index & 1:
             continue
+        head = runs[index]
+        if head in by_index:
+            values[card] = by_index[head]
+            continue
+        index = head
         after = list(hands)
         after[turn] &= ~(1 << index)
         played = [*trick, index]
@@ -376,7 +386,25 @@ def card_values(position: Position, side: int, maximize: bool = True) -> dict[Ca
             values[card] = gained + _value(search, after, won, [], rest)
         else:
             values[card] = _value(search, after, position.leader, played, top)
+        by_index[head] = values[card]
     return values
+
+
+def _run_of(playable: int, out: int) -> dict[int, int]:
+    """Each playable card's index -> the index of the highest card of its run (cards of one
+    suit adjacent among those still out, held by the one player: they are worth the same)."""
+    heads: dict[int, int] = {}
+    for suit in range(4):
+        head = -1
+        for index in range(8 * suit + 7, 8 * suit - 1, -1):
+            flag = 1 << index
+            if playable & flag:
+                if head < 0:
+                    head = index
+                heads[index] = head
+            elif out & flag:
+                head = -1
+    return heads
 
 
 def solve_seats(
