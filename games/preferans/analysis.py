@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from games.preferans.bids import OBLIGATION, Bid, Strain
 from games.preferans.cards import Card, Suit
 from games.preferans.deal import DealState, Kind
-from games.preferans.solver import Position, solve
+from games.preferans.solver import Position, at_least, solve
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,11 +42,11 @@ class GameAnalysis:
 
 @dataclass(frozen=True, slots=True)
 class MisereAnalysis:
-    """A misère: ``caught`` is the tricks the defenders can force on declarer, every card in
-    view (0: the misère cannot be caught)."""
+    """A misère: ``caught`` whether the defenders can force a trick on declarer, every card in
+    view (asked as yes or no: the count would cost the solver several times as long)."""
 
     declarer: int
-    caught: int
+    caught: bool
 
 
 Analysis = GameAnalysis | MisereAnalysis
@@ -86,7 +86,8 @@ def analyse(state: DealState) -> Analysis | None:
         return None
     if state.kind is Kind.MISERE:
         position, order = _position(state, None)
-        return MisereAnalysis(declarer, solve(position, order.index(declarer), maximize=False))
+        caught = at_least(position, order.index(declarer), 1, maximize=False)
+        return MisereAnalysis(declarer, caught)
     if state.kind is not Kind.GAME or contract.strain is None:
         return None
     floor = state.bid or contract

@@ -349,6 +349,18 @@ def solve(position: Position, side: int, maximize: bool = True) -> int:
     return _value(search, hands, position.leader, trick, top)
 
 
+def at_least(position: Position, side: int, target: int, maximize: bool = True) -> bool:
+    """Whether the side player takes at least ``target`` tricks from ``position`` (as ``solve``
+    has it): one null-window probe, cheaper than the exact value (a misère caught or not)."""
+    hands = [mask(h) for h in position.hands]
+    trump = None if position.trump is None else int(position.trump)
+    search = _Search(side, maximize, trump)
+    trick = [card_index(c) for c in position.trick]
+    if target <= 0:
+        return True
+    return search.play(hands, position.leader, trick, target - 1, target) >= target
+
+
 def card_values(position: Position, side: int, maximize: bool = True) -> dict[Card, int]:
     """For each card the player on turn may play, the side's tricks from ``position`` to the
     end (the trick under way included) after that card, all playing on as ``solve`` has it.

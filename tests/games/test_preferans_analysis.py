@@ -19,6 +19,7 @@ from games.preferans.analysis import (
 from games.preferans.bids import Bid, Strain
 from games.preferans.cards import Card
 from games.preferans.deal import DealState, Declare, Discard, Kind
+from games.preferans.solver import Position, solve
 from tests.games.test_preferans_deal import calls, fixed_deal, random_deal
 from tests.sizes import examples
 
@@ -57,12 +58,23 @@ def test_whisting_pays_when_the_contract_goes_down_or_the_obligation_is_taken() 
     assert GameAnalysis(0, Bid.parse("8S"), 9, None, 1).whisting_paid  # one, as owed
 
 
+def misere_value(state: DealState) -> int:
+    """Declarer's fewest tricks in the misère, by the solver's exact value."""
+    deal = state.deal
+    first = deal.first_hand
+    order = (first, deal.left_of(first), deal.left_of(deal.left_of(first)))
+    hands = played_hands(state)
+    position = Position((hands[order[0]], hands[order[1]], hands[order[2]]), 0, (), None)
+    assert state.declarer is not None
+    return solve(position, order.index(state.declarer), maximize=False)
+
+
 def test_a_misere_on_eight_spades_is_caught_every_trick() -> None:
     state = calls(DealState.new(fixed_deal(dealer=2)), "MIS", "P", "P")
     state = state.apply(Discard(0, cards("H8 H7")))
     found = analyse(state)
     assert isinstance(found, MisereAnalysis) and found.declarer == 0
-    assert found.caught == 10  # he leads, and nobody else has a spade or can beat ♣AK
+    assert found.caught and misere_value(state) == 10  # nobody else has a spade, or ♣AK
 
 
 @settings(max_examples=examples(40, least=4), deadline=None)
@@ -75,7 +87,10 @@ def test_random_finished_deals_keep_the_relations(seed: int) -> None:
         return
     assert found is not None and found.declarer == state.declarer
     if isinstance(found, MisereAnalysis):
-        assert state.kind is Kind.MISERE and 0 <= found.caught <= 10
+        assert state.kind is Kind.MISERE
+        # caught: the defence forces a trick; the exact value says the same
+        position_value = misere_value(state)
+        assert found.caught == (position_value > 0)
         return
     assert state.kind is Kind.GAME and state.contract is not None and state.bid is not None
     assert 0 <= found.makes <= 10

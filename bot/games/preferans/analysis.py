@@ -71,7 +71,7 @@ def analysis_lines(found: Analysis | None, t: Translator) -> list[str]:
         return []
     if isinstance(found, MisereAnalysis):
         if found.caught:
-            return [t("pref.analysis.misere_caught", count=found.caught)]
+            return [t("pref.analysis.misere_caught")]
         return [t("pref.analysis.misere_safe")]
     assert isinstance(found, GameAnalysis)
     best = (
