@@ -4,11 +4,10 @@ in the group, no edit)."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import Sequence
 
-from telegram import InputFile, Update
+from telegram import Update
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
 from bot.callback_data import BadCallbackData, Button, route
@@ -18,58 +17,18 @@ from bot.games.bridge.dd import solve
 from bot.games.bridge.score import dd_table
 from bot.games.bridge.state import bridge_deal, bridge_rubber
 from bot.games.bridge.table import tricks_popup
+from bot.games.records import RecordsCommand
 from bot.handlers.common import (
-    chat_translator,
     look_back,
     refusal_text,
-    thread_of,
     user_translator,
 )
 from bot.tables import PlayedDeal, Refusal
-from bot.views import Rendered
 from games.bridge.cards import Seat, Side
 from games.bridge.records import Record, to_pbn
 
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 VUL_CODES = {"o": (False, False), "n": (True, False), "e": (False, True), "b": (True, True)}
-
-
-async def pbn_command(update: Update, context: BotContext) -> None:
-    """/pbn: the deals of the rubber under way (or the last one); ``/pbn 2026-11-01
-    2026-11-30``: every deal of the table dealt in those days."""
-    chat, message = update.effective_chat, update.effective_message
-    if chat is None or message is None:
-        return
-    t = await chat_translator(update, context)
-    thread = thread_of(update)
-    args = list(context.args or [])
-    if len(args) not in (0, 2) or not all(DATE.match(a) for a in args):
-        context.outbox.post(chat.id, thread, Rendered(t("pbn.usage")))
-        return
-    since, until = (args[0], args[1]) if args else ("", "")
-    table_id = await context.service.table_for(chat.id, thread)
-    if table_id is None:
-        context.outbox.post(chat.id, thread, Rendered(t("pbn.none")))
-        return
-    if not context.records.begin(chat.id):
-        return  # one is being made, or was just sent: a repeat costs nothing
-    try:
-        game, played = await context.service.played_deals(table_id, since, until)
-        if game.name != "bridge" or not played:
-            context.outbox.post(chat.id, thread, Rendered(t("pbn.none")))
-            return
-        text = await asyncio.to_thread(_pbn_of, played, chat.title or "")
-    finally:
-        context.records.end(chat.id)
-    name = f"table-{table_id}" + (f"-{since}-{until}" if since else "") + ".pbn"
-    context.outbox.post_file(
-        chat.id,
-        thread,
-        "sendDocument",
-        "document",
-        InputFile(text.encode(), filename=name),
-        t("pbn.caption", count=len(played)),
-    )
 
 
 def _pbn_of(played: Sequence[PlayedDeal], title: str) -> str:
@@ -89,6 +48,11 @@ def _pbn_of(played: Sequence[PlayedDeal], title: str) -> str:
             )
         )
     return to_pbn(records)
+
+
+# /pbn: the deals of the rubber under way (or the last one); /pbn 2026-11-01 2026-11-30: every
+# deal of the table dealt in those days.
+PBN_COMMAND = RecordsCommand("bridge", "pbn.usage", "pbn.none", "pbn.caption", ".pbn", _pbn_of)
 
 
 async def dd_button(update: Update, context: BotContext) -> None:
@@ -131,7 +95,7 @@ tricks_button = look_back(
 
 def handlers() -> list[BaseHandler[Update, BotContext, None]]:
     return [
-        CommandHandler("pbn", pbn_command, filters=filters.ChatType.GROUPS),
+        CommandHandler("pbn", PBN_COMMAND, filters=filters.ChatType.GROUPS),
         CallbackQueryHandler(tricks_button, pattern=route(TRICKS)),
         CallbackQueryHandler(dd_button, pattern=route(DD)),
     ]
