@@ -247,12 +247,15 @@ class Robot:
 
     # --- the auction -----------------------------------------------------------------------------
 
-    def _call(self, view: SeatView, calls: list[Call]) -> Call:
+    def _own(self, view: SeatView) -> tuple[int, frozenset[Card], _Seen, random.Random]:
+        """The robot's seat, its cards, what it has seen, and its random numbers for this
+        decision."""
         assert view.viewer is not None
         me = view.viewer
-        hand = frozenset(view.hands[me])
-        seen = _see(view)
-        rng = self._rng(view)
+        return me, frozenset(view.hands[me]), _see(view), self._rng(view)
+
+    def _call(self, view: SeatView, calls: list[Call]) -> Call:
+        me, hand, seen, rng = self._own(view)
         games = [c for c in calls if c.bid is not None and not c.bid.is_misere]
         misere = next((c for c in calls if c.bid is not None and c.bid.is_misere), None)
         passing = next(c for c in calls if c.bid is None)
@@ -313,11 +316,7 @@ class Robot:
     # --- discard and contract --------------------------------------------------------------------
 
     def _discard(self, view: SeatView, discards: list[Discard]) -> Discard:
-        assert view.viewer is not None
-        me = view.viewer
-        mine = frozenset(view.hands[me])
-        seen = _see(view)
-        rng = self._rng(view)
+        me, mine, seen, rng = self._own(view)
         first = _first_hand(view)
         others = frozenset(PACK) - mine
         if view.kind is Kind.MISERE:

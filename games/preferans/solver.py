@@ -69,17 +69,22 @@ def legal(hand: int, led: int | None, trump: int | None) -> int:
     return hand
 
 
-def winner(cards: Sequence[int], leader: int, trump: int | None) -> int:
-    """The position (0–2) of who wins a full trick of card indices led by ``leader``."""
+def _top_at(cards: Sequence[int], trump: int | None) -> int:
+    """Which of a trick's cards (indices, in playing order) is winning it so far."""
     best = 0
-    for k in range(1, 3):
+    for k in range(1, len(cards)):
         card, top = cards[k], cards[best]
         if card // 8 == top // 8:
             if card > top:
                 best = k
         elif trump is not None and card // 8 == trump:
             best = k
-    return (leader + best) % 3
+    return best
+
+
+def winner(cards: Sequence[int], leader: int, trump: int | None) -> int:
+    """The position (0–2) of who wins a full trick of card indices led by ``leader``."""
+    return (leader + _top_at(cards, trump)) % 3
 
 
 def _runs(mine: int, out: int, suit: int) -> tuple[int, ...]:
@@ -241,14 +246,7 @@ class _Search:
         trump = self.trump
         if not trick:
             return choices if self.maximize else choices[::-1]
-        top_at = 0
-        for k in range(1, len(trick)):
-            card, top = trick[k], trick[top_at]
-            if card // 8 == top // 8:
-                if card > top:
-                    top_at = k
-            elif trump is not None and card // 8 == trump:
-                top_at = k
+        top_at = _top_at(trick, trump)
         top = trick[top_at]
         winning = (leader + top_at) % 3
         side = self.side
@@ -337,14 +335,18 @@ def _value(search: _Search, hands: list[int], leader: int, trick: list[int], top
     return low
 
 
+def _begin(position: Position, side: int, maximize: bool) -> tuple[_Search, list[int], list[int]]:
+    """A search for ``side``, the hands as masks and the trick under way as card indices."""
+    trump = None if position.trump is None else int(position.trump)
+    hands = [mask(h) for h in position.hands]
+    return _Search(side, maximize, trump), hands, [card_index(c) for c in position.trick]
+
+
 def solve(position: Position, side: int, maximize: bool = True) -> int:
     """The tricks the player at ``side`` (0–2, in playing order) takes from ``position`` to
     the end, when they play to take the most (``maximize``) or the fewest, and the other two
     play against them, every card in view."""
-    hands = [mask(h) for h in position.hands]
-    trump = None if position.trump is None else int(position.trump)
-    search = _Search(side, maximize, trump)
-    trick = [card_index(c) for c in position.trick]
+    search, hands, trick = _begin(position, side, maximize)
     top = max(bin(h).count("1") for h in hands)  # the player on turn holds one a trick left
     return _value(search, hands, position.leader, trick, top)
 
@@ -352,10 +354,7 @@ def solve(position: Position, side: int, maximize: bool = True) -> int:
 def at_least(position: Position, side: int, target: int, maximize: bool = True) -> bool:
     """Whether the side player takes at least ``target`` tricks from ``position`` (as ``solve``
     has it): one null-window probe, cheaper than the exact value (a misère caught or not)."""
-    hands = [mask(h) for h in position.hands]
-    trump = None if position.trump is None else int(position.trump)
-    search = _Search(side, maximize, trump)
-    trick = [card_index(c) for c in position.trick]
+    search, hands, trick = _begin(position, side, maximize)
     if target <= 0:
         return True
     return search.play(hands, position.leader, trick, target - 1, target) >= target
@@ -365,10 +364,8 @@ def card_values(position: Position, side: int, maximize: bool = True) -> dict[Ca
     """For each card the player on turn may play, the side's tricks from ``position`` to the
     end (the trick under way included) after that card, all playing on as ``solve`` has it.
     One search serves every card, so what one card's search learns the next one uses."""
-    hands = [mask(h) for h in position.hands]
-    trump = None if position.trump is None else int(position.trump)
-    search = _Search(side, maximize, trump)
-    trick = [card_index(c) for c in position.trick]
+    search, hands, trick = _begin(position, side, maximize)
+    trump = search.trump
     turn = (position.leader + len(trick)) % 3
     led = trick[0] // 8 if trick else None
     top = max(bin(h).count("1") for h in hands)
