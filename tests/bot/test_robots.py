@@ -10,6 +10,8 @@ import html
 import random
 import re
 import time
+from collections.abc import AsyncIterator
+from pathlib import Path
 from urllib.parse import unquote
 
 import endplay.parsers.lin as lin
@@ -26,12 +28,23 @@ from games.bridge.records import VIEWER
 from games.core.registry import find_game
 from storage.events import replay
 from tests.bot.harness import GROUP, Harness, action_of, cards_in, deal_number, sit
-from tests.fakeapi import Sent, User
+from tests.fakeapi import FakeBotApi, Sent, User
 from tests.sizes import SOAK
 
 RU = Translator("ru")
 ANNA = User(201, "Anna", "ru", "anna")
 BORIS = User(202, "Boris", "ru", "boris")
+
+
+@pytest.fixture
+async def h(api: FakeBotApi, tmp_path: Path) -> AsyncIterator[Harness]:
+    """Seeded deals: what the robots' calls promise depends on their cards (a deal in which
+    every robot passed with nothing to say would leave the notes nothing to show)."""
+    harness = Harness(api, str(tmp_path / "bot.sqlite3"), shuffle_seed=5)
+    await harness.start()
+    yield harness
+    if harness.app is not None:
+        await harness.stop()
 
 
 def _robot_button(h: Harness, seat: Seat) -> tuple[Sent, str]:
