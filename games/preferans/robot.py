@@ -50,7 +50,7 @@ from games.preferans.deal import (
     Show,
     Whist,
 )
-from games.preferans.solver import Position, card_values, solve
+from games.preferans.solver import Position, card_reaches, card_values, solve
 
 # Seconds a solve takes on average by tricks left, on one core (bench.pref_solver).
 SECONDS = {10: 0.05, 9: 0.03, 8: 0.01, 7: 0.004, 6: 0.002, 5: 0.001}
@@ -436,8 +436,14 @@ class Robot:
             assert view.declarer is not None
             side, maximize = view.declarer, view.kind is Kind.GAME
         misere = not maximize
-        count = self._count(_play_seconds(left, misere))
+        # Catching a misère not yet caught: what counts is forcing one trick, asked as yes or
+        # no for each card (far cheaper than each card's count of tricks).
+        catching = view.kind is Kind.MISERE and turn != side and not view.taken.get(side, 0)
+        per_layout = _play_seconds(left, misere) / (3 if catching else 1)
+        count = self._count(per_layout)
         layouts = _layouts(seen, rng, count) if len(seen.known) < 3 else [dict(seen.known)]
+        if len(layouts) > 3 * count:  # every layout of one hidden hand: as many as we can
+            layouts = rng.sample(layouts, 3 * count)
         if not layouts:
             return plays[0]
         leader = trick.leader if trick is not None else _next_leader(view)
@@ -447,6 +453,11 @@ class Robot:
         for layout in layouts:
             hands = tuple(frozenset(layout.get(s, frozenset())) for s in order)
             position = Position((hands[0], hands[1], hands[2]), 0, played, trump)
+            if catching:
+                caught = card_reaches(position, order.index(side), 1, maximize=False)
+                for card in totals:
+                    totals[card] += caught.get(card, False)
+                continue
             values = card_values(position, order.index(side), maximize)
             for card in totals:
                 totals[card] += values.get(card, 0)

@@ -399,6 +399,45 @@ def card_values(position: Position, side: int, maximize: bool = True) -> dict[Ca
     return values
 
 
+def card_reaches(
+    position: Position, side: int, target: int, maximize: bool = True
+) -> dict[Card, bool]:
+    """For each card the player on turn may play, whether the side then takes at least
+    ``target`` tricks from ``position`` on (the trick under way included): ``card_values``
+    asked as yes or no, one probe a card (catching a misère: does this card force a trick?)."""
+    search, hands, trick = _begin(position, side, maximize)
+    trump = search.trump
+    turn = (position.leader + len(trick)) % 3
+    led = trick[0] // 8 if trick else None
+    playable = legal(hands[turn], led, trump)
+    out = hands[0] | hands[1] | hands[2]
+    for played_index in trick:
+        out |= 1 << played_index
+    runs = _run_of(playable, out)
+    found: dict[int, bool] = {}
+    reaches: dict[Card, bool] = {}
+    for card in position.hands[turn]:
+        index = card_index(card)
+        if not playable >> index & 1:
+            continue
+        head = runs[index]
+        if head not in found:
+            after = list(hands)
+            after[turn] &= ~(1 << head)
+            played = [*trick, head]
+            if len(played) == 3:
+                won = winner(played, position.leader, trump)
+                need = target - (1 if won == side else 0)
+                found[head] = need <= 0 or search.play(after, won, [], need - 1, need) >= need
+            else:
+                found[head] = (
+                    target <= 0
+                    or search.play(after, position.leader, played, target - 1, target) >= target
+                )
+        reaches[card] = found[head]
+    return reaches
+
+
 def _run_of(playable: int, out: int) -> dict[int, int]:
     """Each playable card's index -> the index of the highest card of its run (cards of one
     suit adjacent among those still out, held by the one player: they are worth the same)."""

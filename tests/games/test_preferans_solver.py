@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.preferans.cards import PACK, Card, Suit
-from games.preferans.solver import Position, card_values, solve, solve_seats
+from games.preferans.solver import Position, card_reaches, card_values, solve, solve_seats
 from tests.sizes import examples, size
 
 Hands = tuple[frozenset[Card], frozenset[Card], frozenset[Card]]
@@ -103,6 +103,9 @@ def test_each_cards_value_is_the_value_after_it(case: tuple[Position, int, bool]
             (after[0], after[1], after[2]), position.leader, played, position.trump, side, most
         )
         assert value == expected, (card, value, expected)
+    for target in range(0, 4):  # the same asked as yes or no
+        reaches = card_reaches(position, side, target, most)
+        assert reaches == {card: value >= target for card, value in values.items()}
     wants_most = (turn == side) == most
     best = max(values.values()) if wants_most else min(values.values())
     assert best == solve(position, side, most)
