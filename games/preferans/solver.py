@@ -20,10 +20,13 @@ Measured (``bench/pref_solver.py``, one core): see docs/benchmarks.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from games.preferans.cards import Card, Rank, Suit
+
+T = TypeVar("T")
 
 SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
 
@@ -360,62 +363,26 @@ def at_least(position: Position, side: int, target: int, maximize: bool = True) 
     return search.play(hands, position.leader, trick, target - 1, target) >= target
 
 
-def card_values(position: Position, side: int, maximize: bool = True) -> dict[Card, int]:
-    """For each card the player on turn may play, the side's tricks from ``position`` to the
-    end (the trick under way included) after that card, all playing on as ``solve`` has it.
-    One search serves every card, so what one card's search learns the next one uses."""
+def _each_card(
+    position: Position,
+    side: int,
+    maximize: bool,
+    judge: Callable[[_Search, list[int], int, list[int], int], T],
+) -> dict[Card, T]:
+    """``judge`` (the search, the hands after the card, who leads on, the trick on from there,
+    the trick won by the side if the card ended one) for each card the player on turn may play;
+    equal cards are judged once. One search serves every card, so what one card's search learns
+    the next one uses."""
     search, hands, trick = _begin(position, side, maximize)
     trump = search.trump
     turn = (position.leader + len(trick)) % 3
-    led = trick[0] // 8 if trick else None
-    top = max(bin(h).count("1") for h in hands)
-    values: dict[Card, int] = {}
-    playable = legal(hands[turn], led, trump)
-    out = hands[0] | hands[1] | hands[2]
-    for played_index in trick:
-        out |= 1 << played_index
-    runs = _run_of(playable, out)  # equal cards: one search for each run
-    by_index: dict[int, int] = {}
-    for card in position.hands[turn]:
-        index = card_index(card)
-        if not playable >> index & 1:
-            continue
-        head = runs[index]
-        if head in by_index:
-            values[card] = by_index[head]
-            continue
-        index = head
-        after = list(hands)
-        after[turn] &= ~(1 << index)
-        played = [*trick, index]
-        if len(played) == 3:
-            won = winner(played, position.leader, trump)
-            gained = 1 if won == side else 0
-            rest = max(bin(h).count("1") for h in after)
-            values[card] = gained + _value(search, after, won, [], rest)
-        else:
-            values[card] = _value(search, after, position.leader, played, top)
-        by_index[head] = values[card]
-    return values
-
-
-def card_reaches(
-    position: Position, side: int, target: int, maximize: bool = True
-) -> dict[Card, bool]:
-    """For each card the player on turn may play, whether the side then takes at least
-    ``target`` tricks from ``position`` on (the trick under way included): ``card_values``
-    asked as yes or no, one probe a card (catching a misère: does this card force a trick?)."""
-    search, hands, trick = _begin(position, side, maximize)
-    trump = search.trump
-    turn = (position.leader + len(trick)) % 3
-    led = trick[0] // 8 if trick else None
-    playable = legal(hands[turn], led, trump)
+    playable = legal(hands[turn], trick[0] // 8 if trick else None, trump)
     out = hands[0] | hands[1] | hands[2]
     for played_index in trick:
         out |= 1 << played_index
     runs = _run_of(playable, out)
-    found: dict[int, bool] = {}
-    reaches: dict[Card, bool] = {}
+    found: dict[int, T] = {}
+    judged: dict[Card, T] = {}
     for card in position.hands[turn]:
         index = card_index(card)
         if not playable >> index & 1:
@@ -427,15 +394,36 @@ def card_reaches(
             played = [*trick, head]
             if len(played) == 3:
                 won = winner(played, position.leader, trump)
-                need = target - (1 if won == side else 0)
-                found[head] = need <= 0 or search.play(after, won, [], need - 1, need) >= need
+                found[head] = judge(search, after, won, [], 1 if won == side else 0)
             else:
-                found[head] = (
-                    target <= 0
-                    or search.play(after, position.leader, played, target - 1, target) >= target
-                )
-        reaches[card] = found[head]
-    return reaches
+                found[head] = judge(search, after, position.leader, played, 0)
+        judged[card] = found[head]
+    return judged
+
+
+def card_values(position: Position, side: int, maximize: bool = True) -> dict[Card, int]:
+    """For each card the player on turn may play, the side's tricks from ``position`` to the
+    end (the trick under way included) after that card, all playing on as ``solve`` has it."""
+
+    def value(search: _Search, after: list[int], leader: int, trick: list[int], won: int) -> int:
+        top = max(bin(h).count("1") for h in after)  # one a trick left, for who plays next
+        return won + _value(search, after, leader, trick, top)
+
+    return _each_card(position, side, maximize, value)
+
+
+def card_reaches(
+    position: Position, side: int, target: int, maximize: bool = True
+) -> dict[Card, bool]:
+    """For each card the player on turn may play, whether the side then takes at least
+    ``target`` tricks from ``position`` on (the trick under way included): ``card_values``
+    asked as yes or no, one probe a card (catching a misère: does this card force a trick?)."""
+
+    def reaches(search: _Search, after: list[int], leader: int, trick: list[int], won: int) -> bool:
+        need = target - won
+        return need <= 0 or search.play(after, leader, trick, need - 1, need) >= need
+
+    return _each_card(position, side, maximize, reaches)
 
 
 def _run_of(playable: int, out: int) -> dict[int, int]:
