@@ -149,6 +149,18 @@ class Trick:
     def cards(self) -> tuple[Card, ...]:
         return tuple(card for _, card in self.plays)
 
+    def winner(self, trump: Suit | None) -> int:
+        """Who wins the trick (played to its end): the highest trump, else the highest of the
+        talon card's suit in raspasy's first two tricks, else the highest of the suit led."""
+        cards = self.plays
+        if trump is not None and any(c.suit is trump for _, c in cards):
+            suit = trump
+        elif self.talon_card is not None and any(c.suit is self.talon_card.suit for _, c in cards):
+            suit = self.talon_card.suit
+        else:
+            suit = cards[0][1].suit
+        return max((c.rank, seat) for seat, c in cards if c.suit is suit)[1]
+
 
 @dataclass(frozen=True, slots=True)
 class Result:
@@ -662,17 +674,7 @@ class DealState:
         return self.tricks[-1]
 
     def _winner(self, trick: Trick) -> int:
-        trump = self.trump
-        cards = trick.plays
-        if trump is not None and any(c.suit is trump for _, c in cards):
-            suit = trump
-        elif trick.talon_card is not None and any(
-            c.suit is trick.talon_card.suit for _, c in cards
-        ):
-            suit = trick.talon_card.suit
-        else:
-            suit = cards[0][1].suit
-        return max((c.rank, seat) for seat, c in cards if c.suit is suit)[1]
+        return trick.winner(self.trump)
 
     def _after_play(self, action: Play) -> DealState:
         turn = self.turn

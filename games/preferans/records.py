@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from games.errors import NotationError, Reason
-from games.preferans.cards import Card, Deal
+from games.preferans.cards import Card, Deal, sort_hand
 from games.preferans.deal import DealState, Kind, effective_actions
 from games.preferans.game import CODEC
 
@@ -49,7 +49,7 @@ class Record:
 
 def one_line(text: str) -> str:
     """``text`` with every line break (those ``str.splitlines`` knows) as a space."""
-    return " ".join(text.splitlines()) if text.splitlines() != [text] else text
+    return " ".join(text.splitlines())
 
 
 def _quote(text: str) -> str:
@@ -61,7 +61,7 @@ def _unquote(text: str) -> str:
 
 
 def _cards(cards: Iterable[Card]) -> str:
-    return " ".join(str(c) for c in sorted(cards, key=lambda c: (c.suit, -c.rank)))
+    return " ".join(str(c) for c in sort_hand(cards))
 
 
 def result_text(state: DealState) -> str:

@@ -50,7 +50,7 @@ from games.preferans.deal import (
     Show,
     Whist,
 )
-from games.preferans.solver import Position, card_reaches, card_values, solve
+from games.preferans.solver import Position, card_reaches, card_values, solve_seats
 
 # Seconds a solve takes on average by tricks left, on one core (bench.pref_solver).
 SECONDS = {10: 0.05, 9: 0.03, 8: 0.01, 7: 0.004, 6: 0.002, 5: 0.001}
@@ -82,10 +82,6 @@ class _Seen:
     counts: dict[int, int]  # cards each active seat holds now
     unknown: frozenset[Card]  # cards in no known place (hidden hands, talon, discard)
     void: dict[int, frozenset[Suit]]  # suits each seat has shown out of
-
-
-def _next(order: Sequence[int], seat: int) -> int:
-    return order[(order.index(seat) + 1) % len(order)]
 
 
 def _see(view: SeatView) -> _Seen:
@@ -131,6 +127,8 @@ def _layouts(seen: _Seen, rng: random.Random, count: int) -> list[dict[int, froz
     """``count`` random placings of the unseen cards into the hands not in view, each of its
     size and void where its player showed out (the rest lies in the talon or discard)."""
     hidden = [seat for seat in seen.order if seat not in seen.known]
+    if not hidden:  # every hand in view: the one layout there is
+        return [dict(seen.known)]
     found: list[dict[int, frozenset[Card]]] = []
     pool = sorted(seen.unknown)
     if len(hidden) == 1:  # one hand unseen (open cards): every layout, when they are few
@@ -264,25 +262,25 @@ class Robot:
         if misere is not None and _misere_shape(hand):
             count = self._count(2 * _seconds(10, misere=True))
             caught = 0
-            layouts = self._deals(unknown, me, seen.order, rng, count)
+            layouts = _split(unknown, me, seen.order, rng, count)
             for others, talon in layouts:
                 mine = hand | talon
                 drop = _misere_drop(mine)
                 hands = {**others, me: mine - drop}
-                caught += _solve(hands, seen.order, first, me, None, maximize=False) > 0
+                caught += solve_seats(hands, seen.order, first, me, None, maximize=False) > 0
             if layouts and caught <= MISERE_RISK * len(layouts):
                 return misere
         if not games or _keeps(hand, frozenset(PACK) - hand) < 4:
             return passing
         count = self._count(len(STRAINS) * _seconds(10))
         totals = dict.fromkeys(STRAINS, 0)
-        layouts = self._deals(unknown, me, seen.order, rng, count)
+        layouts = _split(unknown, me, seen.order, rng, count)
         for others, talon in layouts:
             mine = hand | talon
             for strain in STRAINS:
                 trump = Suit.of(strain)
                 hands = {**others, me: mine - frozenset(_worst_two(mine, trump))}
-                totals[strain] += _solve(hands, seen.order, first, me, trump, maximize=True)
+                totals[strain] += solve_seats(hands, seen.order, first, me, trump, maximize=True)
         if not layouts:
             return passing
         # the highest game the average carries (less half a trick for what sampling misses);
@@ -294,24 +292,6 @@ class Robot:
         wanted = games[0].bid
         assert wanted is not None
         return games[0] if best is not None and wanted <= best else passing
-
-    def _deals(
-        self,
-        unknown: list[Card],
-        me: int,
-        order: Sequence[int],
-        rng: random.Random,
-        count: int,
-    ) -> list[tuple[dict[int, frozenset[Card]], frozenset[Card]]]:
-        """Layouts of the others' ten cards each and the talon, before the talon is seen."""
-        others = [s for s in order if s != me]
-        layouts = []
-        pool = list(unknown)
-        for _ in range(count):
-            rng.shuffle(pool)
-            hands = {others[0]: frozenset(pool[:10]), others[1]: frozenset(pool[10:20])}
-            layouts.append((hands, frozenset(pool[20:22])))
-        return layouts
 
     # --- discard and contract --------------------------------------------------------------------
 
@@ -326,7 +306,9 @@ class Robot:
             best = min(
                 screened,
                 key=lambda d: sum(
-                    _solve({**w, me: mine - frozenset(d.cards)}, seen.order, first, me, None, False)
+                    solve_seats(
+                        {**w, me: mine - frozenset(d.cards)}, seen.order, first, me, None, False
+                    )
                     for w in worlds
                 ),
             )
@@ -341,31 +323,23 @@ class Robot:
 
         def tricks(discard: Discard) -> int:
             hand = mine - frozenset(discard.cards)
-            return sum(_solve({**w, me: hand}, seen.order, first, me, trump, True) for w in worlds)
+            return sum(
+                solve_seats({**w, me: hand}, seen.order, first, me, trump, True) for w in worlds
+            )
 
         return max(screened, key=tricks)
 
     def _declare(self, view: SeatView, names: list[Declare]) -> Declare:
-        assert view.viewer is not None
-        me = view.viewer
-        seen = _see(view)
-        worlds = self._defenders(seen, me, self._rng(view), self._count(5 * _seconds(10)))
-        bid, _ = _best_contract(
-            frozenset(view.hands[me]), worlds, seen.order, _first_hand(view), me, view.bid
-        )
+        me, hand, seen, rng = self._own(view)
+        worlds = self._defenders(seen, me, rng, self._count(5 * _seconds(10)))
+        bid, _ = _best_contract(hand, worlds, seen.order, _first_hand(view), me, view.bid)
         return next((d for d in names if d.contract == bid), names[0])
 
     def _defenders(
         self, seen: _Seen, me: int, rng: random.Random, count: int
     ) -> list[dict[int, frozenset[Card]]]:
         """Layouts of the two other hands (ten each) when the robot is declarer."""
-        others = [s for s in seen.order if s != me]
-        pool = sorted(seen.unknown)
-        layouts = []
-        for _ in range(count):
-            rng.shuffle(pool)
-            layouts.append({others[0]: frozenset(pool[:10]), others[1]: frozenset(pool[10:20])})
-        return layouts
+        return [hands for hands, _ in _split(sorted(seen.unknown), me, seen.order, rng, count)]
 
     # --- whisting --------------------------------------------------------------------------------
 
@@ -374,12 +348,12 @@ class Robot:
         assert view.contract is not None and view.contract.level in OBLIGATION
         seen = _see(view)
         rng = self._rng(view)
-        trump = _trump_of(view.contract)
+        trump = _trump(view)
         first = _first_hand(view)
         count = self._count(_seconds(10))
         defence = []
         for layout in self._declarer_layouts(view, seen, rng, count, trump):
-            tricks = _solve(layout, seen.order, first, view.declarer, trump, maximize=True)
+            tricks = solve_seats(layout, seen.order, first, view.declarer, trump, maximize=True)
             defence.append(10 - tricks)
         expected = statistics.fmean(defence) if defence else 0.0
         by_word = {w.word: w for w in words}
@@ -441,7 +415,7 @@ class Robot:
         catching = view.kind is Kind.MISERE and turn != side and not view.taken.get(side, 0)
         per_layout = _play_seconds(left, misere) / (3 if catching else 1)
         count = self._count(per_layout)
-        layouts = _layouts(seen, rng, count) if len(seen.known) < 3 else [dict(seen.known)]
+        layouts = _layouts(seen, rng, count)
         if len(layouts) > 3 * count:  # every layout of one hidden hand: as many as we can
             layouts = rng.sample(layouts, 3 * count)
         if not layouts:
@@ -486,15 +460,11 @@ class Robot:
         rng = self._rng(view)
         trump = _trump(view)
         left = max(seen.counts.values())
-        layouts = (
-            _layouts(seen, rng, self._count(_seconds(left)))
-            if len(seen.known) < 3
-            else [dict(seen.known)]
-        )
+        layouts = _layouts(seen, rng, self._count(_seconds(left)))
         leader = _next_leader(view)
         maximize = view.kind is Kind.GAME
         for layout in layouts:
-            value = _solve(layout, seen.order, leader, view.declarer, trump, maximize)
+            value = solve_seats(layout, seen.order, leader, view.declarer, trump, maximize)
             claimant_gets = value if claim.claimant == view.declarer else left - value
             if view.kind is Kind.MISERE and claim.claimant == view.declarer:
                 if claim.tricks < claimant_gets:  # he claims fewer than he must take
@@ -504,8 +474,19 @@ class Robot:
         return accept
 
 
-def _trump_of(bid: Bid) -> Suit | None:
-    return None if bid.strain is None else Suit.of(bid.strain)
+def _split(
+    unknown: list[Card], me: int, order: Sequence[int], rng: random.Random, count: int
+) -> list[tuple[dict[int, frozenset[Card]], frozenset[Card]]]:
+    """``count`` deals of the cards unseen to the two others, ten each, and what is left over
+    (the talon, before it is seen)."""
+    others = [s for s in order if s != me]
+    pool = list(unknown)
+    layouts = []
+    for _ in range(count):
+        rng.shuffle(pool)
+        hands = {others[0]: frozenset(pool[:10]), others[1]: frozenset(pool[10:20])}
+        layouts.append((hands, frozenset(pool[20:])))
+    return layouts
 
 
 def _first_hand(view: SeatView) -> int:
@@ -518,23 +499,12 @@ def _from(order: Sequence[int], seat: int) -> tuple[int, int, int]:
     return (order[at], order[(at + 1) % 3], order[(at + 2) % 3])
 
 
-def _winner_of(plays: Sequence[tuple[int, Card]], trump: Suit | None) -> int:
-    led = plays[0][1].suit
-    suit = trump if trump is not None and any(c.suit is trump for _, c in plays) else led
-    return max((int(c.rank), seat) for seat, c in plays if c.suit is suit)[1]
-
-
 def _next_leader(view: SeatView) -> int:
     """Who leads the next trick (the first: the first hand)."""
     done = [t for t in view.tricks if len(t.plays) == 3]
     if not done:
         return _first_hand(view)
-    last = done[-1]
-    if last.talon_card is not None:
-        suit = last.talon_card.suit
-        if any(c.suit is suit for _, c in last.plays):
-            return max((int(c.rank), s) for s, c in last.plays if c.suit is suit)[1]
-    return _winner_of(last.plays, _trump(view))
+    return done[-1].winner(_trump(view))
 
 
 def _talon_led(view: SeatView) -> bool:
@@ -550,19 +520,6 @@ def _talon_led(view: SeatView) -> bool:
     return bool(view.talon)
 
 
-def _solve(
-    hands: dict[int, frozenset[Card]],
-    order: Sequence[int],
-    leader: int,
-    side: int,
-    trump: Suit | None,
-    maximize: bool,
-) -> int:
-    seats = _from(order, leader)
-    position = Position((hands[seats[0]], hands[seats[1]], hands[seats[2]]), 0, (), trump)
-    return solve(position, seats.index(side), maximize)
-
-
 def _best_contract(
     hand: frozenset[Card],
     worlds: list[dict[int, frozenset[Card]]],
@@ -576,7 +533,7 @@ def _best_contract(
     average = {}
     for strain in STRAINS:
         trump = Suit.of(strain)
-        tricks = [_solve({**w, me: hand}, order, first, me, trump, True) for w in worlds]
+        tricks = [solve_seats({**w, me: hand}, order, first, me, trump, True) for w in worlds]
         average[strain] = tricks
     best: tuple[Bid, float] | None = None
     for strain, tricks in average.items():
