@@ -11,9 +11,10 @@ import asyncio
 import random
 import time
 
-from bot.games.bridge.dd import _Solver
+from bot.games.bridge.dd import new_solver
 from bot.outbox import Outbox
 from bot.views import Rendered
+from games.bridge.analysis import analyse
 from games.bridge.cards import Deal, Seat
 from tests.bot.driver import Driver
 from tests.bot.harness import PLAYERS, Harness, seat_four
@@ -98,8 +99,8 @@ async def test_renew_of_a_message_never_sent_just_posts_it(
 async def test_results_go_without_analysis_rather_than_late() -> None:
     """Deals ending faster than the double-dummy solver keeps up: the first few are analysed,
     the rest go out without it (never queued behind the solver)."""
-    solver = _Solver()
+    solver = new_solver()
     deals = [Deal.shuffled(Seat.N, random.Random(i).randrange) for i in range(8)]
-    found = await asyncio.gather(*(solver.analyse(d, (False, False)) for d in deals))
+    found = await asyncio.gather(*(solver.run(analyse, d, False, False) for d in deals))
     analysed = [a for a in found if a is not None]
-    assert len(analysed) == _Solver.MAX_WAITING and solver.waiting == 0
+    assert len(analysed) == solver.MAX_WAITING and solver.waiting == 0

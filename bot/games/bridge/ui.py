@@ -13,7 +13,7 @@ from telegram import InputFile
 
 from bot.games.bridge.buttons import CALL, CARD, CLAIM, CLAIM_ANSWER, CLAIM_MENU
 from bot.games.bridge.cards import seat_text, side_text
-from bot.games.bridge.dd import SOLVER
+from bot.games.bridge.dd import solve
 from bot.games.bridge.notation import read_seat
 from bot.games.bridge.pictures import scoresheet_picture
 from bot.games.bridge.score import (
@@ -96,7 +96,7 @@ async def _result_with_analysis(
     deal takes the solver a few hundred milliseconds: the tables must not wait for it); the
     post keeps its place in the group's queue meanwhile. Without the analysis if it fails or
     the solver is behind."""
-    return render_deal_result(snap, notice, t, await SOLVER.analyse(deal, vul))
+    return render_deal_result(snap, notice, t, await solve(deal, vul))
 
 
 class BridgeUI(UIBase):

@@ -7,21 +7,20 @@ without it rather than late; a deal that takes too long is given up."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import logging
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 
+from bot.games.nicety import Nicety
 from bot.games.preferans.views import bid_text
 from bot.i18n import Translator
 from games.preferans.analysis import Analysis, GameAnalysis, MisereAnalysis, analyse
 from games.preferans.deal import DealState, Kind
 
-log = logging.getLogger(__name__)
-
-NICENESS = 19  # as the robots': the people's answers first
+# As the robots' (bot.robots.ROBOT_NICENESS), not imported from there: the spawned process
+# imports this module, and bot.robots would bring Telegram's library in with it (~0.24 s).
+NICENESS = 19
 
 
 def _lower_priority() -> None:
@@ -29,39 +28,21 @@ def _lower_priority() -> None:
         os.setpriority(os.PRIO_PROCESS, 0, NICENESS)
 
 
-class _Analyst:
-    MAX_WAITING = 3
-    TIMEOUT_S = 20.0
-
-    def __init__(self) -> None:
-        self._pool: ProcessPoolExecutor | None = None
-        self.waiting = 0
-
-    def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            # spawn: a fork of a process with running threads (SQLite's, the loop's) is unsafe
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(1, mp_context=context, initializer=_lower_priority)
-        return self._pool
-
-    async def analyse(self, state: DealState) -> Analysis | None:
-        if state.kind not in (Kind.GAME, Kind.MISERE):
-            return None  # a raspasy: nothing to ask the solver
-        if self.waiting >= self.MAX_WAITING:
-            return None
-        self.waiting += 1
-        try:
-            loop = asyncio.get_running_loop()
-            work = loop.run_in_executor(self._executor(), analyse, state)
-            return await asyncio.wait_for(work, self.TIMEOUT_S)
-        except Exception:
-            log.exception("Preferans analysis failed; the result goes without it")
-            return None
-        finally:
-            self.waiting -= 1
+def _start() -> ProcessPoolExecutor:
+    # spawn: a fork of a process with running threads (SQLite's, the loop's) is unsafe
+    context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(1, mp_context=context, initializer=_lower_priority)
 
 
-ANALYST = _Analyst()
+ANALYST = Nicety(_start, "Preferans analysis", timeout_s=20.0)
+
+
+async def analysis_of(state: DealState) -> Analysis | None:
+    """A finished deal's analysis from the analyst's process (None for a raspasy, which has
+    nothing to ask the solver, and when the analyst is behind)."""
+    if state.kind not in (Kind.GAME, Kind.MISERE):
+        return None
+    return await ANALYST.run(analyse, state)
 
 
 def analysis_lines(found: Analysis | None, t: Translator) -> list[str]:

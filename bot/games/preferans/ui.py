@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.callback_data import Act
-from bot.games.preferans.analysis import ANALYST, analysis_lines
+from bot.games.preferans.analysis import analysis_lines, analysis_of
 from bot.games.preferans.score import (
     post_pulka_picture,
     pulka_result,
@@ -73,7 +73,7 @@ async def _result_with_analysis(
         result_line(final.result, names, t),
         *raspasy_times(final.result, notice.before, match, t),
         *written_lines(notice.before, match, names, t),
-        *analysis_lines(await ANALYST.analyse(final), t),
+        *analysis_lines(await analysis_of(final), t),
         pulka_block(match.pulka, names, t),
         t("pref.full_deal"),
         "<pre>"
