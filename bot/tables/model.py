@@ -304,9 +304,7 @@ def stale_or_forged(deal_no: int, current: int) -> Refusal:
     return Refusal("stale" if 1 <= deal_no < current else "unknown_action")
 
 
-async def people_practice(
-    storage: Storage, chat_id: int, unit: str = PRACTICE
-) -> dict[int, int]:
+async def people_practice(storage: Storage, chat_id: int, unit: str = PRACTICE) -> dict[int, int]:
     """The people's practice in ``unit`` in the group (robots' are no one's statistics)."""
     return {
         pid: points

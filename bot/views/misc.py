@@ -13,7 +13,7 @@ from bot.views import Key, Rendered
 from bot.views.amounts import holding, money
 from bot.views.text import user_text
 from games.core.registry import find_game
-from storage.interface import ChatSettings, PaymentPolicy, Rounding, TableSettings
+from storage.interface import ChatSettings, PaymentPolicy, Rounding, TableSettings, TableStatus
 
 TIMER_MINUTES = (0, 1, 2, 3, 5, 10)  # the turn timer's choices (0: off)
 
@@ -193,3 +193,50 @@ def end_vote_message(screens: Screens, snap: Snapshot, content: Rendered, fresh:
     if fresh:
         screens.outbox.forget(snap.table_id, key)
     screens.outbox.want(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, content)
+
+
+S = TypeVar("S", bound=int)  # a game's seat (bridge's Seat is an int too)
+
+
+def seating_keys(
+    snap: Snapshot,
+    seats: Sequence[S],
+    arg: Callable[[S], str],
+    name: Callable[[S], str],
+    sit: Callable[[S], str],
+    t: Translator,
+) -> tuple[tuple[Key, ...], ...]:
+    """The seating message's buttons, every game's: Sit for each free seat, 🤖 for each once
+    somebody sits (any seated player may fill the empty seats with robots), "Sit instead of
+    🤖" for each robot's seat, and Leave; while a match is on, only the last but one (a
+    person takes a robot's seat from the next deal). ``arg`` is a seat's text in the buttons,
+    ``name`` its name, ``sit`` its Sit button's label."""
+    table_id = snap.table_id
+    replace = tuple(
+        Key(
+            t("button.replace_robot", seat=name(s)),
+            Button(table_id, 0, Act.SIT, arg(s)).encode(),
+        )
+        for s in seats
+        if s in snap.seats and snap.seats[s].robot
+    )
+    if snap.status is TableStatus.PLAYING:
+        return (replace,) if replace else ()
+    free = [s for s in seats if s not in snap.seats]
+    keys: list[tuple[Key, ...]] = []
+    if free:
+        keys.append(tuple(Key(sit(s), Button(table_id, 0, Act.SIT, arg(s)).encode()) for s in free))
+    if free and snap.seats:
+        keys.append(
+            tuple(
+                Key(
+                    t("button.robot", seat=name(s)), Button(table_id, 0, Act.ROBOT, arg(s)).encode()
+                )
+                for s in free
+            )
+        )
+    if replace:
+        keys.append(replace)
+    if snap.seats:
+        keys.append((Key(t("button.leave"), Button(table_id, 0, Act.LEAVE).encode()),))
+    return tuple(keys)

@@ -26,7 +26,7 @@ from bot.i18n import Translator
 from bot.tables import Snapshot
 from bot.views import Key, Rendered, key_rows
 from bot.views.amounts import money
-from bot.views.misc import undo_key
+from bot.views.misc import seating_keys, undo_key
 from bot.views.text import plain_text, user_text
 from games.bridge.bidding import read_auction
 from games.bridge.calls import Call, CallKind
@@ -305,46 +305,23 @@ def render_seating(snap: Snapshot, t: Translator) -> Rendered:
     lines = [t("table.title", number=snap.table_id), _settings_line(snap, t)]
     for seat in Seat:
         lines.append(f"{seat_text(seat, lang)}: {_name(snap, seat)}")
-    robots = [seat for seat in Seat if seat in snap.seats and snap.seats[seat].robot]
-    replace = tuple(
-        Key(
-            t("button.replace_robot", seat=seat_text(seat, lang)),
-            Button(snap.table_id, 0, Act.SIT, seat.name).encode(),
-        )
-        for seat in robots
-    )
+    robots = any(snap.seats[seat].robot for seat in Seat if seat in snap.seats)
     if snap.status is TableStatus.PLAYING:  # the seats were taken: a rubber is on
         lines.append(t("table.started"))
-        if robots:
-            lines.append(t("robot.practice"))
-        return Rendered("\n".join(lines), (replace,) if replace else ())
-    free = [seat for seat in Seat if seat not in snap.seats]
-    lines.append(t("table.sit_hint") if free else t("table.full"))
-    row = tuple(
-        Key(
-            t("button.sit", seat=t(f"bridge.seat_name.{seat.name}")),
-            Button(snap.table_id, 0, Act.SIT, seat.name).encode(),
-        )
-        for seat in free
-    )
-    keys: list[tuple[Key, ...]] = [row] if row else []
-    if free and snap.seats:  # any seated player may fill the empty seats with robots
-        keys.append(
-            tuple(
-                Key(
-                    t("button.robot", seat=seat_text(seat, lang)),
-                    Button(snap.table_id, 0, Act.ROBOT, seat.name).encode(),
-                )
-                for seat in free
-            )
-        )
-    if replace:
-        keys.append(replace)
+    else:
+        free = any(seat not in snap.seats for seat in Seat)
+        lines.append(t("table.sit_hint") if free else t("table.full"))
     if robots:
         lines.append(t("robot.practice"))
-    if snap.seats:
-        keys.append((Key(t("button.leave"), Button(snap.table_id, 0, Act.LEAVE).encode()),))
-    return Rendered("\n".join(lines), tuple(keys))
+    keys = seating_keys(
+        snap,
+        list(Seat),
+        lambda seat: seat.name,
+        lambda seat: seat_text(seat, lang),
+        lambda seat: t("button.sit", seat=t(f"bridge.seat_name.{seat.name}")),
+        t,
+    )
+    return Rendered("\n".join(lines), keys)
 
 
 def render_private(

@@ -33,7 +33,7 @@ from bot.tables import (
     Snapshot,
 )
 from bot.views import Key, Rendered, key_rows
-from bot.views.misc import undo_key
+from bot.views.misc import seating_keys, undo_key
 from bot.views.text import plain_text, user_text
 from games.preferans.cards import Card
 from games.preferans.deal import (
@@ -286,46 +286,23 @@ def render_seating(snap: Snapshot, t: Translator) -> Rendered:
         holder = snap.seats.get(seat)
         name = user_text(holder.name) if holder is not None else "—"
         lines.append(f"{seat_name(seat, t.language)}: {name}")
-    robots = [s for s in range(players) if s in snap.seats and snap.seats[s].robot]
-    replace = tuple(  # a person takes a robot's seat (during a pulka: from the next deal)
-        Key(
-            t("button.replace_robot", seat=seat_name(s, t.language)),
-            Button(snap.table_id, 0, Act.SIT, str(s)).encode(),
-        )
-        for s in robots
-    )
+    robots = any(snap.seats[s].robot for s in range(players) if s in snap.seats)
     if snap.status is TableStatus.PLAYING:  # the seats were taken: the pulka is on
         lines.append(t("table.started"))
-        if robots:
-            lines.append(t("pref.robot.practice"))
-        return Rendered("\n".join(lines), (replace,) if replace else ())
-    free = [s for s in range(players) if s not in snap.seats]
-    lines.append(t("pref.sit_hint", players=players) if free else t("table.full"))
-    row = tuple(
-        Key(
-            t("pref.button.sit", number=s + 1),
-            Button(snap.table_id, 0, Act.SIT, str(s)).encode(),
-        )
-        for s in free
-    )
-    keys: list[tuple[Key, ...]] = [row] if row else []
-    if free and snap.seats:  # any seated player may fill the empty seats with robots
-        keys.append(
-            tuple(
-                Key(
-                    t("button.robot", seat=seat_name(s, t.language)),
-                    Button(snap.table_id, 0, Act.ROBOT, str(s)).encode(),
-                )
-                for s in free
-            )
-        )
-    if replace:
-        keys.append(replace)
+    else:
+        free = any(s not in snap.seats for s in range(players))
+        lines.append(t("pref.sit_hint", players=players) if free else t("table.full"))
     if robots:
         lines.append(t("pref.robot.practice"))
-    if snap.seats:
-        keys.append((Key(t("button.leave"), Button(snap.table_id, 0, Act.LEAVE).encode()),))
-    return Rendered("\n".join(lines), tuple(keys))
+    keys = seating_keys(
+        snap,
+        list(range(players)),
+        str,
+        lambda s: seat_name(s, t.language),
+        lambda s: t("pref.button.sit", number=s + 1),
+        t,
+    )
+    return Rendered("\n".join(lines), keys)
 
 
 def _told(view: SeatView, seat: int, t: Translator) -> list[str]:
