@@ -530,23 +530,16 @@ def _best_contract(
 ) -> tuple[Bid, float]:
     """The contract at or above ``floor`` with the best expected score over ``worlds`` (made:
     its price; down: minus its price a trick short), and that score."""
-    average = {}
+    best: tuple[Bid, float] | None = None
     for strain in STRAINS:
         trump = Suit.of(strain)
         tricks = [solve_seats({**w, me: hand}, order, first, me, trump, True) for w in worlds]
-        average[strain] = tricks
-    best: tuple[Bid, float] | None = None
-    for strain, tricks in average.items():
         for level in range(6, 11):
             bid = Bid.of(level, strain)
             if floor is not None and bid < floor:
                 continue
-            score = (
-                statistics.fmean(
-                    PRICE[level] if t >= level else -PRICE[level] * (level - t) for t in tricks
-                )
-                if tricks
-                else 0.0
+            score = statistics.fmean(
+                PRICE[level] if t >= level else -PRICE[level] * (level - t) for t in tricks
             )
             if best is None or score > best[1]:
                 best = (bid, score)

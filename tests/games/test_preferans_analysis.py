@@ -19,7 +19,7 @@ from games.preferans.analysis import (
 from games.preferans.bids import Bid, Strain
 from games.preferans.cards import Card
 from games.preferans.deal import DealState, Declare, Discard, Kind
-from games.preferans.solver import Position, solve
+from games.preferans.solver import solve_seats
 from tests.games.test_preferans_deal import calls, fixed_deal, random_deal
 from tests.sizes import examples
 
@@ -60,13 +60,11 @@ def test_whisting_pays_when_the_contract_goes_down_or_the_obligation_is_taken() 
 
 def misere_value(state: DealState) -> int:
     """Declarer's fewest tricks in the misère, by the solver's exact value."""
-    deal = state.deal
-    first = deal.first_hand
-    order = (first, deal.left_of(first), deal.left_of(deal.left_of(first)))
-    hands = played_hands(state)
-    position = Position((hands[order[0]], hands[order[1]], hands[order[2]]), 0, (), None)
     assert state.declarer is not None
-    return solve(position, order.index(state.declarer), maximize=False)
+    deal = state.deal
+    return solve_seats(
+        played_hands(state), deal.active, deal.first_hand, state.declarer, None, maximize=False
+    )
 
 
 def test_a_misere_on_eight_spades_is_caught_every_trick() -> None:
