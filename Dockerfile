@@ -3,7 +3,7 @@
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 \
-    BRIDGE_DB=/data/bridge.sqlite3
+    BRIDGE_DB=/data/bridge.sqlite3 NUMBA_CACHE_DIR=/home/bridge/.cache/numba
 
 RUN useradd --create-home --uid 10001 bridge && mkdir /data && chown 10001:10001 /data
 WORKDIR /app
@@ -22,6 +22,9 @@ COPY README.md ./
 RUN pip install --no-deps .
 
 USER 10001:10001
+# The Preferans solver's search compiled here, once (numba keeps it in NUMBA_CACHE_DIR), not
+# by each robot's worker as it starts.
+RUN python -c "import games.preferans.kernel"
 VOLUME ["/data"]
 # Healthy while the bot beats (every HEARTBEAT_SECONDS, from its event loop, after a question
 # to its database) and the database is at this bot's schema: a hung or stopped bot is not.

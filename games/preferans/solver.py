@@ -13,7 +13,8 @@ other among the cards still out is the same whichever of them is left), equal ca
 (cards of one suit adjacent among those still out, held by one player, are one choice), the
 leader's sure tricks as a bound in a game, and cards tried in the order that usually wins.
 Cards are bits of a 32-bit mask (8 a suit, suit order of ``Suit``), so a position is three
-integers. The talon and the discard are simply not in any hand.
+integers. The talon and the discard are simply not in any hand. The search itself is compiled
+by numba (``games.preferans.kernel``); this module asks it the questions.
 
 Measured (``bench/pref_solver.py``, one core): see docs/benchmarks.md.
 """
@@ -22,9 +23,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from games.preferans.cards import Card, Rank, Suit
+
+if TYPE_CHECKING:
+    from games.preferans.kernel import Search
 
 T = TypeVar("T")
 
@@ -90,241 +94,7 @@ def winner(cards: Sequence[int], leader: int, trump: int | None) -> int:
     return (leader + _top_at(cards, trump)) % 3
 
 
-def _runs(mine: int, out: int, suit: int) -> tuple[int, ...]:
-    """One card index of each run of ``mine`` (8 bits of one suit) adjacent among ``out``,
-    highest first."""
-    found: list[int] = []
-    run = False
-    for rank in range(7, -1, -1):
-        if mine >> rank & 1:
-            if not run:
-                found.append(8 * suit + rank)
-            run = True
-        elif out >> rank & 1:
-            run = False
-    return tuple(found)
-
-
-# (suit, out << 8 | mine) -> _runs, for every ``mine`` within ``out`` (3^8 of each suit)
-_RUNS: list[dict[int, tuple[int, ...]]] = []
-for _suit in range(4):
-    _table: dict[int, tuple[int, ...]] = {}
-    for _out in range(256):
-        _mine = _out
-        while True:
-            _table[_out << 8 | _mine] = _runs(_mine, _out, _suit)
-            if not _mine:
-                break
-            _mine = (_mine - 1) & _out
-    _RUNS.append(_table)
-
-
-def _choices(playable: int, out: int) -> list[int]:
-    """One card of each run of ``playable`` that is adjacent among the cards still ``out``
-    (the others' cards break a run), highest first within a suit."""
-    choices: list[int] = []
-    for suit in range(4):
-        shift = 8 * suit
-        mine = (playable >> shift) & 255
-        if mine:
-            choices.extend(_RUNS[suit][((out >> shift) & 255) << 8 | mine])
-    return choices
-
-
-def _compress_row(held: int) -> list[int]:
-    """For each subset of ``held`` (one suit's cards still out, 8 bits), the same cards
-    renumbered 0, 1, 2... among ``held``: the relative ranks that alone decide a suit's play."""
-    row = [0] * 256
-    places = [b for b in range(8) if held >> b & 1]
-    sub = held
-    while sub:
-        packed = 0
-        for k, b in enumerate(places):
-            if sub >> b & 1:
-                packed |= 1 << k
-        row[sub] = packed
-        sub = (sub - 1) & held
-    return row
-
-
-_ROWS: list[list[int]] = [_compress_row(held) for held in range(256)]
-
-
-def _key(h0: int, h1: int, h2: int, leader: int) -> tuple[int, int, int, int]:
-    """The position as relative ranks: a 7 and an 8 that are next to each other among the
-    cards still out are the same card, whatever was played before (far more table hits)."""
-    out = h0 | h1 | h2
-    k0 = k1 = k2 = 0
-    for shift in (0, 8, 16, 24):
-        row = _ROWS[(out >> shift) & 255]
-        k0 |= row[(h0 >> shift) & 255] << shift
-        k1 |= row[(h1 >> shift) & 255] << shift
-        k2 |= row[(h2 >> shift) & 255] << shift
-    return (k0, k1, k2, leader)
-
-
-def _quick_tricks(key: tuple[int, int, int, int], leader: int, trump: int | None) -> int:
-    """Tricks the leader takes for sure by cashing top cards, suit after suit, keeping the
-    lead: a lower bound on the leader's tricks (``key`` in relative ranks)."""
-    hands = key[:3]
-    mine = hands[leader]
-    one, two = hands[(leader + 1) % 3], hands[(leader + 2) % 3]
-    if trump is None:
-        trumps_one = trumps_two = 0
-    else:
-        trumps_one = (one >> (8 * trump)) & 255
-        trumps_two = (two >> (8 * trump)) & 255
-    total = 0
-    for suit in range(4):
-        shift = 8 * suit
-        held = (mine >> shift) & 255
-        if not held:
-            continue
-        a, b = (one >> shift) & 255, (two >> shift) & 255
-        full = held | a | b
-        n = full.bit_length()
-        top = n - ((~held) & full).bit_length()
-        if not top:
-            continue
-        count_a, count_b = bin(a).count("1"), bin(b).count("1")
-        longest = count_a if count_a > count_b else count_b
-        rounds = bin(held).count("1") if top >= longest else top
-        if trump is not None and suit != trump:
-            if trumps_one and count_a < rounds:
-                rounds = count_a
-            if trumps_two and count_b < rounds:
-                rounds = count_b
-            if rounds > top:  # length winners only while nobody can ruff
-                rounds = top if (trumps_one or trumps_two) else rounds
-        total += rounds
-    return total
-
-
-class _Search:
-    """Alpha-beta over cards with bounds kept per trick start (``solve`` probes it with null
-    windows, MTD(f), so each probe is a yes/no question that cuts early). Cards are tried
-    in an order that usually finds the best first: the card that leaves the trick going the
-    player's way, cheapest first."""
-
-    def __init__(self, side: int, maximize: bool, trump: int | None) -> None:
-        self.side = side
-        self.maximize = maximize
-        self.trump = trump
-        self.table: dict[tuple[int, int, int, int], tuple[int, int]] = {}
-        self.best_lead: dict[tuple[int, int, int, int], int] = {}
-
-    def trick_start(self, hands: tuple[int, int, int], leader: int, alpha: int, beta: int) -> int:
-        left = bin(hands[0]).count("1")
-        if left == 0:
-            return 0
-        key = _key(hands[0], hands[1], hands[2], leader)
-        low, high = self.table.get(key, (0, left))
-        if low >= beta:
-            return low
-        if high <= alpha:
-            return high
-        if low == high:
-            return low
-        if self.maximize:  # a game: the leader's sure tricks bound the value
-            quick = _quick_tricks(key, leader, self.trump)
-            if leader == self.side:
-                low = max(low, quick)
-            else:
-                high = min(high, left - quick)
-            if low >= beta or high <= alpha or low == high:
-                self.table[key] = (low, high)
-                return low if low >= beta or low == high else high
-        lo, hi = max(alpha, low), min(beta, high)
-        value = self.play(list(hands), leader, [], lo, hi, key)
-        if value <= lo:
-            high = min(high, value)
-        elif value >= hi:
-            low = max(low, value)
-        else:
-            low = high = value
-        self.table[key] = (low, high)
-        return value
-
-    def _order(self, choices: list[int], turn: int, trick: list[int], leader: int) -> list[int]:
-        trump = self.trump
-        if not trick:
-            return choices if self.maximize else choices[::-1]
-        top_at = _top_at(trick, trump)
-        top = trick[top_at]
-        winning = (leader + top_at) % 3
-        side = self.side
-        me = turn == side
-        good_now, good_beat, bad = [], [], []
-        for card in reversed(choices):  # lowest first
-            suit = card // 8
-            beats = (suit == top // 8 and card > top) or (
-                trump is not None and suit == trump and top // 8 != trump
-            )
-            won_by = turn if beats else winning
-            good = ((won_by == side) == me) == self.maximize
-            if not good:
-                bad.append(card)
-            elif beats:
-                good_beat.append(card)
-            else:
-                good_now.append(card)
-        if not self.maximize:
-            good_now.reverse()  # shed the highest card that still lets the trick go by
-        return good_beat + good_now + bad if self.maximize else good_now + good_beat + bad
-
-    def play(
-        self,
-        hands: list[int],
-        leader: int,
-        trick: list[int],
-        alpha: int,
-        beta: int,
-        key: tuple[int, int, int, int] | None = None,
-    ) -> int:
-        if len(trick) == 3:
-            won = winner(trick, leader, self.trump)
-            gained = 1 if won == self.side else 0
-            after = (hands[0], hands[1], hands[2])
-            return gained + self.trick_start(after, won, alpha - gained, beta - gained)
-        turn = (leader + len(trick)) % 3
-        led = trick[0] // 8 if trick else None
-        out = hands[0] | hands[1] | hands[2]
-        for played in trick:
-            out |= 1 << played
-        held = hands[turn]
-        choices = self._order(_choices(legal(held, led, self.trump), out), turn, trick, leader)
-        if key is not None:
-            remembered = self.best_lead.get(key)
-            if remembered is not None and remembered in choices:
-                choices.remove(remembered)
-                choices.insert(0, remembered)
-        maximizing = (turn == self.side) == self.maximize
-        best = -1 if maximizing else 99
-        best_card = choices[0]
-        for index in choices:
-            hands[turn] = held & ~(1 << index)
-            trick.append(index)
-            value = self.play(hands, leader, trick, alpha, beta)
-            trick.pop()
-            if maximizing:
-                if value > best:
-                    best, best_card = value, index
-                if best > alpha:
-                    alpha = best
-            else:
-                if value < best:
-                    best, best_card = value, index
-                if best < beta:
-                    beta = best
-            if alpha >= beta:
-                break
-        hands[turn] = held
-        if key is not None:
-            self.best_lead[key] = best_card
-        return best
-
-
-def _value(search: _Search, hands: list[int], leader: int, trick: list[int], top: int) -> int:
+def _value(search: Search, hands: list[int], leader: int, trick: list[int], top: int) -> int:
     """The exact value of a position by null-window probes (MTD(f)) on ``search``'s table."""
     low, high = 0, top
     guess = (low + high) // 2 if search.maximize else low  # a misère is mostly 0 or 1
@@ -338,11 +108,14 @@ def _value(search: _Search, hands: list[int], leader: int, trick: list[int], top
     return low
 
 
-def _begin(position: Position, side: int, maximize: bool) -> tuple[_Search, list[int], list[int]]:
+def _begin(position: Position, side: int, maximize: bool) -> tuple[Search, list[int], list[int]]:
     """A search for ``side``, the hands as masks and the trick under way as card indices."""
+    # Here, not at the top: numba only in the processes that search (games.preferans.kernel).
+    from games.preferans.kernel import Search
+
     trump = None if position.trump is None else int(position.trump)
     hands = [mask(h) for h in position.hands]
-    return _Search(side, maximize, trump), hands, [card_index(c) for c in position.trick]
+    return Search(side, maximize, trump), hands, [card_index(c) for c in position.trick]
 
 
 def solve(position: Position, side: int, maximize: bool = True) -> int:
@@ -367,7 +140,7 @@ def _each_card(
     position: Position,
     side: int,
     maximize: bool,
-    judge: Callable[[_Search, list[int], int, list[int], int], T],
+    judge: Callable[[Search, list[int], int, list[int], int], T],
 ) -> dict[Card, T]:
     """``judge`` (the search, the hands after the card, who leads on, the trick on from there,
     the trick won by the side if the card ended one) for each card the player on turn may play;
@@ -405,7 +178,7 @@ def card_values(position: Position, side: int, maximize: bool = True) -> dict[Ca
     """For each card the player on turn may play, the side's tricks from ``position`` to the
     end (the trick under way included) after that card, all playing on as ``solve`` has it."""
 
-    def value(search: _Search, after: list[int], leader: int, trick: list[int], won: int) -> int:
+    def value(search: Search, after: list[int], leader: int, trick: list[int], won: int) -> int:
         top = max(bin(h).count("1") for h in after)  # one a trick left, for who plays next
         return won + _value(search, after, leader, trick, top)
 
@@ -419,7 +192,7 @@ def card_reaches(
     ``target`` tricks from ``position`` on (the trick under way included): ``card_values``
     asked as yes or no, one probe a card (catching a misère: does this card force a trick?)."""
 
-    def reaches(search: _Search, after: list[int], leader: int, trick: list[int], won: int) -> bool:
+    def reaches(search: Search, after: list[int], leader: int, trick: list[int], won: int) -> bool:
         need = target - won
         return need <= 0 or search.play(after, leader, trick, need - 1, need) >= need
 
