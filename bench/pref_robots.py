@@ -1,6 +1,7 @@
 """How well and how fast the Preferans robot plays, over random deals (issue #28).
 
     python -m bench.pref_robots [--deals 300] [--budget 0.5] [--seed 1] [--cores 2]
+                                [--parts declarer,defence,misere]
 
 Each deal (three players, seeded) is used four ways, through the rules' own ``DealState`` so
 that every robot acts from its seat's view alone:
@@ -80,8 +81,8 @@ class Tally:
 
 def _position(state: DealState) -> tuple[Position, tuple[int, int, int]]:
     """The play as the solver sees it, every card in view: seats from the trick's leader."""
-    trick = state._current_trick()
-    order = tuple(state._order(trick.leader))
+    trick = state.current_trick()
+    order = tuple(state.order_from(trick.leader))
     hands = tuple(frozenset(state.hands[s]) for s in order)
     position = Position((hands[0], hands[1], hands[2]), 0, trick.cards, state.trump)
     return position, (order[0], order[1], order[2])
@@ -104,7 +105,7 @@ def baseline_card(state: DealState, seat: int) -> Play:
     turn = state.turn
     assert turn is not None
     legal = sorted(state.legal_cards(turn), key=lambda c: (int(c.rank), int(c.suit)))
-    trick = state._current_trick()
+    trick = state.current_trick()
     if not trick.plays:
         return Play(seat, legal[-1] if turn == state.declarer else legal[0])
     trump = state.trump
@@ -145,7 +146,7 @@ def _play_out(state: DealState, choose: dict[int, Chooser]) -> DealState:
     return state
 
 
-def _declared(deal: Deal, robot: Robot, tally: Tally) -> DealState:
+def _declared(deal: Deal, robot: Robot, tally: Tally | None) -> DealState:
     """The first hand wins the auction at 6♠, and the robot discards and names a game; both
     others whist."""
     state = DealState.new(deal)
@@ -166,7 +167,10 @@ def _with_whists(state: DealState) -> DealState:
     return state
 
 
-def one_deal(seed: int, budget: float) -> Tally:
+PARTS = ("declarer", "defence", "misere")
+
+
+def one_deal(seed: int, budget: float, parts: tuple[str, ...] = PARTS) -> Tally:
     tally = Tally()
     rng = random.Random(seed)
     deal = Deal.shuffled(3, rng.randrange(3), rng.randrange)
@@ -178,9 +182,9 @@ def one_deal(seed: int, budget: float) -> Tally:
         return _timed(robot, state, seat, tally)
 
     # declarer: the robot's discard and game, then its play against double-dummy defenders
-    declared = _declared(deal, robot, tally)
-    found = analyse(declared)
-    if declared.phase is Phase.PLAY and isinstance(found, GameAnalysis):
+    declared = _declared(deal, robot, tally if "declarer" in parts else None)
+    found = analyse(declared) if {"declarer", "defence"} & set(parts) else None
+    if "declarer" in parts and declared.phase is Phase.PLAY and isinstance(found, GameAnalysis):
         tally.bid_best.append(found.best == declared.contract)
         for name, declare in (("robot", robot_card), ("baseline", baseline_card)):
             end = _play_out(declared, {first: declare, **dict.fromkeys(others, dd_card)})
@@ -190,14 +194,15 @@ def one_deal(seed: int, budget: float) -> Tally:
                 short
             )
     # defence: a double-dummy declarer in the same game, two robots (or baselines) defend
-    found = analyse(declared)
-    if declared.phase is Phase.PLAY and isinstance(found, GameAnalysis):
+    if "defence" in parts and declared.phase is Phase.PLAY and isinstance(found, GameAnalysis):
         for name, defend in (("robot", robot_card), ("baseline", baseline_card)):
             end = _play_out(declared, {first: dd_card, **dict.fromkeys(others, defend)})
             assert end.result is not None and end.result.tricks is not None
             given = end.result.tricks[first] - found.makes
             (tally.given if name == "robot" else tally.baseline_given).append(given)
     # misère: the lowest hand bids it; robots catch it if it can be caught
+    if "misere" not in parts:
+        return tally
     seat = min(deal.active, key=lambda s: sum(int(c.rank) for c in deal.hands[s]))
     state = DealState.new(deal)
     while state.phase is Phase.AUCTION:
@@ -222,7 +227,7 @@ def one_deal(seed: int, budget: float) -> Tally:
     return tally
 
 
-def _run(args: tuple[int, float]) -> Tally:
+def _run(args: tuple[int, float, tuple[str, ...]]) -> Tally:
     return one_deal(*args)
 
 
@@ -232,10 +237,14 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=0.5)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cores", type=int, default=2)
+    parser.add_argument(
+        "--parts", default=",".join(PARTS), help="which of declarer,defence,misere (all)"
+    )
     args = parser.parse_args()
+    parts = tuple(p for p in args.parts.split(",") if p in PARTS)
     total = Tally()
     started = time.monotonic()
-    jobs = [(args.seed * 100_000 + n, args.budget) for n in range(args.deals)]
+    jobs = [(args.seed * 100_000 + n, args.budget, parts) for n in range(args.deals)]
     with ProcessPoolExecutor(args.cores) as pool:
         for tally in pool.map(_run, jobs):
             total.add(tally)

@@ -231,6 +231,7 @@ class SeatView:
     result: Result | None
     claim: Claim | None = None
     undoable_by: int | None = None  # who may ask to take back the last thing done
+    variant: Variant = Variant.SOCHI  # the table's rules (what a whist or a trick short costs)
 
     def cards_seen(self) -> frozenset[Card]:
         seen = {c for hand in self.hands.values() for c in hand}
@@ -344,8 +345,8 @@ class DealState:
         if phase is Phase.SHOW:
             return self._whisters()[0]
         if phase is Phase.PLAY:
-            trick = self._current_trick()
-            return self._order(trick.leader)[len(trick.plays)]
+            trick = self.current_trick()
+            return self.order_from(trick.leader)[len(trick.plays)]
         return None
 
     @property
@@ -409,7 +410,7 @@ class DealState:
         defence (the passer's tricks count only together with the whister's)."""
         if self.phase is not Phase.PLAY or self.actor != seat or self.declarer is None:
             return ()
-        if self._current_trick().plays:
+        if self.current_trick().plays:
             return ()  # between tricks only
         left = self.tricks_left()
         if seat == self.declarer:
@@ -461,7 +462,7 @@ class DealState:
         if self.phase is not Phase.PLAY or self.turn != seat:
             return frozenset()
         hand = self.hands[seat]
-        trick = self._current_trick()
+        trick = self.current_trick()
         wanted = self._suit_to_follow(trick, seat)
         if wanted is not None:
             suited = frozenset(c for c in hand if c.suit is wanted)
@@ -544,7 +545,7 @@ class DealState:
             assert turn is not None
             if action.card not in self.hands[turn]:
                 return IllegalPlay(repr(action), Reason.CARD_NOT_HELD)
-            trick = self._current_trick()
+            trick = self.current_trick()
             wanted = self._suit_to_follow(trick, turn)
             if wanted is not None and any(c.suit is wanted for c in self.hands[turn]):
                 return IllegalPlay(repr(action), Reason.MUST_FOLLOW_SUIT)
@@ -556,7 +557,7 @@ class DealState:
     # --- auction ----------------------------------------------------------------------------
 
     def _next_caller(self) -> int | None:
-        order = self._order(self.deal.first_hand)
+        order = self.order_from(self.deal.first_hand)
         if not self.calls:
             return order[0]
         last = self.calls[-1].seat
@@ -651,7 +652,8 @@ class DealState:
 
     # --- play -------------------------------------------------------------------------------
 
-    def _order(self, leader: int) -> list[int]:
+    def order_from(self, leader: int) -> list[int]:
+        """The three active seats in playing order from ``leader``."""
         order = [leader]
         while len(order) < 3:
             order.append(self.deal.left_of(order[-1]))
@@ -668,7 +670,8 @@ class DealState:
             talon_card = self.deal.talon[index]
         return Trick(leader, (), talon_card)
 
-    def _current_trick(self) -> Trick:
+    def current_trick(self) -> Trick:
+        """The trick being played, or the next one (empty, with its leader) after a full one."""
         if not self.tricks or len(self.tricks[-1].plays) == 3:
             return self._new_trick(len(self.tricks))
         return self.tricks[-1]
@@ -679,7 +682,7 @@ class DealState:
     def _after_play(self, action: Play) -> DealState:
         turn = self.turn
         assert turn is not None
-        trick = self._current_trick()
+        trick = self.current_trick()
         played = replace(trick, plays=(*trick.plays, (turn, action.card)))
         before = self.tricks[:-1] if self._opened() is not None else self.tricks
         tricks = (*before, played)
@@ -761,6 +764,7 @@ class DealState:
             result=self.result,
             claim=self.claim,
             undoable_by=self.undoable_by(),
+            variant=self.variant,
         )
 
     # --- taking back ----------------------------------------------------------------------------
