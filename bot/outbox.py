@@ -25,7 +25,7 @@ import logging
 import time
 import warnings
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -53,6 +53,14 @@ KeepId = tuple[int, str]  # (table id, key)
 # recently wanted are forgotten first, never one that is queued or being sent. A forgotten one
 # that is wanted again finds its message id in storage and is edited, as after a restart.
 MAX_KEEPS = 20_000
+# Telegram out of reach after a call's retries: the chat's queue waits this long, doubling up
+# to the most, and then tries the same message again (never dropping it, never claiming it
+# was shown).
+OUTAGE_PAUSE, OUTAGE_MAX = 2.0, 60.0
+
+
+class _Unreachable(Exception):
+    """A call that got no answer from Telegram after its retries."""
 
 
 URGENT, TABLE, WAITING = 0, 1, 2  # a call's priority under the overall cap, most urgent first
@@ -125,6 +133,7 @@ class _Kept:
     renew: bool = False  # post it anew at the bottom of the chat, deleting the old one
     priority: int = TABLE  # under the overall cap: URGENT (a prompt), TABLE, WAITING
     since: float | None = None  # when the oldest content not yet shown was wanted
+    only_edit: bool = False  # a correction (``correcting``): never posted anew
 
 
 @dataclass
@@ -170,6 +179,7 @@ class _Lane:
     working: bool = False  # sending (not merely waiting out its interval before it is dropped)
     priority: int = URGENT  # of the call being made
     paid: bool = False  # the gate was passed for the next call already
+    outage: float = 0.0  # the pause after the last unanswered call (0: none)
 
 
 @dataclass
@@ -208,6 +218,7 @@ class Outbox:
         self._lanes: dict[int, _Lane] = {}
         self._keeps: OrderedDict[KeepId, _Kept] = OrderedDict()  # least recently wanted first
         self._sending: set[KeepId] = set()
+        self._correcting = False
 
     # --- what callers want --------------------------------------------------------------------
 
@@ -236,7 +247,11 @@ class Outbox:
         if kept is None:
             kept = self._keeps[keep] = _Kept(chat_id, thread_id, content, priority=priority)
             kept.since = time.monotonic()
+            kept.only_edit = self._correcting
+        elif self._correcting:
+            return  # this process shows it already: it is up to date, or will be
         else:
+            kept.only_edit = False
             if kept.since is None or priority < kept.priority:
                 kept.since = time.monotonic()  # a prompt is timed from when it became one
             kept.chat_id, kept.thread_id, kept.wanted = chat_id, thread_id, content
@@ -260,6 +275,17 @@ class Outbox:
             if keep not in busy:
                 del self._keeps[keep]
 
+    @contextlib.contextmanager
+    def correcting(self) -> Iterator[None]:
+        """While inside, ``want`` only corrects messages already in their chat (storage holds
+        their ids) and nothing is posted: a restart's redraw of what may have been left
+        behind, which must never show a message twice or to someone new."""
+        self._correcting = True
+        try:
+            yield
+        finally:
+            self._correcting = False
+
     def post(
         self,
         chat_id: int,
@@ -269,6 +295,10 @@ class Outbox:
         """A new message (a deal's result, a notice), sent in order after what is queued. One
         still to be made (a deal's analysis, worked out off the event loop) is started now and
         keeps its place, as ``post_file`` does."""
+        if self._correcting:
+            if not isinstance(content, Rendered):
+                content.close()
+            return
         lane = self._lane(chat_id)
         made = content if isinstance(content, Rendered) else asyncio.ensure_future(content)
         lane.queue.append(_Post(made, thread_id))
@@ -277,6 +307,8 @@ class Outbox:
     def edit(self, chat_id: int, message_id: int, content: Rendered) -> None:
         """Show ``content`` in a message the outbox does not keep (one a button was pressed
         on), in order after what is queued for the chat."""
+        if self._correcting:
+            return
         lane = self._lane(chat_id)
         lane.queue.append(_Edit(message_id, content))
         self._kick(lane)
@@ -294,6 +326,10 @@ class Outbox:
         still to be made (a picture drawn off the event loop) is started now and keeps its
         place: the chat's later messages wait for it, so a result and its sheet arrive
         together."""
+        if self._correcting:
+            if not isinstance(file, InputFile):
+                file.close()
+            return
         lane = self._lane(chat_id)
         made = file if isinstance(file, InputFile) else asyncio.ensure_future(file)
         lane.queue.append(_File(method, field, made, caption, thread_id))
@@ -396,6 +432,12 @@ class Outbox:
                 await asyncio.sleep(wait)
             try:
                 called = await self._send(lane, op)
+            except _Unreachable:
+                lane.outage = min(OUTAGE_MAX, 2 * lane.outage or OUTAGE_PAUSE)
+                lane.next_at = time.monotonic() + lane.outage
+                if isinstance(op, _Keep) and op.keep in self._keeps:
+                    lane.pending.add(op.keep)  # its latest content goes on the next try
+                continue
             except RetryAfter as exc:
                 self.stats.retry_after += 1
                 seconds = _seconds(exc)
@@ -417,6 +459,7 @@ class Outbox:
                 log.exception("outbox: giving up on one message to chat %s", lane.chat_id)
                 called = True
             lane.queue.popleft()
+            lane.outage = 0.0
             if len(self._keeps) > self.max_keeps:
                 self._evict()  # what waited to be sent may be forgotten now
             if called:
@@ -493,10 +536,13 @@ class Outbox:
                 return True
             kept.message_id, kept.sent = new_id, content
             await self.storage.set_message(keep[0], keep[1], kept.chat_id, new_id, digest)
-            with contextlib.suppress(BadRequest):  # gone already: nothing to tidy
+            with contextlib.suppress(BadRequest, _Unreachable):  # gone already, or left
                 await self._attempt(lane, "deleteMessage", {"message_id": message_id})
             return True
         kept.renew = False  # never shown yet: its first post notifies anyway
+        if kept.only_edit and message_id is None:
+            self._keeps.pop(keep, None)  # a correction of a message that is not there
+            return False
         if message_id is not None and kept.sent is None and kept.stored_digest == digest:
             kept.sent = content  # after a restart: the message shows this already
             self.stats.skipped += 1
@@ -514,6 +560,9 @@ class Outbox:
                     return True
                 if "not found" not in text and "can't be edited" not in text:
                     raise
+                if kept.only_edit:
+                    self._keeps.pop(keep, None)
+                    return True
                 # the message is gone: post it anew below
         message_id = await self._call_post(lane, content, kept.thread_id)
         if message_id is not None:
@@ -522,7 +571,7 @@ class Outbox:
         return True
 
     async def _call_post(self, lane: _Lane, content: Rendered, thread_id: int | None) -> int | None:
-        """Send ``content`` as a new message; its id, or None if the call could not be made."""
+        """Send ``content`` as a new message; its id (None: Telegram's answer had none)."""
         params: dict[str, object] = {
             "text": content.text,
             "parse_mode": ParseMode.HTML.value,
@@ -536,7 +585,7 @@ class Outbox:
 
     async def _attempt(self, lane: _Lane, method: str, params: dict[str, object]) -> int | None:
         """One Bot API call (the message id it returns, if any); a migrated group is followed,
-        a network hiccup retried twice.
+        a network hiccup retried twice, and then ``_Unreachable`` (the queue tries later).
 
         The raw result is read as JSON: turning every returned message (with its keyboard)
         into PTB objects that nobody reads was the largest cost of a busy bot.
@@ -564,7 +613,7 @@ class Outbox:
             except (TimedOut, NetworkError) as exc:
                 log.warning("outbox: %s to %s failed (%s), retrying", method, lane.chat_id, exc)
                 await asyncio.sleep(0.5 * (attempt + 1))
-        return None
+        raise _Unreachable(method)
 
     def migrate(self, old: int, new: int) -> None:
         """Point the lane and every kept message of a migrated group at its new id."""

@@ -57,6 +57,28 @@ async def test_content_wanted_while_a_call_is_in_flight_is_sent(
     assert [text for _, text in message.history][-1] == "newest"
 
 
+@pytest.mark.parametrize("method", ["sendMessage", "editMessageText"])
+async def test_a_call_telegram_never_answered_is_made_again_not_counted_as_shown(
+    api: FakeBotApi, outbox: Outbox, method: str
+) -> None:
+    """An outage longer than a call's retries: the message is neither dropped nor written
+    down as shown (a restart would then skip it); the chat's queue waits and sends its latest
+    content once Telegram answers, and the post queued behind it goes too, once."""
+    if method == "editMessageText":
+        outbox.want(1, "hand", CHAT, None, Rendered("first"))
+        await outbox.drain()
+    bad_gateway = (method, 502, {"description": "Bad Gateway"})
+    api.fail_queue.extend([bad_gateway] * 3)  # one call's three tries
+    outbox.want(1, "hand", CHAT, None, Rendered("the deal as it ended"))
+    outbox.post(CHAT, None, Rendered("the result"))
+    await outbox.drain(timeout=20)
+    hand, result = api.chat_messages(CHAT)
+    assert hand.text == "the deal as it ended"
+    assert result.text == "the result"
+    stored = await outbox.storage.message(1, "hand")
+    assert stored is not None and stored[1] == hand.message_id
+
+
 async def test_an_unchanged_pass_after_the_race_costs_no_call(
     api: FakeBotApi, outbox: Outbox
 ) -> None:
