@@ -87,6 +87,12 @@ class GameUI(Protocol):
     def show_deal(self, screens: Screens, snap: Snapshot) -> None:
         """The deal as it stands: the group's table message and each player's screen."""
 
+    def show_finished(
+        self, screens: Screens, snap: Snapshot, deal_no: int, final: Any, before: Any
+    ) -> None:
+        """A finished deal's table and screens as it ended (``before``: the match as it was
+        played, e.g. bridge's vulnerability): at its end, and again after a restart."""
+
     def show_hand(self, screens: Screens, snap: Snapshot, seat: int, menu: str = "") -> None:
         """One player's private screen (``menu``: a sub-menu the player opened, e.g. claims)."""
 

@@ -18,6 +18,7 @@ from bot.outbox import URGENT, WAITING, Outbox
 from bot.plugin import Plugins
 from bot.tables import (
     Change,
+    DealRedrawn,
     GameSwitched,
     Holder,
     MatchFinished,
@@ -61,6 +62,10 @@ class Presenter:
         match_over = False
         for notice in change.notices:
             match_over = match_over or isinstance(notice, MatchFinished)
+            if isinstance(notice, DealRedrawn):
+                with self.outbox.correcting():
+                    ui.show_finished(self, snap, notice.deal_no, notice.final, notice.before)
+                continue
             if ui.notice(self, snap, notice, t):
                 continue
             if isinstance(notice, SubRefused):

@@ -16,6 +16,8 @@ from bot.tables.model import (
     RECOVERY_DELAYS,
     VOTE,
     Change,
+    DealFinished,
+    DealRedrawn,
     Live,
     Notice,
     Refusal,
@@ -25,8 +27,10 @@ from bot.tables.model import (
 )
 from bot.tables.restore import (
     _live_from,
+    _match_before,
 )
 from games.errors import RuleError
+from storage.events import replay
 from storage.interface import (
     Chat,
     ConflictError,
@@ -258,11 +262,29 @@ class TableBase:
                     except Refusal:
                         continue  # set aside: every other table runs
                     notices = await self._advance(live)
+                    if not any(isinstance(n, DealFinished) for n in notices):
+                        notices.extend(await self._last_finished(live, bundle))
                     changes.append(Change(self._snapshot(live), tuple(notices)))
         finally:
             if collecting:
                 gc.enable()
         return changes
+
+    async def _last_finished(self, live: Live, bundle: TableBundle) -> list[Notice]:
+        """The match's last finished deal, to be shown again as it ended (``DealRedrawn``):
+        the previous process may have died before its players' keyboards were taken away."""
+        deal_no = live.deal_no - 1
+        if deal_no not in live.scored or live.match is None:
+            return []  # no earlier deal in this match
+        try:
+            events = await self.storage.events(live.table.id, deal_no)
+            final = replay(live.game, live.seat_count, events)
+        except Exception:  # an old log the rules no longer read: its screens stay as they are
+            log.warning("table %s: deal %s not redrawn", live.table.id, deal_no)
+            return []
+        if not final.finished:
+            return []
+        return [DealRedrawn(deal_no, final, _match_before(live, bundle, deal_no))]
 
     def forget_chat(self) -> None:
         """A chat's Telegram id changed: drop every cached table (they hold the old chat)."""

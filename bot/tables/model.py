@@ -143,6 +143,17 @@ class DealFinished:
 
 
 @dataclass(frozen=True, slots=True)
+class DealRedrawn:
+    """After a restart: the last finished deal's screens as they should have ended. A process
+    that died between writing a deal's end and showing it left the players' old keyboards up;
+    only messages already shown are corrected, and nothing is posted again."""
+
+    deal_no: int
+    final: State[Any, Any]
+    before: Match  # the match as the deal was played
+
+
+@dataclass(frozen=True, slots=True)
 class MatchFinished:
     """A match (a rubber, a pulka) ended and was entered in the group's ledger."""
 

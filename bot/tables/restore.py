@@ -28,7 +28,7 @@ from bot.tables.model import (
     _holder,
     _options,
 )
-from games.core.protocols import Game
+from games.core.protocols import Game, Match
 from games.core.registry import find_game
 from storage.events import replay
 from storage.interface import (
@@ -116,6 +116,16 @@ def _live_from(bundle: TableBundle) -> Live:
     )
     _restore_votes(live, bundle.events)
     return live
+
+
+def _match_before(live: Live, bundle: TableBundle, deal_no: int) -> Match:
+    """The live table's match as it stood when deal ``deal_no`` was dealt (its earlier deals'
+    outcomes recorded on a new one)."""
+    match = live.game.new_match(live.seat_count, _options(bundle.table.settings, bundle.chat))
+    for summary in bundle.match_deals:
+        if summary.deal_no < deal_no and summary.result is not None:
+            match.record(summary.result)
+    return match
 
 
 def _seat_value(value: Any) -> Seat:

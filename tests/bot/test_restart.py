@@ -17,7 +17,7 @@ from games.bridge.game import BRIDGE, BridgeState
 from storage.events import replay
 from storage.interface import Storage
 from tests.bot.driver import Driver
-from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
+from tests.bot.harness import GROUP, PLAYERS, Harness, actor, data_of, seat_four
 from tests.fakeapi import FakeBotApi
 
 
@@ -124,3 +124,43 @@ async def test_a_restart_spends_no_call_on_a_message_that_did_not_change(h: Harn
     assert not [r for r in h.api.refused if "not modified" in str(r).lower()]
     # and play goes on from there
     assert await driver.step()
+
+
+async def test_a_restart_takes_away_the_keyboards_a_dying_process_left_on_a_finished_deal(
+    h: Harness,
+) -> None:
+    """The process writes a deal's last call, deals the next one and dies before its edits
+    reach Telegram: the players' screens of the finished deal still offer its buttons. The
+    next process shows that deal as it ended (editing only messages already in the chats)."""
+    await seat_four(h)
+    for _ in range(3):
+        user, message = actor(h)
+        assert not (await h.press(user, message, data_of(message, ":a:call.P"))).get("text")
+    await h.settle()
+    user, message = actor(h)
+    bad_gateway = ("editMessageText", 502, {"description": "Bad Gateway"})
+    h.api.fail_queue.extend([bad_gateway] * 60)  # every edit of the finished deal fails
+    query = await h.api.press(user, message, data_of(message, ":a:call.P"))
+    assert not (await h.api.answer_of(query, 10)).get("text")
+    await asyncio.sleep(1.0)  # the outbox tries, and waits to try again
+    await h.crash()
+    h.api.fail_queue.clear()
+
+    def deal_one_keys() -> list[str]:
+        return [
+            b["callback_data"]
+            for player in PLAYERS
+            for sent in h.api.chat_messages(player.id)
+            for b in sent.buttons()
+            if b.get("callback_data", "").startswith("b1:1:1.")
+        ]
+
+    assert deal_one_keys(), "the lost edits left deal 1's buttons up (the case under test)"
+    posts = len([c for c in h.api.calls if c.method == "sendMessage"])
+    await h.start()
+    await h.settle()
+    assert deal_one_keys() == []
+    # nothing of the finished deal was posted again: the new messages are deal 2's own
+    new = [c for c in h.api.calls if c.method == "sendMessage"][posts:]
+    assert all("сдача 1\n" not in str(c.params.get("text", "")).lower() for c in new)
+    assert actor(h) is not None  # and deal 2 goes on

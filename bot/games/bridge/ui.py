@@ -138,6 +138,13 @@ class BridgeUI(UIBase):
         for seat in Seat:
             self._hand(screens, snap, seat, deal_no, state, vul)
 
+    def show_finished(
+        self, screens: Screens, snap: Snapshot, deal_no: int, final: Any, before: Any
+    ) -> None:
+        rubber = bridge_rubber(before)
+        vul = (rubber.vulnerable(Side.NS), rubber.vulnerable(Side.EW))
+        self._deal(screens, snap, deal_no, bridge_deal(final), vul)
+
     def show_hand(self, screens: Screens, snap: Snapshot, seat: int, menu: str = "") -> None:
         state = deal_of(snap)
         if menu not in ("", "claim"):
@@ -179,7 +186,7 @@ class BridgeUI(UIBase):
             # The deal's screens go to those who played it (a person taking a robot's seat
             # from the next deal is not sent the finished one).
             played = dataclasses.replace(snap, seats=notice.holders or snap.seats)
-            self._deal(screens, played, notice.deal_no, final, vul)
+            self.show_finished(screens, played, notice.deal_no, notice.final, notice.before)
             post(chat, thread, _result_with_analysis(snap, notice, t, final.deal, vul))
         elif isinstance(notice, ClaimRejected):
             by = snap.seats.get(notice.by)

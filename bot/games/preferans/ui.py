@@ -117,6 +117,12 @@ class PreferansUI(UIBase):
         for seat in snap.seats:
             self._hand(screens, snap, seat, deal_no, state)
 
+    def show_finished(
+        self, screens: Screens, snap: Snapshot, deal_no: int, final: Any, before: Any
+    ) -> None:
+        assert isinstance(final, DealState)
+        self._deal(screens, snap, deal_no, final)
+
     def show_hand(self, screens: Screens, snap: Snapshot, seat: int, menu: str = "") -> None:
         state = deal_of(snap)
         if state is None:
@@ -159,7 +165,7 @@ class PreferansUI(UIBase):
         if isinstance(notice, DealFinished):
             final = notice.final
             assert isinstance(final, DealState) and final.result is not None
-            self._deal(screens, snap, notice.deal_no, final)
+            self.show_finished(screens, snap, notice.deal_no, final, notice.before)
             match = notice.match
             assert isinstance(match, PulkaMatch)
             post(chat, thread, _result_with_analysis(snap, notice, final, match, t))
