@@ -156,7 +156,8 @@ def _open(
     and in a game the leader's sure tricks bound the value. Each player's cards are tried one
     of each run (cards adjacent among those out are worth the same), the card that did best
     here before first, then the one that leaves the trick going the player's way, cheapest
-    first. ``moves[ply]`` holds the runs, their kinds and the order."""
+    first; in the fewest-tricks searches the leads someone must win come first (which halved
+    the slowest misères). ``moves[ply]`` holds the runs, their kinds and the order."""
     frame = frames[ply]
     leader, count, t0, t1 = frame[LEADER], frame[COUNT], frame[T0], frame[T1]
     alpha, beta = frame[ALPHA], frame[BETA]
@@ -255,16 +256,28 @@ def _open(
         if most:
             for j in range(n):
                 moves[ply, 24 + j] = moves[ply, j]
-        elif me:  # the fewest: a low card, last suit first
+        else:
+            # The fewest: the side leads first a card someone must beat (lower than all the
+            # others hold of its suit), then one someone can beat, then one that wins; the
+            # others lead first a card the side must beat (he holds the suit, nothing lower),
+            # then one he can duck, then a suit he has none of. Lowest cards first in each.
+            them = (out & ~held) if me else hands[side]
             for j in range(n):
-                moves[ply, 24 + j] = moves[ply, n - 1 - j]
-        else:  # against: the lowest cards of any suit first, to make the side take the trick
+                card = moves[ply, j]
+                suit_cards = them & (255 << (8 * (card >> 3)))
+                lower = suit_cards & ((1 << card) - 1)
+                if me:
+                    kind = 0 if suit_cards and not lower else (1 if suit_cards != lower else 2)
+                else:
+                    kind = 0 if suit_cards and not lower else (1 if suit_cards else 2)
+                moves[ply, 12 + j] = kind
             m = 0
-            for rank in range(8):
-                for j in range(n):
-                    if moves[ply, j] & 7 == rank:
-                        moves[ply, 24 + m] = moves[ply, j]
-                        m += 1
+            for kind in range(3):
+                for rank in range(8):
+                    for j in range(n):
+                        if moves[ply, 12 + j] == kind and moves[ply, j] & 7 == rank:
+                            moves[ply, 24 + m] = moves[ply, j]
+                            m += 1
     else:
         for j in range(
             n
