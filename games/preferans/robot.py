@@ -9,14 +9,17 @@ choice that does best on average.
 - Auction: its ten cards with a sampled talon, the two worst cards laid away, solved in each
   strain with it as declarer; it bids on while the expected tricks carry the next bid, and
   bids a misère when the sampled layouts rarely catch it.
-- Discard and contract: every one of the 66 discards is screened by how many top and long
-  tricks it keeps; the best few are solved over sampled defenders' hands in every strain, and
-  the best contract at or above the auction's bid is named.
+- Discard and contract: the strain first (each with its quick discard, solved over sampled
+  defenders' hands), then all 66 discards solved over layouts in rounds, each keeping the best
+  quarter for more layouts (a misère's by whether it is caught); then the contract with the
+  best expected score at or above the auction's bid is named.
 - Whisting: the defence's expected tricks against the obligation; half-whist when whisting
   would not pay; open whisting (the whister sees both defenders' hands).
 - Play: the card with the best average over the layouts (declarer the most tricks, defenders
   the fewest for him; in a misère the reverse; in raspasy each the fewest of their own, the
   paranoid value); where only the discard is unknown (open hands) all its layouts are solved.
+  A defender knows the talon but not which of declarer's twelve went to the discard; catching
+  a misère, the layouts where the discard holds high cards weigh more (``DISCARD_LEAN``).
   Raspasy's two tricks led by the talon follow the lowest card (the solver has no talon lead).
 - Claims: accepted when no sampled layout gives the claimant less than he claims.
 
@@ -28,7 +31,7 @@ from __future__ import annotations
 import math
 import random
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -50,27 +53,43 @@ from games.preferans.deal import (
     Show,
     Whist,
 )
-from games.preferans.solver import Position, card_reaches, card_values, solve_seats
+from games.preferans.pulka import Pulka
+from games.preferans.solver import Position, at_least, card_reaches, card_values, solve_seats
 
-# Seconds a solve takes on average by tricks left, on one core (bench.pref_solver).
-SECONDS = {10: 0.05, 9: 0.03, 8: 0.01, 7: 0.004, 6: 0.002, 5: 0.001}
+# Seconds a solve takes on average by tricks left, on one core (the compiled solver; measured
+# over random positions, a game's; Python's own work for a layout is counted apart).
+SECONDS = {10: 0.0025, 9: 0.0008, 8: 0.0003, 7: 0.00015, 6: 0.00006, 5: 0.00003}
 # Seconds ``card_values`` takes for one layout (every card of the player on turn), by tricks
 # left: a game's, and the fewest-tricks search of a misère or raspasy (measured means).
-PLAY_SECONDS = {10: 0.08, 9: 0.05, 8: 0.013, 7: 0.005, 6: 0.0025, 5: 0.0013, 4: 0.0005}
-FEWEST_SECONDS = {10: 0.6, 9: 0.16, 8: 0.09, 7: 0.022, 6: 0.009, 5: 0.0023, 4: 0.001}
-MIN_LAYOUTS, MAX_LAYOUTS = 1, 40
+PLAY_SECONDS = {10: 0.003, 9: 0.0011, 8: 0.0004, 7: 0.0002, 6: 0.0001, 5: 0.00006}
+FEWEST_SECONDS = {10: 0.023, 9: 0.006, 8: 0.0022, 7: 0.0007, 6: 0.00025, 5: 0.00012}
+LAYOUT_SECONDS = 0.0002  # dealing a layout and asking the solver, beside the search itself
+MIN_LAYOUTS, MAX_LAYOUTS = 1, 120
+# How much likelier a card one rank higher is to be in a misère player's discard (a catcher's
+# weighing of the layouts; measured: catchable misères caught 94 % at 1.0, 96-98 % at 1.5-2).
+DISCARD_LEAN = 1.5
 MISERE_RISK = 0.15  # the share of caught layouts a robot accepts to bid a misère
+# Tricks a closed defence moves from double-dummy, as ``bench.pref_robots`` measures them
+# (seeds 1 and 2, 300 deals each): a robot declarer who cannot see the defenders' hands takes
+# about DECLARER_SLIP fewer, robot defenders who cannot see each other's give away about
+# DEFENCE_SLIP (each against double-dummy play on the other side).
+DECLARER_SLIP, DEFENCE_SLIP = 0.21, 0.31
+# What a layout's hidden hands must hold to fit their players' words (``_said_weight``): a
+# game bid of level L sure and long tricks of at least L - BID_MARGIN (the talon, and
+# optimism), a player who only passed at most PASS_STRENGTH; a layout that does not fit
+# counts UNLIKELY.
+BID_MARGIN, PASS_STRENGTH, UNLIKELY = 3, 6, 0.3
 STRAINS = tuple(Strain)
 
 
 def _seconds(tricks_left: int, misere: bool = False) -> float:
-    """One solve's seconds (a misère's counts six: its searches run that much longer)."""
-    return SECONDS.get(tricks_left, 0.0005) * (6 if misere else 1)
+    """One solve's seconds (a misère's counts eight: its searches run that much longer)."""
+    return SECONDS.get(tricks_left, 0.00002) * (8 if misere else 1) + LAYOUT_SECONDS
 
 
 def _play_seconds(tricks_left: int, fewest: bool) -> float:
     table = FEWEST_SECONDS if fewest else PLAY_SECONDS
-    return table.get(tricks_left, 0.0003)
+    return table.get(tricks_left, 0.00004) + LAYOUT_SECONDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +113,11 @@ def _see(view: SeatView) -> _Seen:
     if view.declarer is not None and view.phase is Phase.DISCARD:
         counts[view.declarer] = 12  # his ten and the talon
     known = {seat: frozenset(cards) for seat, cards in view.hands.items()}
-    placed = set(played) | set(view.talon) | set(view.discard)
+    placed = set(played) | set(view.discard)
+    if view.kind is Kind.RASPASY or view.viewer == view.declarer:
+        placed |= set(view.talon)  # out of play, or the declarer knows what he kept
+    # else the talon seen went to declarer's hand, and two of his twelve to the discard: where
+    # each talon card is, the others do not know
     for cards in known.values():
         placed |= cards
     void: dict[int, set[Suit]] = {seat: set() for seat in order}
@@ -237,7 +260,7 @@ class Robot:
         if view.phase is Phase.WHIST:
             return self._whist(view, [a for a in legal if isinstance(a, Whist)])
         if view.phase is Phase.SHOW:
-            return next(a for a in legal if isinstance(a, Show) and a.open)
+            return self._show(view, [a for a in legal if isinstance(a, Show)])
         plays = [a for a in legal if isinstance(a, Play)]
         if plays:
             return self._play(view, plays)
@@ -260,14 +283,14 @@ class Robot:
         first = _first_hand(view)
         unknown = sorted(seen.unknown)
         if misere is not None and _misere_shape(hand):
-            count = self._count(2 * _seconds(10, misere=True))
+            count = self._count(_seconds(10))  # a yes/no search, as cheap as a game's
             caught = 0
             layouts = _split(unknown, me, seen.order, rng, count)
             for others, talon in layouts:
                 mine = hand | talon
                 drop = _misere_drop(mine)
                 hands = {**others, me: mine - drop}
-                caught += solve_seats(hands, seen.order, first, me, None, maximize=False) > 0
+                caught += _caught(hands, seen.order, first, me)
             if layouts and caught <= MISERE_RISK * len(layouts):
                 return misere
         if not games or _keeps(hand, frozenset(PACK) - hand) < 4:
@@ -296,38 +319,55 @@ class Robot:
     # --- discard and contract --------------------------------------------------------------------
 
     def _discard(self, view: SeatView, discards: list[Discard]) -> Discard:
+        """All 66 discards, by the solver over layouts of the defenders' hands: each round
+        keeps the best quarter and solves it over more layouts (successive halving), so the
+        budget goes to the discards that matter. In a game the strain is chosen first (each
+        with its quick discard), the one the discard is for."""
         me, mine, seen, rng = self._own(view)
         first = _first_hand(view)
-        others = frozenset(PACK) - mine
-        if view.kind is Kind.MISERE:
-            screened = sorted(discards, key=lambda d: _misere_risk(mine - frozenset(d.cards)))[:4]
-            count = self._count(len(screened) * _seconds(10, misere=True))
-            worlds = self._defenders(seen, me, rng, count)
-            best = min(
-                screened,
-                key=lambda d: sum(
-                    solve_seats(
-                        {**w, me: mine - frozenset(d.cards)}, seen.order, first, me, None, False
-                    )
-                    for w in worlds
-                ),
-            )
-            return best
-        # every discard screened by what it keeps; the best few solved in the strain bid
-        screened = sorted(discards, key=lambda d: -_keeps(mine - frozenset(d.cards), others))[:3]
-        floor = view.bid
-        strain = floor.strain if floor is not None and floor.strain is not None else None
-        trump = None if strain is None else Suit.of(strain)
-        count = self._count(len(screened) * _seconds(10))
-        worlds = self._defenders(seen, me, rng, count)
+        misere = view.kind is Kind.MISERE
+        rounds = 4  # 66, 16, 4 and 3 discards
+        worlds = self._defenders(seen, me, rng, MAX_LAYOUTS)
+        if misere:
+            trump = None
+        else:
+            tries = self._count(len(STRAINS) * _seconds(10) * rounds)
+            floor = view.bid
 
-        def tricks(discard: Discard) -> int:
-            hand = mine - frozenset(discard.cards)
-            return sum(
-                solve_seats({**w, me: hand}, seen.order, first, me, trump, True) for w in worlds
-            )
+            def strain_tricks(strain: Strain) -> float:
+                trump = Suit.of(strain)
+                hand = mine - frozenset(_worst_two(mine, trump))
+                return statistics.fmean(
+                    solve_seats({**w, me: hand}, seen.order, first, me, trump, True)
+                    for w in worlds[:tries]
+                )
 
-        return max(screened, key=tricks)
+            possible = [s for s in STRAINS if floor is None or Bid.of(10, s) >= floor]
+            trump = Suit.of(max(possible, key=strain_tricks))
+
+        def tricks(discard: Discard, world: dict[int, frozenset[Card]]) -> int:
+            hands = {**world, me: mine - frozenset(discard.cards)}
+            if misere:  # what counts is whether it is caught: a yes/no search, far cheaper
+                return int(_caught(hands, seen.order, first, me))
+            return solve_seats(hands, seen.order, first, me, trump, True)
+
+        found: dict[tuple[Discard, int], int] = {}
+        candidates = sorted(discards, key=lambda d: (d.cards[0], d.cards[1]))
+        per_solve = _seconds(10)  # a game's solve, or a misère's yes/no search: about the same
+        while True:
+            count = int(self.budget_s / rounds / len(candidates) / per_solve)
+            count = max(1, min(len(worlds), count))
+            means = {}
+            for discard in candidates:
+                for k in range(count):
+                    if (discard, k) not in found:
+                        found[(discard, k)] = tricks(discard, worlds[k])
+                means[discard] = statistics.fmean(found[(discard, k)] for k in range(count))
+            # a game wants the most tricks, a misère the fewest; ties go to the earlier
+            ranked = sorted(candidates, key=lambda d: -means[d] if not misere else means[d])
+            if len(candidates) <= 3:
+                return ranked[0]
+            candidates = ranked[: max(3, len(candidates) // 4)]
 
     def _declare(self, view: SeatView, names: list[Declare]) -> Declare:
         me, hand, seen, rng = self._own(view)
@@ -364,6 +404,30 @@ class Robot:
         if HALF in by_word:
             return by_word[HALF]
         return by_word.get(PASS, words[0])
+
+    def _show(self, view: SeatView, shows: list[Show]) -> Show:
+        """The lone whister plays open or closed, whichever is worth more to him on average,
+        in whists by the table's own rules (this deal alone on a fresh pulka): open, both
+        sides play near double-dummy (declarer sees the defenders' cards, the whister plays
+        both hands); closed, each side slips by what ``bench.pref_robots`` measured."""
+        assert view.viewer is not None and view.declarer is not None
+        assert view.contract is not None
+        seen = _see(view)
+        trump = _trump(view)
+        layouts = self._declarer_layouts(
+            view, seen, self._rng(view), self._count(_seconds(10)), trump
+        )
+        first = _first_hand(view)
+        defence = [
+            10 - solve_seats(layout, seen.order, first, view.declarer, trump, maximize=True)
+            for layout in layouts
+        ]
+        worth = _whister_worth(view)
+        shift = DECLARER_SLIP - DEFENCE_SLIP
+        opened = statistics.fmean(worth(d) for d in defence) if defence else 0.0
+        closed = statistics.fmean(worth(d + shift) for d in defence) if defence else 0.0
+        want_open = opened >= closed
+        return next((s for s in shows if s.open == want_open), shows[0])
 
     def _declarer_layouts(
         self,
@@ -429,12 +493,17 @@ class Robot:
             position = Position((hands[0], hands[1], hands[2]), 0, played, trump)
             if catching:
                 caught = card_reaches(position, order.index(side), 1, maximize=False)
+                weight = _discard_weight(
+                    seen.unknown.difference(*(layout[s] for s in seen.order if s not in seen.known))
+                )
+                weight *= _said_weight(view, seen, layout)
                 for card in totals:
-                    totals[card] += caught.get(card, False)
+                    totals[card] += weight * caught.get(card, False)
                 continue
             values = card_values(position, order.index(side), maximize)
+            weight = _said_weight(view, seen, layout)
             for card in totals:
-                totals[card] += values.get(card, 0)
+                totals[card] += weight * values.get(card, 0)
         # the side wants its tricks high in a game, low in a misère or raspasy; the others
         # the reverse
         wants_high = (turn == side) == maximize
@@ -487,6 +556,47 @@ def _split(
         hands = {others[0]: frozenset(pool[:10]), others[1]: frozenset(pool[10:20])}
         layouts.append((hands, frozenset(pool[20:])))
     return layouts
+
+
+def _caught(
+    hands: dict[int, frozenset[Card]], order: Sequence[int], first: int, declarer: int
+) -> bool:
+    """Whether a misère with these hands is caught (declarer forced to a trick), ``first``
+    leading."""
+    seats = _from(order, first)
+    position = Position((hands[seats[0]], hands[seats[1]], hands[seats[2]]), 0, (), None)
+    return at_least(position, seats.index(declarer), 1, maximize=False)
+
+
+def _whister_worth(view: SeatView) -> Callable[[float], float]:
+    """What the lone whister's balance is, in whists, for the defence's tricks (a fraction
+    is between its two whole neighbours): this deal scored alone on a fresh pulka of the
+    table's size and rules."""
+    assert view.viewer is not None and view.declarer is not None and view.contract is not None
+    whister, declarer, contract = view.viewer, view.declarer, view.contract
+    passer = next(s for s in view.active if s not in (whister, declarer))
+    found: dict[int, float] = {}
+
+    def whole(tricks: int) -> float:
+        tricks = max(0, min(10, tricks))
+        if tricks not in found:
+            pulka = Pulka(players=view.players, variant=str(view.variant))
+            pulka.game(
+                declarer,
+                contract,
+                {whister: WHIST, passer: PASS},
+                {declarer: 10 - tricks, whister: tricks, passer: 0},
+                dealer=view.dealer if view.players == 4 else None,  # who sits out
+            )
+            found[tricks] = float(pulka.balances()[whister])
+        return found[tricks]
+
+    def worth(tricks: float) -> float:
+        low = math.floor(tricks)
+        part = tricks - low
+        return whole(low) * (1 - part) + whole(low + 1) * part if part else whole(low)
+
+    return worth
 
 
 def _first_hand(view: SeatView) -> int:
@@ -559,8 +669,46 @@ def _misere_shape(hand: frozenset[Card]) -> bool:
     return True
 
 
-def _misere_risk(hand: frozenset[Card]) -> int:
-    return sum(int(c.rank) for c in hand)
+def _said_weight(view: SeatView, seen: _Seen, layout: dict[int, frozenset[Card]]) -> float:
+    """How well a layout fits what the hidden hands' players said: a game bid wants sure and
+    long tricks for its level, a misère a misère's shape, a player who only passed no more
+    than a pass would hold, a whist a trick or so and a pass in whisting few. A layout that
+    does not fit counts ``UNLIKELY`` for each word it contradicts (people bid loosely, so
+    it is a weight, not a rule)."""
+    weight = 1.0
+    played: dict[int, set[Card]] = {seat: set() for seat in seen.order}
+    for trick in view.tricks:
+        for seat, card in trick.plays:
+            played[seat].add(card)
+    for seat in seen.order:
+        if seat in seen.known or seat not in layout:
+            continue
+        hand = layout[seat] | played[seat]
+        strength = _keeps(hand, frozenset(PACK) - hand)
+        bids = [c.bid for c in view.calls if c.seat == seat and c.bid is not None]
+        if any(b.is_misere for b in bids):
+            fits = _misere_shape(hand)
+        elif bids:
+            fits = strength >= min(bids[-1].level, 8) - BID_MARGIN
+        elif any(c.seat == seat for c in view.calls):
+            fits = strength <= PASS_STRENGTH
+        else:
+            fits = True
+        words = [w.word for w in view.whists if w.seat == seat]
+        if words and words[-1] == WHIST:
+            fits = fits and strength >= 1
+        elif words and words[-1] == PASS:
+            fits = fits and strength <= 3
+        if not fits:
+            weight *= UNLIKELY
+    return weight
+
+
+def _discard_weight(discard: frozenset[Card]) -> float:
+    """How likely a misère player laid these cards away, as a catcher weighs a layout of the
+    unseen cards: a misère player keeps his low cards and lays away the high ones, so each
+    rank up makes a card likelier in the discard (by ``DISCARD_LEAN``)."""
+    return float(DISCARD_LEAN ** sum(int(c.rank) - int(Rank.SEVEN) for c in discard))
 
 
 def _misere_drop(twelve: frozenset[Card]) -> frozenset[Card]:

@@ -7,26 +7,29 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.preferans.bids import Bid
+from games.preferans.bids import OBLIGATION, Bid
 from games.preferans.cards import Card, Deal
 from games.preferans.deal import (
     AnswerClaim,
+    Call,
     DealState,
     Declare,
     Discard,
     Kind,
     MakeClaim,
+    Phase,
     Play,
     Show,
     Whist,
     legal_everywhere,
 )
-from games.preferans.robot import Robot
+from games.preferans.robot import Robot, _layouts, _see, _whister_worth
 from tests.games.test_preferans_deal import VARIANTS, allowed, calls, fixed_deal
 from tests.sizes import examples, size
 
@@ -97,3 +100,52 @@ def test_a_claim_the_robot_can_check_is_accepted_if_right_and_refused_if_wrong()
     assert robot.act(right.view(0)) == AnswerClaim(0, True)
     wrong = state.apply(MakeClaim(1, 2))
     assert robot.act(wrong.view(0)) == AnswerClaim(0, False)
+
+
+def test_a_defender_does_not_know_which_cards_went_to_the_discard() -> None:
+    """The talon is shown to all, but which two of declarer's twelve he laid away only he
+    knows: a defender's layouts put the talon's cards in declarer's hand as well. (The robot
+    once took the talon for the discard, and let misères go that it could have caught.)"""
+    deal = Deal.shuffled(3, 0, random.Random(4).randrange)
+    declarer = deal.first_hand
+    state = DealState.new(deal)
+    while state.phase is Phase.AUCTION:
+        assert state.turn is not None
+        state = state.apply(Call(state.turn, Bid.misere() if state.turn == declarer else None))
+    assert state.declarer == declarer and state.phase is Phase.DISCARD
+    kept = frozenset(deal.talon)
+    away = sorted(state.hands[declarer] - kept)[:2]
+    state = state.apply(Discard(declarer, (away[0], away[1])))
+    catcher = next(s for s in deal.active if s != declarer)
+    seen = _see(state.view(catcher))
+    assert kept <= seen.unknown and set(away) <= seen.unknown
+    layouts = _layouts(seen, random.Random(1), 40)
+    assert all(len(layout[declarer]) == 10 for layout in layouts)
+    assert any(kept & layout[declarer] for layout in layouts)
+    own = _see(state.view(declarer))  # he knows his discard: nothing of his is unknown to him
+    assert not (kept | set(away)) & own.unknown
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("contract", ["6S", "7H", "8NT", "9C", "10D"])
+def test_a_lone_whister_weighs_open_and_closed_by_the_tables_own_scoring(
+    players: int, variant: str, contract: str
+) -> None:
+    """What the lone whister's choice of open or closed is weighed in: his balance for the
+    defence's tricks, by the pulka's own rules. More tricks are never worth less to him, a
+    trick short of the obligation costs him, and a fraction lies between its neighbours."""
+    deal = Deal.shuffled(players, 0, random.Random(9).randrange)
+    declarer = deal.first_hand
+    whister = deal.left_of(declarer)
+    state = DealState.new(deal, variant)
+    state = replace(state, kind=Kind.GAME, declarer=declarer, contract=Bid.parse(contract))
+    worth = _whister_worth(replace(state.view(whister), viewer=whister))
+    values = [worth(t) for t in range(11)]
+    assert values == sorted(values)
+    level = int(contract[:-1] if contract[-1] != "T" else contract[:-2])
+    obligation = OBLIGATION[level]
+    assert worth(obligation - 1) < worth(obligation)
+    assert worth(obligation - 0.5) == pytest.approx(
+        (values[obligation - 1] + values[obligation]) / 2
+    )
