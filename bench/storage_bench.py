@@ -64,7 +64,8 @@ async def concurrent_appends(path: str, tables: int = 100, each: int = 20) -> fl
 
 
 async def fill(path: str, tables: int, rng: random.Random) -> int:
-    """N tables, each seated, in a rubber, with a deal part-played (auction done, some tricks)."""
+    """N tables, each seated, in a rubber: its first deal played out, its second part-played
+    (the restore shows the first as it ended: ``DealRedrawn``)."""
     store = await open_storage(path)
     players = [await store.ensure_player(10_000 + i, f"P{i}") for i in range(4)]
     total = 0
@@ -75,15 +76,20 @@ async def fill(path: str, tables: int, rng: random.Random) -> int:
         for seat, pid in seats.items():
             await store.set_seat(table.id, seat, pid)
         await store.start_match(table.id, seats)
-        deal = Deal.shuffled(Seat(n % 4), rng.randrange)
-        actions = random_actions(deal, rng, finish=True, extras=False)
-        actions = actions[: rng.randint(len(actions) // 2, max(1, len(actions) - 1))]
-        payload = {"dealer": deal.dealer.name, "pbn": deal.to_pbn()}
-        await store.start_deal(table.id, 1, payload, None)
-        for seq, action in enumerate(actions, start=1):
-            kind, payload = BRIDGE.to_event(action)
-            await store.append_event(table.id, 1, seq, kind, payload, None)
-        total += len(actions) + 1
+        for number in (1, 2):
+            deal = Deal.shuffled(Seat((n + number) % 4), rng.randrange)
+            actions = random_actions(deal, rng, finish=True, extras=False)
+            if number == 2:
+                actions = actions[: rng.randint(len(actions) // 2, max(1, len(actions) - 1))]
+            payload = {"dealer": deal.dealer.name, "pbn": deal.to_pbn()}
+            await store.start_deal(table.id, number, payload, None)
+            for seq, action in enumerate(actions, start=1):
+                kind, payload = BRIDGE.to_event(action)
+                await store.append_event(table.id, number, seq, kind, payload, None)
+            if number == 1:
+                final = replay(BRIDGE, 4, await store.events(table.id, 1))
+                await store.finish_deal(table.id, 1, BRIDGE.outcome(final))
+            total += len(actions) + 1
     await store.close()
     return total
 
@@ -101,16 +107,21 @@ async def load_all(path: str) -> tuple[float, float, int]:
     return read - start, done - start, len(states)
 
 
-async def restore(path: str) -> tuple[float, int]:
-    """What the bot does at start-up: every active table loaded and replayed by the service."""
+async def restore(path: str) -> tuple[float, int, float, int]:
+    """What the bot does at start-up: every active table loaded and replayed by the service;
+    then, once it polls, each table's last finished deal replayed to be shown as it ended."""
     from bot.tables import TableService
 
     start = time.perf_counter()
     store = await open_storage(path)
-    changes = await TableService(store).restore_all()
+    service = TableService(store)
+    changes = await service.restore_all()
     elapsed = time.perf_counter() - start
+    start = time.perf_counter()
+    redrawn = [change async for change in service.redraw_finished()]
+    after = time.perf_counter() - start
     await store.close()
-    return elapsed, len(changes)
+    return elapsed, len(changes), after, len(redrawn)
 
 
 async def run(backend: str, new: Callable[[], str], tables: int, events: int) -> None:
@@ -129,10 +140,11 @@ async def run(backend: str, new: Callable[[], str], tables: int, events: int) ->
         f"[{backend}] load: {n} active tables read in bulk in {tables_s:.2f} s; with every deal "
         f"replayed through games/ {total_s:.2f} s ({total_s / n * 1000:.2f} ms per table)"
     )
-    restore_s, restored = await restore(path)
+    restore_s, restored, redraw_s, redrawn = await restore(path)
     print(
         f"[{backend}] restore: the bot's table service brought back {restored} tables in "
-        f"{restore_s:.2f} s (players, rubber sheet, deal replay, pauses)"
+        f"{restore_s:.2f} s (players, rubber sheet, deal replay, pauses); then, the bot up, "
+        f"{redrawn} finished deals replayed to be shown as they ended in {redraw_s:.2f} s"
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import logging
 import random
@@ -181,6 +183,12 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     await _set_commands(application, plugins)
     for change in await service.restore_all():
         presenter.show(change)
+
+    async def redraw() -> None:
+        async for change in service.redraw_finished():
+            presenter.redraw(change)
+
+    application.bot_data["redraw"] = asyncio.get_running_loop().create_task(redraw())
     for aside in service.set_aside.values():
         t = Translator(aside.language)
         outbox.post(aside.chat.tg_chat_id, aside.topic_id, Rendered(t("refusal.table_set_aside")))
@@ -225,6 +233,11 @@ async def _post_shutdown(application: Application[Any, Any, Any, Any, Any, Any])
     heartbeat: Heartbeat | None = application.bot_data.get("heartbeat")
     if heartbeat is not None:  # first: a bot on its way out is no longer healthy
         await heartbeat.stop()
+    redraw: asyncio.Task[None] | None = application.bot_data.get("redraw")
+    if redraw is not None:
+        redraw.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await redraw
     presenter: Presenter | None = application.bot_data.get("presenter")
     if presenter is not None and presenter.robots is not None:
         await presenter.robots.close()

@@ -62,10 +62,6 @@ class Presenter:
         match_over = False
         for notice in change.notices:
             match_over = match_over or isinstance(notice, MatchFinished)
-            if isinstance(notice, DealRedrawn):
-                with self.outbox.correcting():
-                    ui.show_finished(self, snap, notice.deal_no, notice.final, notice.before)
-                continue
             if ui.notice(self, snap, notice, t):
                 continue
             if isinstance(notice, SubRefused):
@@ -96,6 +92,16 @@ class Presenter:
             self.outbox.want(snap.table_id, key, chat, thread, seating)
         if self.robots is not None:
             self.robots.poke(snap)
+
+    def redraw(self, change: Change) -> None:
+        """A restart's correction of finished deals' screens (``DealRedrawn``), and only that:
+        messages already in their chats are edited, nothing is posted."""
+        snap = change.snapshot
+        ui = self.plugins.ui(snap.game.name)
+        for notice in change.notices:
+            if isinstance(notice, DealRedrawn):
+                with self.outbox.correcting():
+                    ui.show_finished(self, snap, notice.deal_no, notice.final, notice.before)
 
     def notify_turn(self, snap: Snapshot, seat: int) -> None:
         """The seat's screen sent anew as a new message (a notification), the old one deleted."""

@@ -16,7 +16,6 @@ from bot.tables.model import (
     RECOVERY_DELAYS,
     VOTE,
     Change,
-    DealFinished,
     DealRedrawn,
     Live,
     Notice,
@@ -29,6 +28,7 @@ from bot.tables.restore import (
     _live_from,
     _match_before,
 )
+from games.core.protocols import Match
 from games.errors import RuleError
 from storage.events import replay
 from storage.interface import (
@@ -60,6 +60,9 @@ class TableBase:
         self._recovering: dict[int, asyncio.Task[None]] = {}
         # Tables whose log does not replay: never loaded again by this process.
         self.set_aside: dict[int, SetAside] = {}
+        # Restored tables whose match's last finished deal is to be shown again as it ended:
+        # table id -> (that deal, its players, the match as it was played).
+        self._to_redraw: dict[int, tuple[int, int, Match]] = {}
         # Told of a table brought back after a failure (the bot shows it): set by the app.
         self.on_recovered: Callable[[Change], None] | None = None
 
@@ -262,29 +265,36 @@ class TableBase:
                     except Refusal:
                         continue  # set aside: every other table runs
                     notices = await self._advance(live)
-                    if not any(isinstance(n, DealFinished) for n in notices):
-                        notices.extend(await self._last_finished(live, bundle))
+                    before = live.deal_no - 1
+                    if before in live.scored and live.match is not None:
+                        # shown again once the bot is up (``redraw_finished``), not now:
+                        # replaying 1,000 deals more would double the time to the first poll
+                        match = _match_before(live, bundle, before)
+                        self._to_redraw[table_id] = (before, live.seat_count, match)
                     changes.append(Change(self._snapshot(live), tuple(notices)))
         finally:
             if collecting:
                 gc.enable()
         return changes
 
-    async def _last_finished(self, live: Live, bundle: TableBundle) -> list[Notice]:
-        """The match's last finished deal, to be shown again as it ended (``DealRedrawn``):
-        the previous process may have died before its players' keyboards were taken away."""
-        deal_no = live.deal_no - 1
-        if deal_no not in live.scored or live.match is None:
-            return []  # no earlier deal in this match
-        try:
-            events = await self.storage.events(live.table.id, deal_no)
-            final = replay(live.game, live.seat_count, events)
-        except Exception:  # an old log the rules no longer read: its screens stay as they are
-            log.warning("table %s: deal %s not redrawn", live.table.id, deal_no)
-            return []
-        if not final.finished:
-            return []
-        return [DealRedrawn(deal_no, final, _match_before(live, bundle, deal_no))]
+    async def redraw_finished(self) -> AsyncIterator[Change]:
+        """After a restore, each table's last finished deal of its match as it ended
+        (``DealRedrawn``): the previous process may have died before its players' keyboards
+        were taken away. One table at a time, under its lock, so that play goes on meanwhile."""
+        while self._to_redraw:
+            table_id, (deal_no, players, before) = self._to_redraw.popitem()
+            async with self._lock(table_id):
+                live = self._live.get(table_id)
+                if live is None:
+                    continue
+                try:
+                    events = await self.storage.events(table_id, deal_no)
+                    final = replay(live.game, players, events)
+                except Exception:  # a log the rules no longer read: its screens stay as they are
+                    log.warning("table %s: deal %s not redrawn", table_id, deal_no)
+                    continue
+                if final.finished:
+                    yield Change(self._snapshot(live), (DealRedrawn(deal_no, final, before),))
 
     def forget_chat(self) -> None:
         """A chat's Telegram id changed: drop every cached table (they hold the old chat)."""

@@ -162,6 +162,7 @@ class Harness:
                 or not self.app.update_queue.empty()
                 or self.app.update_processor.current_concurrent_updates
                 or any(lane.queue for lane in self.outbox._lanes.values())
+                or not self.app.bot_data["redraw"].done()  # a restart's redraw
             )
             count = len(self.api.calls)
             if busy or count != last:
