@@ -44,7 +44,6 @@ class MatchLife(TableBase):
         live.match = live.game.new_match(live.players, _options(live.table.settings, live.chat))
         live.match_changed()
         live.match_deals, live.scored = set(), set()
-        live.dealer_drawn = True
         await self._start_deal(live, self.randbelow(live.players))
 
     async def _start_deal(self, live: Live, dealer: Seat) -> None:
@@ -88,7 +87,6 @@ class MatchLife(TableBase):
             notices.extend(await self._finish_match(live))
         else:
             notices.extend(await self._hand_over(live))
-            live.dealer_drawn = False
             await self._start_deal(live, live.game.next_dealer(state.dealer, live.players))
         return notices
 

@@ -270,7 +270,6 @@ class Live:
     state: State[Any, Any] | None
     seq: int  # events in the deal's log (rules' and votes'): the next one's key
     paused: set[Seat] = field(default_factory=set)
-    dealer_drawn: bool = False
     end_votes: set[Seat] = field(default_factory=set)  # consent to stop the match now
     undo_request: UndoRequest | None = None
     sub_request: SubRequest | None = None
@@ -294,6 +293,16 @@ class Live:
         """The match was written on; ``copied``: a copy of it as it now stands, if one was
         made anyway."""
         self.shown = copied
+
+    @property
+    def dealer_drawn(self) -> bool:
+        """The match's first deal is under way (its dealer was drawn by lot): read from what
+        storage holds, so that a restart shows the same table and edits nothing."""
+        return (
+            self.match_id is not None
+            and bool(self.match_deals)
+            and (self.deal_no == min(self.match_deals))
+        )
 
     @property
     def humans(self) -> set[Seat]:

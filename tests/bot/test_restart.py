@@ -107,12 +107,18 @@ async def test_a_database_that_is_not_ours_stops_the_bot_with_a_clear_message(
     assert notes.read_text().startswith("not a database")
 
 
-async def test_a_restart_spends_no_call_on_a_message_that_did_not_change(h: Harness) -> None:
+@pytest.mark.parametrize("presses", [0, 9])  # the first deal before its first call; later
+async def test_a_restart_spends_no_call_on_a_message_that_did_not_change(
+    h: Harness, presses: int
+) -> None:
     """Each kept message's last content is remembered (a digest beside its id), so a restart
-    re-renders every table and sends nothing whose content is the same as before."""
+    re-renders every table and sends nothing whose content is the same as before; nor does
+    anything a message shows live only in memory (the first dealer drawn by lot)."""
     await seat_four(h)
+    if presses == 0:
+        assert "по жребию" in h.table_message().text
     driver = Driver(h, PLAYERS, random.Random(4))
-    for _ in range(9):
+    for _ in range(presses):
         assert await driver.step()
     await h.settle()
     await h.stop()
