@@ -9,6 +9,7 @@ import gc
 import logging
 import secrets
 import weakref
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
@@ -41,6 +42,10 @@ from storage.interface import (
 
 log = logging.getLogger(__name__)
 
+# Tables and players the service keeps in memory at most (see ``TableBase``): a process that
+# serves 100,000 tables in its life holds about as much as one that served a few thousand.
+MAX_LIVE, MAX_PLAYERS = 2_000, 20_000
+
 
 class TableBase:
     """Owns live tables: the cache, the locks, loading and restoring, the players, writing
@@ -51,11 +56,15 @@ class TableBase:
     ) -> None:
         self.storage = storage
         self.randbelow = randbelow
-        self._live: dict[int, Live] = {}
+        # The tables and players kept in memory, least recently used first, and how many:
+        # beyond these, tables with no match in progress and players not seen lately are
+        # dropped (storage holds them all; the next update loads them again).
+        self._live: OrderedDict[int, Live] = OrderedDict()
+        self.max_live, self.max_players = MAX_LIVE, MAX_PLAYERS
         # A table's lock lives while someone holds or awaits it: a table nobody touches costs
         # nothing here, however many tables the bot has seen.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._players: dict[int, Player] = {}  # Telegram user id -> player
+        self._players: OrderedDict[int, Player] = OrderedDict()  # Telegram user id -> player
         self._usernames: dict[int, str | None] = {}  # Telegram user id -> @username
         self._recovering: dict[int, asyncio.Task[None]] = {}
         # Tables whose log does not replay: never loaded again by this process.
@@ -79,10 +88,15 @@ class TableBase:
             and (not language or known.language == language)
             and self._usernames.get(tg_user_id) == username
         ):
+            self._players.move_to_end(tg_user_id)
             return known
         player = await self.storage.ensure_player(tg_user_id, name, language, username)
         self._players[tg_user_id] = player
+        self._players.move_to_end(tg_user_id)
         self._usernames[tg_user_id] = username
+        while len(self._players) > self.max_players:
+            oldest, _ = self._players.popitem(last=False)
+            self._usernames.pop(oldest, None)
         return player
 
     async def reachable(self, player_id: int) -> bool:
@@ -196,7 +210,28 @@ class TableBase:
         if live is None:
             live = await self._load(table_id)
             self._live[table_id] = live
+            self._trim()
+        else:
+            self._live.move_to_end(table_id)
         return live
+
+    def _trim(self) -> None:
+        """Drop the least recently used tables past ``max_live`` that have no match in
+        progress and that nothing is changing (a match's tables stay: their timers, robots and
+        votes are about them). A bounded look, so a crowd of matches costs nothing here."""
+        excess = len(self._live) - self.max_live
+        if excess <= 0:
+            return
+        dropped: list[int] = []
+        for looked, (table_id, live) in enumerate(self._live.items()):
+            if len(dropped) >= excess or looked >= excess + 256:
+                break
+            lock = self._locks.get(table_id)
+            busy = (lock is not None and lock.locked()) or table_id in self._recovering
+            if live.match_id is None and not busy:
+                dropped.append(table_id)
+        for table_id in dropped:
+            del self._live[table_id]
 
     async def _load(self, table_id: int) -> Live:
         if table_id in self.set_aside:

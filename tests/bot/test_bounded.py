@@ -109,3 +109,43 @@ async def test_a_thousand_tables_through_their_life(rig: Rig) -> None:
     gc.collect()
     assert len(rig.service._locks) == 0
     assert rig.outbox.remembered() <= CAP
+
+
+async def test_tables_and_players_done_with_leave_memory_and_come_back_from_storage(
+    rig: Rig,
+) -> None:
+    """Tables whose rubber ended, past ``max_live``, and players not seen lately, past
+    ``max_players``, are dropped from the service's memory; the next update to either loads it
+    from storage as it was. A table in a rubber is never dropped."""
+    service = rig.service
+    service.max_live, service.max_players = 8, 12
+    ended = []
+    for n in range(30):
+        change, _ = await service.open_table(-5000 - n, "Club", None, "en", "bridge")
+        table = change.snapshot.table_id
+        for i, seat in enumerate(Seat):
+            player = await service.player(10_000 + 4 * n + i, f"P{n}.{i}", "en")
+            change = await service.sit(table, player, seat)
+        assert change.snapshot.match is not None
+        if n % 3:  # two tables of three stop their rubber; the third plays on
+            change = await service.end_by_admin(table)
+            ended.append(table)
+        rig.presenter.show(change)
+        assert len(service._players) <= service.max_players
+    playing = [t for t in service._live if t not in ended]
+    assert len(playing) == 10  # every table in a rubber is still here
+    assert len(service._live) <= service.max_live + len(playing)
+    assert len([t for t in service._live if t in ended]) <= service.max_live
+    # The first table, long dropped, comes back as it was: the same four seated, no rubber.
+    first = ended[0]
+    assert first not in service._live
+    snap = await service.snapshot(first)
+    assert [h.name for _, h in sorted(snap.seats.items())] == [f"P1.{i}" for i in range(4)]
+    assert snap.match is None
+    # and a rubber starts there again
+    player = snap.seats[Seat.N].player_id
+    change = await service.next_match(first, player, new_partners=False)
+    assert change.snapshot.match is not None and change.snapshot.state is not None
+    # A player long dropped is the same player when seen again.
+    again = await service.player(10_004, "P1.0", "en")
+    assert again.id == snap.seats[Seat.N].player_id
