@@ -1,6 +1,11 @@
 """Load: N tables at once, each with four scripted players pressing the buttons the bot offers.
 
     python -m bench.load [--tables 10 100 1000] [--seconds 30] [--think 2.0] [--robots 0 0.1]
+                         [--http [aiohttp] [httpx]]
+
+With ``--http`` the bot is ``python -m bot`` in a process of its own, calling the fake Bot API
+(served from this process) over loopback HTTP with each Bot API client named in turn, side by
+side in one run; the CPU a press costs is read from the bot's process alone (``/proc``).
 
 With ``--robots 0.1`` a tenth of the tables seat one person and three robots (they think in
 the bot's process pool, as in production, one second's budget a card, a second's pause before
@@ -35,15 +40,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import os
 import random
 import resource
 import tempfile
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.config import HTTP_CLIENTS
 from tests.bot.harness import Harness
+from tests.bot.processes import BotProcess
 from tests.fakeapi import FakeBotApi, Sent, User
 
 FIRST_USER = 1_000_000
@@ -142,6 +151,7 @@ class Load:
         self.follow_ups: list[float] = []
         self.measuring = False
         self.refused = 0
+        self.shown = 0  # sends and edits seen so far
         api.on_sent.append(self.seen)
 
     def rig_of(self, sent: Sent) -> TableRig | None:
@@ -154,6 +164,7 @@ class Load:
 
     def seen(self, sent: Sent) -> None:
         """Every message the bot sends or edits: keep each table's offered buttons current."""
+        self.shown += 1
         rig = self.rig_of(sent)
         if rig is None:
             return
@@ -274,14 +285,28 @@ async def seat(load: Load, rig: TableRig, robots: bool = False) -> None:
         rig.changed.clear()
 
 
-async def run(
-    tables: int, seconds: float, think: float, warmup: float, robot_share: float = 0.0
-) -> dict[str, float]:
-    api = LoadApi()
-    with tempfile.TemporaryDirectory() as tmp:
-        harness = Harness(
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU a process has used so far (``/proc/<pid>/stat``)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_of(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+class InProcess:
+    """The bot in this process, answered through ``InProcessRequest`` (no HTTP)."""
+
+    def __init__(self, api: LoadApi, database: str) -> None:
+        self.harness = Harness(
             api,
-            str(Path(tmp) / "load.sqlite3"),
+            database,
             group_interval=4.0,
             private_interval=1.0,
             in_process=True,
@@ -289,9 +314,76 @@ async def run(
             robot_budget=1.0,
             robot_workers=0,  # as in production: one a CPU, less the one kept for people
         )
-        await harness.start()
+        self.pid = os.getpid()
+
+    async def start(self) -> None:
+        await self.harness.start()
+
+    async def settle(self, load: Load) -> None:
+        await self.harness.settle(timeout=600)
+
+    async def stop(self) -> None:
+        await self.harness.stop()
+
+
+class OverHttp:
+    """``python -m bot`` in a process of its own, calling the fake Bot API (in this process)
+    over loopback HTTP with PTB's own transport, as in production: its CPU is read from
+    ``/proc``, so the fake API and the players cost it nothing."""
+
+    def __init__(self, api: LoadApi, database: str, client: str) -> None:
+        self.api, self.database, self.client = api, database, client
+        self.process: BotProcess | None = None
+        self.pid = 0
+
+    async def start(self) -> None:
+        await self.api.start()
+        env = {
+            "GROUP_EDIT_INTERVAL": "4",  # the production pacing
+            "PRIVATE_EDIT_INTERVAL": "1",
+            "GROUP_RATE_PER_MINUTE": "1000000",  # Telegram's limits lifted, as in-process
+            "OVERALL_RATE_PER_SECOND": "1000000",
+            "TURN_NOTICE_SECONDS": "0",
+            "ROBOT_WORKERS": "0",
+            "BOT_API_CLIENT": self.client,
+        }
+        self.process = await BotProcess.start(self.api, self.database, "load", env)
+        await self.process.until("ready", 120)
+        self.pid = self.process.process.pid
+
+    async def settle(self, load: Load) -> None:
+        """Until the bot has sent nothing for a second."""
+        last, since = -1, time.monotonic()
+        while time.monotonic() - since < 1.0:
+            if load.shown != last:
+                last, since = load.shown, time.monotonic()
+            await asyncio.sleep(0.05)
+
+    async def stop(self) -> None:
+        if self.process is not None:
+            await self.process.stop()
+        await self.api.stop()
+
+
+async def run(
+    tables: int,
+    seconds: float,
+    think: float,
+    warmup: float,
+    robot_share: float = 0.0,
+    client: str = "",
+) -> dict[str, float]:
+    """``client``: the bot over HTTP in its own process, with that Bot API client; "": the
+    bot in this process, answered in-process."""
+    api = LoadApi()
+    with tempfile.TemporaryDirectory() as tmp:
+        database = str(Path(tmp) / "load.sqlite3")
+        host: InProcess | OverHttp = (
+            OverHttp(api, database, client) if client else InProcess(api, database)
+        )
+        await host.start()
         gc.collect()
-        before = rss_kb()
+        before = rss_of(host.pid)
         load = Load(api, tables, think, seed=tables)
         started = time.monotonic()
         every = round(1 / robot_share) if robot_share else 0
@@ -301,9 +393,9 @@ async def run(
                 *(seat(load, r, r.index in robot_rigs) for r in load.rigs[chunk : chunk + 100])
             )
         seating = time.monotonic() - started
-        await harness.settle(timeout=600)
+        await host.settle(load)
         gc.collect()
-        idle = rss_kb()
+        idle = rss_of(host.pid)
 
         stop = asyncio.Event()
         players = [asyncio.create_task(load.play(rig, stop)) for rig in load.rigs]
@@ -312,9 +404,12 @@ async def run(
         watch = GcWatch()
         first_press = sum(r.presses for r in load.rigs)
         mark = len(load.arrivals)
+        cpu_start = cpu_seconds(host.pid)
         window_start = time.monotonic()
         await asyncio.sleep(seconds)
         window = time.monotonic() - window_start
+        cpu = cpu_seconds(host.pid) - cpu_start
+        peak = rss_of(host.pid)
         load.measuring = False
         watch.close()
         handled = [q for q in list(load.arrivals)[mark:] if q in api.answered_at]
@@ -332,6 +427,8 @@ async def run(
             "seating_s": seating,
             "presses": presses,
             "updates_per_s": len(handled) / window,
+            "cpu_ms_per_press": cpu / max(1, len(handled)) * 1000,
+            "cpu_share": cpu / window,
             "answer_p50_ms": percentile(latencies, 0.50) * 1000,
             "answer_p99_ms": percentile(latencies, 0.99) * 1000,
             "answer_max_ms": max(latencies, default=float("nan")) * 1000,
@@ -340,13 +437,13 @@ async def run(
             "next_max_ms": max(load.follow_ups, default=float("nan")) * 1000,
             "rss_before_mb": before / 1024,
             "rss_idle_mb": idle / 1024,
-            "peak_mb": peak_kb() / 1024,
+            "peak_mb": (peak if client else peak_kb()) / 1024,
             "kb_per_table": (idle - before) / tables,
             "refused": load.refused,
             "gc_full": len(watch.pauses),
             "gc_max_ms": max(watch.pauses, default=0.0) * 1000,
         }
-        await harness.stop()
+        await host.stop()
     return result
 
 
@@ -363,24 +460,43 @@ def main() -> None:
         default=[0.0],
         help="shares of tables with one person and three robots (e.g. 0 0.1: both, in turn)",
     )
+    parser.add_argument(
+        "--http",
+        nargs="*",
+        choices=HTTP_CLIENTS,
+        help="the bot in its own process over loopback HTTP, with each Bot API client named "
+        "in turn (none named: aiohttp and httpx); its CPU alone is measured",
+    )
     args = parser.parse_args()
+    clients = [""] if args.http is None else (args.http or list(HTTP_CLIENTS))
     for tables in args.tables:
         for share in args.robots:
-            r = asyncio.run(run(tables, args.seconds, args.think, args.warmup, share))
-            print(
-                f"{r['tables']:>5} tables, {r['robot_tables']:.0f} with robots "
-                f"(think {args.think:g} s): "
-                f"{r['updates_per_s']:.0f} updates/s; "
-                f"answer p50 {r['answer_p50_ms']:.1f} / p99 {r['answer_p99_ms']:.1f} / "
-                f"max {r['answer_max_ms']:.0f} ms; "
-                f"next buttons p50 {r['next_p50_ms']:.0f} / p99 {r['next_p99_ms']:.0f} / "
-                f"max {r['next_max_ms']:.0f} ms; "
-                f"RSS {r['rss_before_mb']:.0f} -> {r['rss_idle_mb']:.0f} MB idle, "
-                f"peak {r['peak_mb']:.0f} MB; {r['kb_per_table']:.0f} KB per idle table; "
-                f"seated in {r['seating_s']:.1f} s; {r['refused']:.0f} presses refused; "
-                f"{r['gc_full']:.0f} full GCs, longest {r['gc_max_ms']:.0f} ms",
-                flush=True,
-            )
+            for client in clients:
+                report(
+                    args, client, run(tables, args.seconds, args.think, args.warmup, share, client)
+                )
+
+
+def report(
+    args: argparse.Namespace, client: str, running: Coroutine[Any, Any, dict[str, float]]
+) -> None:
+    r = asyncio.run(running)
+    where = f"over HTTP with {client}" if client else "in-process"
+    print(
+        f"{r['tables']:>5} tables, {r['robot_tables']:.0f} with robots "
+        f"(think {args.think:g} s, {where}): "
+        f"{r['updates_per_s']:.0f} updates/s; "
+        f"CPU {r['cpu_ms_per_press']:.2f} ms a press ({r['cpu_share']:.0%} of a core); "
+        f"answer p50 {r['answer_p50_ms']:.1f} / p99 {r['answer_p99_ms']:.1f} / "
+        f"max {r['answer_max_ms']:.0f} ms; "
+        f"next buttons p50 {r['next_p50_ms']:.0f} / p99 {r['next_p99_ms']:.0f} / "
+        f"max {r['next_max_ms']:.0f} ms; "
+        f"RSS {r['rss_before_mb']:.0f} -> {r['rss_idle_mb']:.0f} MB idle, "
+        f"peak {r['peak_mb']:.0f} MB; {r['kb_per_table']:.0f} KB per idle table; "
+        f"seated in {r['seating_s']:.1f} s; {r['refused']:.0f} presses refused; "
+        f"{r['gc_full']:.0f} full GCs, longest {r['gc_max_ms']:.0f} ms",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ from bot.standby import Lease
 from bot.tables import TableService, Written
 from bot.throttle import Throttle
 from bot.timers import TurnTimers
-from bot.transport import Fenced, SlimUpdates
+from bot.transport import AiohttpRequest, Fenced, SlimUpdates
 from bot.views import Rendered
 from bot.webhook import GuardedApplication
 from storage import SqlStore, is_postgres, open_storage
@@ -84,16 +84,17 @@ def build_application(
     if config.base_file_url:
         builder = builder.base_file_url(config.base_file_url)
     updates: BaseRequest = SlimUpdates(
-        request if request is not None else HTTPXRequest(connection_pool_size=1)
+        request if request is not None else _client(config.http_client, 1)
     )
+    if request is None:
+        request = _client(config.http_client, 256)
     lease = None
     if is_postgres(config.database):  # one active process per database; others wait
         lease = Lease(config.database, config.standby_interval)
         # No call to Telegram from a process that may have lost the lease (frozen past it).
-        request = Fenced(request or HTTPXRequest(connection_pool_size=256), lease.may_call)
+        request = Fenced(request, lease.may_call)
         updates = Fenced(updates, lease.may_call)
-    if request is not None:
-        builder = builder.request(request)
+    builder = builder.request(request)
     builder = builder.get_updates_request(updates)
     application: BridgeApp = builder.build()  # type: ignore[assignment]
     application.bot_data["config"] = config
@@ -213,6 +214,13 @@ async def _set_commands(
         ):
             commands = [BotCommand(name, t(f"command.{name}")) for name in names]
             await application.bot.set_my_commands(commands, scope=scope, language_code=language)
+
+
+def _client(name: str, pool: int) -> BaseRequest:
+    """The Bot API's HTTP client (``BOT_API_CLIENT``) with ``pool`` connections."""
+    if name == "httpx":
+        return HTTPXRequest(connection_pool_size=pool)
+    return AiohttpRequest(connection_pool_size=pool)
 
 
 DRAIN_SECONDS = 20.0  # what a graceful stop waits for queued messages (a few group intervals)

@@ -55,6 +55,9 @@ class Config:
     robot_delay: float = 1.0
     robot_budget: float = 1.0
     robot_workers: int = 0
+    # The HTTP client the Bot API is called with: "aiohttp" (the default, chosen by
+    # ``bench/load --http``) or "httpx" (PTB's own).
+    http_client: str = "aiohttp"
     # PostgreSQL: how often a standby process tries to take over, and the active one checks
     # that it still holds the database's active lock.
     standby_interval: float = 1.0
@@ -110,6 +113,7 @@ class Config:
             robot_delay=_number(source, "ROBOT_DELAY_SECONDS", 1.0),
             robot_budget=_number(source, "ROBOT_SECONDS_PER_CARD", 1.0, positive=True),
             robot_workers=_whole(source, "ROBOT_WORKERS", 0),
+            http_client=_choice(source, "BOT_API_CLIENT", "aiohttp", HTTP_CLIENTS),
             standby_interval=_number(source, "STANDBY_CHECK_SECONDS", 1.0, positive=True),
             webhook_url=webhook_url,
             webhook_secret=webhook_secret,
@@ -156,6 +160,9 @@ def _whole(
     if value < least or (most is not None and value > most):
         raise ConfigError(f"{name}={text[:20]!r} is not {accepted}")
     return value
+
+
+HTTP_CLIENTS = ("aiohttp", "httpx")
 
 
 def _choice(source: Mapping[str, str], name: str, default: str, accepted: tuple[str, ...]) -> str:

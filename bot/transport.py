@@ -11,11 +11,16 @@ everything else in the update is untouched.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
-from telegram.error import NetworkError
+import aiohttp
+from telegram._utils.defaultvalue import DefaultValue
+from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
+
+_TOKEN_IN_URL = re.compile(r"/bot[^/\s]+/")
 
 
 class _Wrapper(BaseRequest):
@@ -113,3 +118,103 @@ class Fenced(_Wrapper):
         return await super().do_request(
             url, method, request_data, read_timeout, write_timeout, connect_timeout, pool_timeout
         )
+
+
+class AiohttpRequest(BaseRequest):
+    """PTB's request contract on aiohttp's client, instead of httpx: the same calls, status
+    codes, timeouts and errors (``TimedOut``, ``NetworkError``), the token never in an error's
+    text. Chosen by ``bench/load --http``: see docs/benchmarks.md for the CPU a press costs
+    on each (httpx with httpcore and anyio spends most of the bot's CPU on its own locks,
+    events and pool scans)."""
+
+    def __init__(
+        self,
+        connection_pool_size: int = 256,
+        read_timeout: float | None = 5.0,
+        write_timeout: float | None = 5.0,
+        connect_timeout: float | None = 5.0,
+        pool_timeout: float | None = 1.0,
+        media_write_timeout: float | None = 20.0,
+    ) -> None:
+        self._pool_size = connection_pool_size
+        self._read, self._write, self._connect = read_timeout, write_timeout, connect_timeout
+        self._pool, self._media_write = pool_timeout, media_write_timeout
+        self._session: aiohttp.ClientSession | None = None
+
+    @property
+    def read_timeout(self) -> float | None:
+        return self._read
+
+    async def initialize(self) -> None:
+        """Nothing yet: the pooled session opens once Telegram has answered a call (a rejected
+        token at start must leave no session open behind the one-line error)."""
+
+    def _new_session(self, pool: int) -> aiohttp.ClientSession:
+        return aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=pool, ttl_dns_cache=300),
+            headers={"User-Agent": self.USER_AGENT},
+            skip_auto_headers=("Accept-Encoding",),
+        )
+
+    async def shutdown(self) -> None:
+        if self._session is not None and not self._session.closed:
+            await self._session.close()
+        self._session = None
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: Any = BaseRequest.DEFAULT_NONE,
+        write_timeout: Any = BaseRequest.DEFAULT_NONE,
+        connect_timeout: Any = BaseRequest.DEFAULT_NONE,
+        pool_timeout: Any = BaseRequest.DEFAULT_NONE,
+    ) -> tuple[int, bytes]:
+        files = request_data.multipart_data if request_data and request_data.contains_files else {}
+        read = self._read if isinstance(read_timeout, DefaultValue) else read_timeout
+        connect = self._connect if isinstance(connect_timeout, DefaultValue) else connect_timeout
+        pool = self._pool if isinstance(pool_timeout, DefaultValue) else pool_timeout
+        write = write_timeout
+        if isinstance(write, DefaultValue):
+            write = self._media_write if files else self._write
+        # aiohttp counts the wait for a pooled connection in ``connect``; a write is bounded by
+        # the whole call (the socket's reads start once the request is written).
+        timeout = aiohttp.ClientTimeout(
+            total=None if read is None or write is None else read + write + (connect or 0),
+            connect=None if connect is None and pool is None else (connect or 0) + (pool or 0),
+            sock_read=read,
+        )
+        body: aiohttp.FormData | dict[str, str] | None = None
+        if request_data is not None:
+            if files:
+                form = aiohttp.FormData()
+                for name, value in request_data.json_parameters.items():
+                    form.add_field(name, value)
+                for name, part in files.items():
+                    if isinstance(part, tuple):
+                        filename, content, mimetype = part
+                        form.add_field(name, content, filename=filename, content_type=mimetype)
+                    else:
+                        form.add_field(name, part)
+                body = form
+            else:
+                body = request_data.json_parameters
+        try:
+            if self._session is None or self._session.closed:
+                async with (
+                    self._new_session(1) as session,  # closed whatever the answer
+                    session.request(method, url, data=body, timeout=timeout) as res,
+                ):
+                    answer = res.status, await res.read()
+                if answer[0] == 200 and (self._session is None or self._session.closed):
+                    self._session = self._new_session(self._pool_size)
+                return answer
+            async with self._session.request(method, url, data=body, timeout=timeout) as res:
+                return res.status, await res.read()
+        except TimeoutError as err:
+            raise TimedOut from err
+        except aiohttp.ClientError as err:
+            # aiohttp may name the URL, which holds the token: the error says its kind only
+            text = _TOKEN_IN_URL.sub("/bot<token>/", str(err).replace(url, "<Bot API URL>"))
+            raise NetworkError(f"aiohttp.{type(err).__name__}: {text}") from err

@@ -1,10 +1,18 @@
-"""SlimUpdates drops only the keyboards of messages under pressed buttons."""
+"""The Bot API transport: SlimUpdates drops only the keyboards of messages under pressed
+buttons, and both HTTP clients keep PTB's request contract."""
 
 from __future__ import annotations
 
 import json
 
-from bot.transport import slim
+import pytest
+from telegram import Bot, InputFile
+from telegram.error import BadRequest, NetworkError, TimedOut
+from telegram.request import BaseRequest, HTTPXRequest
+
+from bot.config import HTTP_CLIENTS
+from bot.transport import AiohttpRequest, slim
+from tests.fakeapi import FakeBotApi
 
 
 def test_slim_drops_the_pressed_messages_keyboard_and_nothing_else() -> None:
@@ -30,3 +38,45 @@ def test_slim_drops_the_pressed_messages_keyboard_and_nothing_else() -> None:
     assert out["result"][1] == body["result"][1]
     error = json.dumps({"ok": False, "error_code": 409}).encode()
     assert slim(error) == error
+
+
+def _client(name: str, **timeouts: float) -> BaseRequest:
+    if name == "httpx":
+        return HTTPXRequest(connection_pool_size=4, **timeouts)
+    return AiohttpRequest(connection_pool_size=4, **timeouts)
+
+
+@pytest.mark.parametrize("name", HTTP_CLIENTS)
+async def test_each_bot_api_client_keeps_ptbs_request_contract(api: FakeBotApi, name: str) -> None:
+    """Both clients the bot may call Telegram with (``BOT_API_CLIENT``) make the same calls:
+    plain and with a file, an error status as PTB's own exception, a slow answer as TimedOut,
+    and a server out of reach as NetworkError whose text holds no token."""
+    bot = Bot(api.token, base_url=api.base_url, request=_client(name, read_timeout=0.5))
+    await bot.initialize()
+    try:
+        assert (await bot.get_me()).is_bot
+        sent = await bot.send_message(101, "<b>Привет</b> ♠", parse_mode="HTML")
+        assert api.chat_messages(101)[-1].text == "<b>Привет</b> ♠"
+        picture = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
+        await bot.send_photo(101, InputFile(picture, filename="pulka.png"), caption="Пуля")
+        upload = api.chat_messages(101)[-1].upload
+        assert upload is not None and upload.data == picture
+        with pytest.raises(BadRequest):
+            await bot.edit_message_text("x", chat_id=101, message_id=sent.message_id + 99)
+        api.latency = 1.5
+        with pytest.raises(TimedOut):
+            await bot.send_message(101, "slow")
+        api.latency = 0.0
+    finally:
+        await bot.shutdown()
+    port = api.port
+    await api.stop()  # nothing listens there now
+    request = _client(name)
+    gone = Bot(api.token, base_url=f"http://127.0.0.1:{port}/bot", request=request)
+    try:
+        with pytest.raises(NetworkError) as caught:
+            await gone.initialize()  # its first call, getMe
+        assert api.token not in str(caught.value)
+        assert api.token.split(":")[1] not in repr(caught.value)
+    finally:
+        await request.shutdown()
