@@ -5,6 +5,7 @@ next one, so a thousand tables' writes cost one fsync, not a thousand.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -86,8 +87,14 @@ class GroupCommitWriter(SqliteConnection):
                             "VALUES (?, ?, ?, ?, ?, ?, ?)",
                             [row for row, _ in accepted],
                         )
-                    for sql, args, _ in statements:
-                        await db.execute(sql, args)
+                    # a run of one statement (a thousand kept messages' ids) is one call into
+                    # SQLite's thread, not one each: each call wakes the event loop once more
+                    for sql, run in itertools.groupby(statements, key=lambda s: s[0]):
+                        rows = [args for _, args, _ in run]
+                        if len(rows) == 1:
+                            await db.execute(sql, rows[0])
+                        else:
+                            await db.executemany(sql, rows)
             except BaseException as exc:
                 error = exc if isinstance(exc, Exception) else StorageError("storage closed")
                 for done in [d for _, d in batch] + [d for _, _, d in statements]:
