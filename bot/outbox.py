@@ -57,6 +57,7 @@ MAX_KEEPS = 20_000
 # to the most, and then tries the same message again (never dropping it, never claiming it
 # was shown).
 OUTAGE_PAUSE, OUTAGE_MAX = 2.0, 60.0
+DIGEST_SECONDS = 1.0  # how long an edited message's digest may wait to be written (``_remember``)
 
 
 class _Unreachable(Exception):
@@ -219,6 +220,8 @@ class Outbox:
         self._keeps: OrderedDict[KeepId, _Kept] = OrderedDict()  # least recently wanted first
         self._sending: set[KeepId] = set()
         self._correcting = False
+        self._digests: dict[KeepId, tuple[int, int, str]] = {}  # edited, not yet written
+        self._flusher: asyncio.Task[None] | None = None
 
     # --- what callers want --------------------------------------------------------------------
 
@@ -342,8 +345,14 @@ class Outbox:
             if time.monotonic() > deadline:
                 raise TimeoutError("outbox did not drain")
             await asyncio.sleep(0.002)
+        await self._flush()
 
     async def close(self) -> None:
+        """Stop sending (``drain`` first, to send what is queued and write what was shown)."""
+        if self._flusher is not None:
+            self._flusher.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._flusher
         for lane in list(self._lanes.values()):  # a lane may drop itself meanwhile
             if lane.task is not None:
                 lane.task.cancel()
@@ -535,6 +544,7 @@ class Outbox:
             if new_id is None:
                 return True
             kept.message_id, kept.sent = new_id, content
+            self._digests.pop(keep, None)
             await self.storage.set_message(keep[0], keep[1], kept.chat_id, new_id, digest)
             with contextlib.suppress(BadRequest, _Unreachable):  # gone already, or left
                 await self._attempt(lane, "deleteMessage", {"message_id": message_id})
@@ -551,7 +561,7 @@ class Outbox:
             try:
                 await self._attempt(lane, "editMessageText", _edit_params(message_id, content))
                 kept.sent = content
-                await self.storage.set_message(keep[0], keep[1], kept.chat_id, message_id, digest)
+                self._remember(keep, kept.chat_id, message_id, digest)
                 return True
             except BadRequest as exc:
                 text = str(exc).lower()
@@ -567,8 +577,37 @@ class Outbox:
         message_id = await self._call_post(lane, content, kept.thread_id)
         if message_id is not None:
             kept.message_id, kept.sent = message_id, content
+            self._digests.pop(keep, None)
             await self.storage.set_message(keep[0], keep[1], kept.chat_id, message_id, digest)
         return True
+
+    def _remember(self, keep: KeepId, chat_id: int, message_id: int, digest: str) -> None:
+        """What an edited message shows now, written to storage within ``DIGEST_SECONDS`` with
+        the others edited meanwhile (one transaction), not once per edit: the digests only
+        spare a restart's edits, so a kill loses at most a second's worth of that saving
+        (the edit then finds the message unchanged), while a new message's id is written at
+        once (a lost id would post the message twice)."""
+        self._digests[keep] = (chat_id, message_id, digest)
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush_later(), name="outbox:digests")
+
+    async def _flush_later(self) -> None:
+        await asyncio.sleep(DIGEST_SECONDS)
+        await self._flush()
+
+    async def _flush(self) -> None:
+        pending, self._digests = self._digests, {}
+        if not pending:
+            return
+        try:
+            await asyncio.gather(
+                *(
+                    self.storage.set_message(keep[0], keep[1], chat_id, message_id, digest)
+                    for keep, (chat_id, message_id, digest) in pending.items()
+                )
+            )
+        except Exception:  # storage failing: a restart edits these again, nothing else is lost
+            log.warning("outbox: %d message digests not saved", len(pending), exc_info=True)
 
     async def _call_post(self, lane: _Lane, content: Rendered, thread_id: int | None) -> int | None:
         """Send ``content`` as a new message; its id (None: Telegram's answer had none)."""
@@ -632,7 +671,7 @@ class Outbox:
         when the outbox had forgotten it)."""
         if kept.message_id is None and not kept.looked_up:
             kept.looked_up = True
-            stored = await self.storage.message(keep[0], keep[1])
+            stored = self._digests.get(keep) or await self.storage.message(keep[0], keep[1])
             if stored is not None and stored[0] == kept.chat_id and kept.message_id is None:
                 kept.message_id, kept.stored_digest = stored[1], stored[2]
         return kept.message_id
