@@ -41,15 +41,14 @@ class SqliteTx:
             await self.db.executemany(sql, [tuple(r) for r in rows])
 
     async def one(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
-        with _duplicates():
-            async with self.db.execute(sql, tuple(args)) as cur:
-                row: sqlite3.Row | None = await cur.fetchone()
-                return row
+        rows = await self.all(sql, args)
+        return rows[0] if rows else None
 
     async def all(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
+        # one call into SQLite's thread (a cursor, its rows and its closing would be three,
+        # each waking the event loop): the reads here are a few rows at a time
         with _duplicates():
-            async with self.db.execute(sql, tuple(args)) as cur:
-                return list(await cur.fetchall())
+            return list(await self.db.execute_fetchall(sql, tuple(args)))
 
     async def scalar(self, sql: str, args: Sequence[Any] = ()) -> int:
         return first_int(await self.one(sql, args))
