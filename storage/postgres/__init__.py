@@ -83,6 +83,13 @@ def safe_url(url: str) -> str:
     return f"{scheme}://{user}:***@{tail}" if ":" in credentials else url
 
 
+# A write transaction holds a share lock on the lease row (``FENCE``) until it ends, and a
+# standby's taking waits for it. A process frozen inside one (SIGSTOP, a paused VM) would hold
+# it, and keep the standby out, for as long as it stays frozen: the server ends a transaction
+# left idle this long (ours take milliseconds), and the standby takes over.
+IDLE_WRITE_MS = 5_000
+
+
 class PgTx:
     """One connection inside its transaction, speaking the repositories' ``Tx``."""
 
@@ -135,7 +142,11 @@ class PostgresStorage(Repositories):
         without its password."""
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=min_size, max_size=max_size, command_timeout=60
+                url,
+                min_size=min_size,
+                max_size=max_size,
+                command_timeout=60,
+                server_settings={"idle_in_transaction_session_timeout": str(IDLE_WRITE_MS)},
             )
         except (OSError, asyncpg.PostgresError, ValueError) as exc:
             raise StorageError(

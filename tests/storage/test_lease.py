@@ -5,11 +5,15 @@ its next renewal says so."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import time
+
 import asyncpg
 import pytest
 
 from storage.interface import LeaseLost, TableSettings
-from storage.postgres import PostgresStorage
+from storage.postgres import IDLE_WRITE_MS, PostgresStorage
 from storage.postgres.lease import ActiveLock
 
 
@@ -68,5 +72,40 @@ async def test_a_dead_holders_lease_is_taken_at_once(pg_url: str) -> None:
             await conn.close()
         assert await second.try_take() and second.epoch == 2  # not 60 s later: now
     finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_holder_frozen_inside_a_write_does_not_keep_the_standby_out(pg_url: str) -> None:
+    """A write transaction holds a share lock on the lease row, and taking the lease waits for
+    it. A holder frozen (SIGSTOP) between its fence check and its commit would keep the
+    standby waiting as long as it stayed frozen; the server ends the idle transaction after
+    ``IDLE_WRITE_MS`` and the standby takes over."""
+    first, second = ActiveLock(pg_url, ttl=1), ActiveLock(pg_url, ttl=30)
+    store = await PostgresStorage.open(pg_url)
+    entered = asyncio.Event()
+
+    async def frozen_write() -> None:
+        async with store._tx() as tx:
+            await tx.execute("SELECT 1")
+            entered.set()
+            await asyncio.sleep(60)  # frozen: the transaction is open, its client silent
+
+    try:
+        assert await first.try_take()
+        store.fence = first.fence
+        writer = asyncio.create_task(frozen_write())
+        await asyncio.wait_for(entered.wait(), 10)
+        started = time.monotonic()
+        await asyncio.sleep(1.2)  # its lease expires: it renews nothing while frozen
+        while not await asyncio.wait_for(second.try_take(), IDLE_WRITE_MS / 1000 + 10):
+            await asyncio.sleep(0.2)
+        took = time.monotonic() - started
+        assert took < IDLE_WRITE_MS / 1000 + 3, took  # not the minute it stays frozen
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+    finally:
+        await store.close()
         await first.close()
         await second.close()
