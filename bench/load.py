@@ -338,6 +338,10 @@ class OverHttp:
 
     async def start(self) -> None:
         await self.api.start()
+        await self.start_bot()
+
+    async def start_bot(self) -> None:
+        """The bot's process (again, after a stop: a restart on the same database)."""
         env = {
             "GROUP_EDIT_INTERVAL": "4",  # the production pacing
             "PRIVATE_EDIT_INTERVAL": "1",
