@@ -54,7 +54,13 @@ from games.preferans.deal import (
     Whist,
 )
 from games.preferans.pulka import Pulka
-from games.preferans.solver import Position, at_least, card_reaches, card_values, solve_seats
+from games.preferans.solver import (
+    Position,
+    at_least_seats,
+    card_reaches,
+    card_values,
+    solve_seats,
+)
 
 # Seconds a solve takes on average by tricks left, on one core (the compiled solver; measured
 # over random positions, a game's; Python's own work for a layout is counted apart).
@@ -290,7 +296,7 @@ class Robot:
                 mine = hand | talon
                 drop = _misere_drop(mine)
                 hands = {**others, me: mine - drop}
-                caught += _caught(hands, seen.order, first, me)
+                caught += at_least_seats(hands, seen.order, first, me, 1, None, maximize=False)
             if layouts and caught <= MISERE_RISK * len(layouts):
                 return misere
         if not games or _keeps(hand, frozenset(PACK) - hand) < 4:
@@ -348,7 +354,7 @@ class Robot:
         def tricks(discard: Discard, world: dict[int, frozenset[Card]]) -> int:
             hands = {**world, me: mine - frozenset(discard.cards)}
             if misere:  # what counts is whether it is caught: a yes/no search, far cheaper
-                return int(_caught(hands, seen.order, first, me))
+                return int(at_least_seats(hands, seen.order, first, me, 1, None, False))
             return solve_seats(hands, seen.order, first, me, trump, True)
 
         found: dict[tuple[Discard, int], int] = {}
@@ -556,16 +562,6 @@ def _split(
         hands = {others[0]: frozenset(pool[:10]), others[1]: frozenset(pool[10:20])}
         layouts.append((hands, frozenset(pool[20:])))
     return layouts
-
-
-def _caught(
-    hands: dict[int, frozenset[Card]], order: Sequence[int], first: int, declarer: int
-) -> bool:
-    """Whether a misère with these hands is caught (declarer forced to a trick), ``first``
-    leading."""
-    seats = _from(order, first)
-    position = Position((hands[seats[0]], hands[seats[1]], hands[seats[2]]), 0, (), None)
-    return at_least(position, seats.index(declarer), 1, maximize=False)
 
 
 def _whister_worth(view: SeatView) -> Callable[[float], float]:

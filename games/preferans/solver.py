@@ -225,10 +225,30 @@ def solve_seats(
     maximize: bool = True,
 ) -> int:
     """``solve`` for seats by number: ``order`` the three active seats clockwise."""
-    position = Position(
+    return solve(_by_seat(hands, order, leader, trump), order.index(side), maximize)
+
+
+def at_least_seats(
+    hands: Mapping[int, Iterable[Card]],
+    order: Sequence[int],
+    leader: int,
+    side: int,
+    target: int,
+    trump: Suit | None,
+    maximize: bool = True,
+) -> bool:
+    """``at_least`` for seats by number (a misère caught: ``target`` 1, not ``maximize``)."""
+    position = _by_seat(hands, order, leader, trump)
+    return at_least(position, order.index(side), target, maximize)
+
+
+def _by_seat(
+    hands: Mapping[int, Iterable[Card]], order: Sequence[int], leader: int, trump: Suit | None
+) -> Position:
+    """A whole deal's start as the solver takes it, from seats by number."""
+    return Position(
         (frozenset(hands[order[0]]), frozenset(hands[order[1]]), frozenset(hands[order[2]])),
         order.index(leader),
         (),
         trump,
     )
-    return solve(position, order.index(side), maximize)
