@@ -10,7 +10,8 @@ import logging
 import secrets
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.tables.model import (
@@ -23,18 +24,19 @@ from bot.tables.model import (
     Refusal,
     SetAside,
     Snapshot,
+    _options,
     _seat_of,
 )
 from bot.tables.restore import (
     _live_from,
-    _match_before,
+    _recorded,
 )
-from games.core.protocols import Match
 from games.errors import RuleError
 from storage.events import replay
 from storage.interface import (
     Chat,
     ConflictError,
+    DealSummary,
     Player,
     Storage,
     TableBundle,
@@ -45,6 +47,16 @@ log = logging.getLogger(__name__)
 # Tables and players the service keeps in memory at most (see ``TableBase``): a process that
 # serves 100,000 tables in its life holds about as much as one that served a few thousand.
 MAX_LIVE, MAX_PLAYERS = 2_000, 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class _Redraw:
+    """A restored table's last finished deal, to be shown as it ended once the bot is up."""
+
+    deal_no: int
+    players: int
+    options: Mapping[str, Any]  # the match's, to record its earlier deals on
+    deals: Sequence[DealSummary]  # the match's deals as storage gave them at the restore
 
 
 class TableBase:
@@ -69,9 +81,8 @@ class TableBase:
         self._recovering: dict[int, asyncio.Task[None]] = {}
         # Tables whose log does not replay: never loaded again by this process.
         self.set_aside: dict[int, SetAside] = {}
-        # Restored tables whose match's last finished deal is to be shown again as it ended:
-        # table id -> (that deal, its players, the match as it was played).
-        self._to_redraw: dict[int, tuple[int, int, Match]] = {}
+        # Restored tables whose match's last finished deal is to be shown again as it ended.
+        self._to_redraw: dict[int, _Redraw] = {}
         # Told of a table brought back after a failure (the bot shows it): set by the app.
         self.on_recovered: Callable[[Change], None] | None = None
 
@@ -304,8 +315,10 @@ class TableBase:
                     if before in live.scored and live.match is not None:
                         # shown again once the bot is up (``redraw_finished``), not now:
                         # replaying 1,000 deals more would double the time to the first poll
-                        match = _match_before(live, bundle, before)
-                        self._to_redraw[table_id] = (before, live.seat_count, match)
+                        options = _options(bundle.table.settings, bundle.chat)
+                        self._to_redraw[table_id] = _Redraw(
+                            before, live.seat_count, options, bundle.match_deals
+                        )
                     changes.append(Change(self._snapshot(live), tuple(notices)))
         finally:
             if collecting:
@@ -317,19 +330,21 @@ class TableBase:
         (``DealRedrawn``): the previous process may have died before its players' keyboards
         were taken away. One table at a time, under its lock, so that play goes on meanwhile."""
         while self._to_redraw:
-            table_id, (deal_no, players, before) = self._to_redraw.popitem()
+            table_id, due = self._to_redraw.popitem()
             async with self._lock(table_id):
                 live = self._live.get(table_id)
                 if live is None:
                     continue
                 try:
-                    events = await self.storage.events(table_id, deal_no)
-                    final = replay(live.game, players, events)
+                    events = await self.storage.events(table_id, due.deal_no)
+                    final = replay(live.game, due.players, events)
                 except Exception:  # a log the rules no longer read: its screens stay as they are
-                    log.warning("table %s: deal %s not redrawn", table_id, deal_no)
+                    log.warning("table %s: deal %s not redrawn", table_id, due.deal_no)
                     continue
                 if final.finished:
-                    yield Change(self._snapshot(live), (DealRedrawn(deal_no, final, before),))
+                    before = _recorded(live.game, due.players, due.options, due.deals, due.deal_no)
+                    notice = DealRedrawn(due.deal_no, final, before)
+                    yield Change(self._snapshot(live), (notice,))
 
     def forget_chat(self) -> None:
         """A chat's Telegram id changed: drop every cached table (they hold the old chat)."""

@@ -83,10 +83,8 @@ def _live_from(bundle: TableBundle) -> Live:
     players = len(holders) if table.match_id is not None else 0
     match = None
     if table.match_id is not None:
-        match = game.new_match(players, _options(table.settings, bundle.chat))
-        for summary in bundle.match_deals:
-            if summary.result is not None:
-                match.record(summary.result)
+        options = _options(table.settings, bundle.chat)
+        match = _recorded(game, players, options, bundle.match_deals)
     state = replay(game, players, bundle.events) if bundle.events and players else None
     rules_events = [e for e in bundle.events if e.kind != VOTE]
     paused = {
@@ -118,12 +116,18 @@ def _live_from(bundle: TableBundle) -> Live:
     return live
 
 
-def _match_before(live: Live, bundle: TableBundle, deal_no: int) -> Match:
-    """The live table's match as it stood when deal ``deal_no`` was dealt (its earlier deals'
-    outcomes recorded on a new one)."""
-    match = live.game.new_match(live.seat_count, _options(bundle.table.settings, bundle.chat))
-    for summary in bundle.match_deals:
-        if summary.deal_no < deal_no and summary.result is not None:
+def _recorded(
+    game: Game,
+    players: int,
+    options: Mapping[str, Any],
+    deals: Sequence[DealSummary],
+    before: int | None = None,
+) -> Match:
+    """A match with its deals' outcomes recorded: all of them, or those dealt before deal
+    ``before`` (the match as that deal was played)."""
+    match = game.new_match(players, options)
+    for summary in deals:
+        if summary.result is not None and (before is None or summary.deal_no < before):
             match.record(summary.result)
     return match
 
