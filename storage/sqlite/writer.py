@@ -90,11 +90,7 @@ class GroupCommitWriter(SqliteConnection):
                     # a run of one statement (a thousand kept messages' ids) is one call into
                     # SQLite's thread, not one each: each call wakes the event loop once more
                     for sql, run in itertools.groupby(statements, key=lambda s: s[0]):
-                        rows = [args for _, args, _ in run]
-                        if len(rows) == 1:
-                            await db.execute(sql, rows[0])
-                        else:
-                            await db.executemany(sql, rows)
+                        await db.executemany(sql, [args for _, args, _ in run])
             except BaseException as exc:
                 error = exc if isinstance(exc, Exception) else StorageError("storage closed")
                 for done in [d for _, d in batch] + [d for _, _, d in statements]:
