@@ -494,20 +494,20 @@ class Robot:
         played = tuple(card for _, card in trick.plays) if trick is not None else ()
         order = _from(seen.order, leader)
         totals: dict[Card, float] = {p.card: 0.0 for p in plays}
+        said = _said_weight(view, seen)
         for layout in layouts:
             hands = tuple(frozenset(layout.get(s, frozenset())) for s in order)
             position = Position((hands[0], hands[1], hands[2]), 0, played, trump)
+            weight = said(layout)
             if catching:
                 caught = card_reaches(position, order.index(side), 1, maximize=False)
-                weight = _discard_weight(
+                weight *= _discard_weight(
                     seen.unknown.difference(*(layout[s] for s in seen.order if s not in seen.known))
                 )
-                weight *= _said_weight(view, seen, layout)
                 for card in totals:
                     totals[card] += weight * caught.get(card, False)
                 continue
             values = card_values(position, order.index(side), maximize)
-            weight = _said_weight(view, seen, layout)
             for card in totals:
                 totals[card] += weight * values.get(card, 0)
         # the side wants its tricks high in a game, low in a misère or raspasy; the others
@@ -665,39 +665,50 @@ def _misere_shape(hand: frozenset[Card]) -> bool:
     return True
 
 
-def _said_weight(view: SeatView, seen: _Seen, layout: dict[int, frozenset[Card]]) -> float:
+def _said_weight(view: SeatView, seen: _Seen) -> Callable[[dict[int, frozenset[Card]]], float]:
     """How well a layout fits what the hidden hands' players said: a game bid wants sure and
     long tricks for its level, a misère a misère's shape, a player who only passed no more
     than a pass would hold, a whist a trick or so and a pass in whisting few. A layout that
     does not fit counts ``UNLIKELY`` for each word it contradicts (people bid loosely, so
-    it is a weight, not a rule)."""
-    weight = 1.0
+    it is a weight, not a rule). What each player said and played is read once, here; the
+    function returned weighs each layout."""
     played: dict[int, set[Card]] = {seat: set() for seat in seen.order}
     for trick in view.tricks:
         for seat, card in trick.plays:
             played[seat].add(card)
+    said: list[tuple[int, list[Bid], bool, str | None]] = []  # seat, bids, called, last word
     for seat in seen.order:
-        if seat in seen.known or seat not in layout:
+        if seat in seen.known:
             continue
-        hand = layout[seat] | played[seat]
-        strength = _keeps(hand, frozenset(PACK) - hand)
         bids = [c.bid for c in view.calls if c.seat == seat and c.bid is not None]
-        if any(b.is_misere for b in bids):
-            fits = _misere_shape(hand)
-        elif bids:
-            fits = strength >= min(bids[-1].level, 8) - BID_MARGIN
-        elif any(c.seat == seat for c in view.calls):
-            fits = strength <= PASS_STRENGTH
-        else:
-            fits = True
+        called = any(c.seat == seat for c in view.calls)
         words = [w.word for w in view.whists if w.seat == seat]
-        if words and words[-1] == WHIST:
-            fits = fits and strength >= 1
-        elif words and words[-1] == PASS:
-            fits = fits and strength <= 3
-        if not fits:
-            weight *= UNLIKELY
-    return weight
+        said.append((seat, bids, called, words[-1] if words else None))
+
+    def weigh(layout: dict[int, frozenset[Card]]) -> float:
+        weight = 1.0
+        for seat, bids, called, word in said:
+            if seat not in layout:
+                continue
+            hand = layout[seat] | played[seat]
+            strength = _keeps(hand, frozenset(PACK) - hand)
+            if any(b.is_misere for b in bids):
+                fits = _misere_shape(hand)
+            elif bids:
+                fits = strength >= min(bids[-1].level, 8) - BID_MARGIN
+            elif called:
+                fits = strength <= PASS_STRENGTH
+            else:
+                fits = True
+            if word == WHIST:
+                fits = fits and strength >= 1
+            elif word == PASS:
+                fits = fits and strength <= 3
+            if not fits:
+                weight *= UNLIKELY
+        return weight
+
+    return weigh
 
 
 def _discard_weight(discard: frozenset[Card]) -> float:
