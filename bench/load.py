@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import gc
 import os
 import random
@@ -121,6 +122,11 @@ class LoadApi(FakeBotApi):
         self.keep_calls = False
         self.keep_history = False
         self.order = 0  # a clock of sends and edits, to find the newest buttons
+        self.methods: collections.Counter[str] = collections.Counter()  # calls, by method
+
+    async def dispatch(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        self.methods[method] += 1
+        return await super().dispatch(method, params)
 
     def stamp(self) -> int:
         self.order += 1
@@ -409,10 +415,13 @@ async def run(
         first_press = sum(r.presses for r in load.rigs)
         mark = len(load.arrivals)
         cpu_start = cpu_seconds(host.pid)
+        methods_start = collections.Counter(api.methods)
         window_start = time.monotonic()
         await asyncio.sleep(seconds)
         window = time.monotonic() - window_start
         cpu = cpu_seconds(host.pid) - cpu_start
+        methods = api.methods - methods_start
+        print(dict(methods), flush=True)
         peak = rss_of(host.pid)
         load.measuring = False
         watch.close()
@@ -433,6 +442,8 @@ async def run(
             "updates_per_s": len(handled) / window,
             "cpu_ms_per_press": cpu / max(1, len(handled)) * 1000,
             "cpu_share": cpu / window,
+            "calls_per_press": (methods.total() - methods["getUpdates"]) / max(1, len(handled)),
+            "polls_per_press": methods["getUpdates"] / max(1, len(handled)),
             "answer_p50_ms": percentile(latencies, 0.50) * 1000,
             "answer_p99_ms": percentile(latencies, 0.99) * 1000,
             "answer_max_ms": max(latencies, default=float("nan")) * 1000,
@@ -491,6 +502,7 @@ def report(
         f"(think {args.think:g} s, {where}): "
         f"{r['updates_per_s']:.0f} updates/s; "
         f"CPU {r['cpu_ms_per_press']:.2f} ms a press ({r['cpu_share']:.0%} of a core); "
+        f"{r['calls_per_press']:.2f} calls and {r['polls_per_press']:.2f} polls a press; "
         f"answer p50 {r['answer_p50_ms']:.1f} / p99 {r['answer_p99_ms']:.1f} / "
         f"max {r['answer_max_ms']:.0f} ms; "
         f"next buttons p50 {r['next_p50_ms']:.0f} / p99 {r['next_p99_ms']:.0f} / "

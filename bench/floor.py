@@ -1,0 +1,158 @@
+"""The floor under #30's CPU target: what the smallest PTB bot spends per press over real HTTP.
+
+    python -m bench.floor [--chats 100] [--seconds 30] [--think 2.0] [--edits 1 2]
+
+A bot of a dozen lines, in a process of its own, built the way ours is (PTB's
+``Application``, ``AIORateLimiter`` with Telegram's limits lifted, concurrent updates, long
+polling, our aiohttp transport): each press is answered (``answerCallbackQuery``) and
+followed by ``--edits`` message edits (our bot makes about two calls to Telegram a press at
+100 tables besides the answer, see ``bench.load``). It renders nothing, stores nothing, knows
+no game. Its CPU a press, read from ``/proc`` as ``bench.load --http`` does, is the least any
+bot on this stack can spend; ours cannot go below it.
+
+Prints numbers; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import sys
+import time
+from typing import Any
+
+from bench.load import cpu_seconds, percentile
+from tests.fakeapi import FakeBotApi, Sent, User
+
+
+def serve_bot(edits: int) -> None:
+    """The bot's process: answer, then edit the pressed message ``edits`` times."""
+    from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+    from telegram.ext import AIORateLimiter, ApplicationBuilder, CallbackQueryHandler, ContextTypes
+
+    from bot.transport import AiohttpRequest, SlimUpdates
+
+    async def pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        assert query is not None and query.message is not None and query.data is not None
+        await query.answer()
+        step = int(query.data)
+        for k in range(edits):
+            key = InlineKeyboardButton("go", callback_data=str(step + 1))
+            markup = InlineKeyboardMarkup([[key]])
+            await context.bot.edit_message_text(
+                chat_id=query.message.chat.id,
+                message_id=query.message.message_id,
+                text=f"step {step} edit {k}",
+                reply_markup=markup,
+            )
+
+    async def started(_: Any) -> None:
+        print("ready", flush=True)
+
+    app = (
+        ApplicationBuilder()
+        .token(os.environ["BOT_TOKEN"])
+        .base_url(os.environ["BOT_API_BASE_URL"])
+        .rate_limiter(AIORateLimiter(overall_max_rate=0, group_max_rate=0))
+        .concurrent_updates(True)
+        .request(AiohttpRequest(connection_pool_size=256))
+        .get_updates_request(SlimUpdates(AiohttpRequest(connection_pool_size=1)))
+        .post_init(started)
+        .build()
+    )
+    app.add_handler(CallbackQueryHandler(pressed))
+    app.run_polling(poll_interval=0, timeout=1, drop_pending_updates=False)
+
+
+class FloorApi(FakeBotApi):
+    def __init__(self) -> None:
+        super().__init__()
+        self.answered = 0
+        self.edited: dict[int, asyncio.Event] = {}
+
+    async def _m_answerCallbackQuery(self, params: dict[str, Any]) -> bool:
+        self.answered += 1
+        return await super()._m_answerCallbackQuery(params)
+
+
+async def run(chats: int, seconds: float, think: float, edits: int) -> dict[str, float]:
+    api = FloorApi()
+    api.keep_calls = api.keep_history = False
+    await api.start()
+    env = {**os.environ, "BOT_TOKEN": api.token, "BOT_API_BASE_URL": api.base_url}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bench.floor", "--serve", str(edits),
+        env=env, stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stdout is not None
+    await process.stdout.readline()
+    rng = random.Random(chats)
+    users = [User(1_000_000 + i, f"U{i}") for i in range(chats)]
+    messages: list[Sent] = []
+    for i in range(chats):
+        chat = -10_000 - i
+        await api.add_to_group(users[i], chat)
+        api._message_id += 1
+        sent = Sent(chat_id=chat, message_id=api._message_id, text="go", markup=None)
+        api.messages[(chat, sent.message_id)] = sent
+        messages.append(sent)
+    latencies: list[float] = []
+    stop = asyncio.Event()
+
+    async def player(i: int) -> None:
+        step = 0
+        while not stop.is_set():
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5) if think else 0)
+            arrived = time.monotonic()
+            query = await api.press(users[i], messages[i], str(step))
+            await api.answer_of(query, timeout=60)
+            latencies.append(time.monotonic() - arrived)
+            step += 1
+
+    tasks = [asyncio.create_task(player(i)) for i in range(chats)]
+    await asyncio.sleep(3)
+    latencies.clear()
+    answered, cpu = api.answered, cpu_seconds(process.pid)
+    start = time.monotonic()
+    await asyncio.sleep(seconds)
+    window = time.monotonic() - start
+    cpu, answered = cpu_seconds(process.pid) - cpu, api.answered - answered
+    stop.set()
+    await asyncio.wait(tasks, timeout=30)
+    process.terminate()
+    await process.wait()
+    await api.stop()
+    return {
+        "presses_per_s": answered / window,
+        "cpu_ms_per_press": cpu / max(1, answered) * 1000,
+        "cpu_share": cpu / window,
+        "answer_p99_ms": percentile(latencies, 0.99) * 1000,
+    }
+
+
+def main() -> None:
+    if len(sys.argv) == 3 and sys.argv[1] == "--serve":
+        serve_bot(int(sys.argv[2]))
+        return
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--chats", type=int, nargs="+", default=[100])
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--think", type=float, default=2.0)
+    parser.add_argument("--edits", type=int, nargs="+", default=[1, 2])
+    args = parser.parse_args()
+    for chats in args.chats:
+        for edits in args.edits:
+            r = asyncio.run(run(chats, args.seconds, args.think, edits))
+            print(
+                f"chats {chats:5d} think {args.think:.1f}s edits {edits}: "
+                f"{r['presses_per_s']:7.1f} presses/s, {r['cpu_ms_per_press']:.2f} ms CPU a press "
+                f"({r['cpu_share'] * 100:.0f} % of a core), answer p99 {r['answer_p99_ms']:.1f} ms",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
