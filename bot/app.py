@@ -21,7 +21,7 @@ from telegram.request import BaseRequest, HTTPXRequest
 
 from bot.config import Config
 from bot.context import BotContext, BridgeApp
-from bot.handlers import chat, keeper, money, private, settings, table
+from bot.handlers import chat, fair, keeper, money, private, settings, table
 from bot.handlers.common import user_translator
 from bot.heartbeat import Heartbeat
 from bot.i18n import LANGUAGES, Translator
@@ -45,8 +45,8 @@ log = logging.getLogger(__name__)
 
 # The group commands every table has, around the games' own in Telegram's menu.
 SHARED_MENU = ("score", "ledger", "settle", "history")
-SHARED_MENU_END = ("deal", "undo", "settings", "leave", "end", "sub", "help")
-PRIVATE_COMMANDS = ("start", "help")
+SHARED_MENU_END = ("deal", "undo", "settings", "leave", "end", "sub", "fair", "help")
+PRIVATE_COMMANDS = ("start", "fair", "help")
 
 
 def group_commands(plugins: Plugins) -> tuple[str, ...]:
@@ -103,7 +103,7 @@ def build_application(
         application.bot_data["lease"] = lease
     # Each route names its button kinds exactly (one owner each, checked by Plugins), so the
     # order below matters only for the stray-button handler, which takes what none took.
-    for module in (chat, private, settings, money, keeper):
+    for module in (chat, private, settings, money, keeper, fair):
         application.add_handlers(module.handlers())
     for plugin in games:  # each game's own commands and buttons (bridge: the scorekeeper)
         application.add_handlers(list(plugin.handlers()))
@@ -131,7 +131,7 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     if lease is not None and isinstance(storage, PostgresStorage):
         storage.fence = lease.fence  # every write checks the lease is still this process's
     if config.shuffle_seed is None:
-        service = TableService(storage)
+        service = TableService(storage, fair_key=config.fair_key)
     else:
         service = TableService(storage, random.Random(config.shuffle_seed).randrange)
     outbox = Outbox(

@@ -3,6 +3,8 @@ in the repository, and the token is never logged."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import math
 import os
 import re
@@ -44,7 +46,7 @@ class Config:
     # new message (Telegram notifies new messages, not edits); 0 turns it off.
     turn_notice_seconds: float = 10.0
     # A fixed shuffle for reproducible runs (tests comparing releases); never from the
-    # environment: real tables are always shuffled with ``secrets``.
+    # environment: real tables are always shuffled fairly (``games.core.fair``).
     shuffle_seed: int | None = None
     # Seconds between two hand records (/pbn) one chat may have built: one at a time per chat,
     # so a flood of record requests cannot keep the bot busy for every other group.
@@ -68,6 +70,10 @@ class Config:
     webhook_listen: str = "0.0.0.0"
     webhook_port: int = 8080
     webhook_idle_seconds: float = 10.0  # a webhook connection idle this long is closed
+    # The key the deals' server seeds are drawn from (``games.core.fair``). Unset, it is
+    # drawn from the token, so the seeds committed to before a deal stay the same across a
+    # restart; set it to keep them across a change of token.
+    fair_secret: str | None = field(default=None, repr=False)
     # The running bot's sign of life for ``python -m bot health`` (None: not written).
     heartbeat: HeartbeatSettings | None = None
 
@@ -121,13 +127,23 @@ class Config:
             webhook_port=_whole(source, "WEBHOOK_PORT", 8080, least=1, most=65535),
             webhook_idle_seconds=_number(source, "WEBHOOK_IDLE_SECONDS", 10.0, positive=True),
             heartbeat=heartbeat_from_env(source, database),
+            fair_secret=source.get("FAIR_SECRET", "").strip() or None,
         )
+
+    @property
+    def fair_key(self) -> bytes:
+        """The key deals' seeds come from: ``FAIR_SECRET``'s, or one drawn from the token
+        (a one-way hash: a revealed seed tells nothing of either)."""
+        if self.fair_secret is not None:
+            return hashlib.sha256(self.fair_secret.encode()).digest()
+        return hmac.new(self.token.encode(), b"fair-v1|key", hashlib.sha256).digest()
 
     @property
     def secrets(self) -> tuple[str, ...]:
         """What no log line or message may hold besides the token: the webhook's secret and
         the database's password."""
-        return tuple(s for s in (self.webhook_secret, database_password(self.database)) if s)
+        found = (self.webhook_secret, database_password(self.database), self.fair_secret)
+        return tuple(s for s in found if s)
 
 
 def _number(source: Mapping[str, str], name: str, default: float, positive: bool = False) -> float:

@@ -40,7 +40,7 @@ async def start(update: Update, context: BotContext) -> None:
     sit = parse_sit(payload)
     if sit is not None or is_old_sit(payload):
         try:
-            change = await _sit_by_link(context, sit, player, user.id)
+            change = await _sit_by_link(context, sit, player, user.id, update.update_id)
         except Refusal as refusal:
             context.outbox.post(chat.id, None, refusal_message(refusal, t))
             return
@@ -69,7 +69,7 @@ async def start(update: Update, context: BotContext) -> None:
 
 
 async def _sit_by_link(
-    context: BotContext, link: SitLink | None, player: Player, tg_user_id: int
+    context: BotContext, link: SitLink | None, player: Player, tg_user_id: int, heard: int
 ) -> Change:
     """Seat the player at the table the link names, if they are a member of its group."""
     if link is None:
@@ -78,7 +78,7 @@ async def _sit_by_link(
     if table_id is None:
         raise Refusal("old_link")
     _, seat = await seat_wanted(context, table_id, tg_user_id, player.id, link.seat)
-    return await context.service.sit(table_id, player, seat)
+    return await context.service.sit(table_id, player, seat, heard)
 
 
 async def _show_hands(context: BotContext, player_id: int) -> bool:

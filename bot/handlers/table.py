@@ -173,7 +173,7 @@ async def button(update: Update, context: BotContext) -> None:
                 code = context.plugins.ui(snap.game.name).seat_code(wanted)
                 await query.answer(url=sit_link(context.bot.username, snap.token, code))
                 return
-            change = await service.sit(pressed.table_id, player, wanted)
+            change = await service.sit(pressed.table_id, player, wanted, update.update_id)
         elif pressed.act is Act.ROBOT:
             snap = await service.snapshot(pressed.table_id)
             plugin = context.plugins[snap.game.name]
@@ -181,12 +181,14 @@ async def button(update: Update, context: BotContext) -> None:
             if seat is None or plugin.robot is None:
                 raise Refusal("unknown_action")
             name = translator(snap.settings.language)("robot.name")
-            change = await service.seat_robot(pressed.table_id, player.id, seat, name)
+            change = await service.seat_robot(
+                pressed.table_id, player.id, seat, name, update.update_id
+            )
         elif pressed.act in (Act.LEAVE, Act.STAND_UP):
             change = await service.leave(pressed.table_id, player.id)
         elif pressed.act in (Act.NEXT_MATCH, Act.NEW_PARTNERS):
             change = await service.next_match(
-                pressed.table_id, player.id, pressed.act is Act.NEW_PARTNERS
+                pressed.table_id, player.id, pressed.act is Act.NEW_PARTNERS, update.update_id
             )
         elif pressed.act is Act.UNDO:
             change = await service.ask_undo(pressed.table_id, pressed.deal_no, player.id)
@@ -217,6 +219,7 @@ async def button(update: Update, context: BotContext) -> None:
                 player.id,
                 await _action_text(context, pressed, query.data),
                 pressed.at,
+                update.update_id,
             )
     except (Refusal, RuleError, BadCallbackData) as error:
         await query.answer(refusal_text(error, t), show_alert=False)

@@ -10,18 +10,20 @@ import logging
 import secrets
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.tables.model import (
     RECOVERY_DELAYS,
     VOTE,
     Change,
     DealRedrawn,
+    Fairness,
     Live,
     Notice,
     Refusal,
+    Revealed,
     SetAside,
     Snapshot,
     _options,
@@ -31,8 +33,9 @@ from bot.tables.restore import (
     _live_from,
     _recorded,
 )
+from games.core.fair import commitment, seed_for
 from games.errors import RuleError
-from storage.events import replay
+from storage.events import DEAL, replay
 from storage.interface import (
     Chat,
     ConflictError,
@@ -43,6 +46,7 @@ from storage.interface import (
 )
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # Tables and players the service keeps in memory at most (see ``TableBase``): a process that
 # serves 100,000 tables in its life holds about as much as one that served a few thousand.
@@ -64,10 +68,16 @@ class TableBase:
     events. ``randbelow`` is the shuffle's randomness (``secrets`` by default)."""
 
     def __init__(
-        self, storage: Storage, randbelow: Callable[[int], int] = secrets.randbelow
+        self,
+        storage: Storage,
+        randbelow: Callable[[int], int] = secrets.randbelow,
+        fair_key: bytes | None = None,
     ) -> None:
         self.storage = storage
         self.randbelow = randbelow
+        # Deals are shuffled from seeds drawn from this key, each committed to before its deal
+        # (``games.core.fair``); None: from ``randbelow`` (a test's or benchmark's fixed run).
+        self.fair_key = fair_key
         # The tables and players kept in memory, least recently used first, and how many:
         # beyond these, tables with no match in progress and players not seen lately are
         # dropped (storage holds them all; the next update loads them again).
@@ -289,11 +299,56 @@ class TableBase:
             players=live.seat_count,
             first_deal=min(live.match_deals, default=1),
             takeovers=dict(live.takeovers),
+            commitments=self._commitments(live.table.id, live.deal_no),
         )
+
+    @staticmethod
+    async def _heard(live: Live, heard: int | None, step: Awaitable[T]) -> T:
+        """``step``, a person's press, with ``heard`` (its update id) as the table's latest:
+        a press the table refuses leaves the one before, so refused presses cannot pick the
+        value the next deal is shuffled with."""
+        if heard is None:
+            return await step
+        before, live.heard = live.heard, heard
+        try:
+            return await step
+        except BaseException:
+            live.heard = before
+            raise
+
+    def _commitments(self, table_id: int, deal_no: int) -> dict[int, str]:
+        if self.fair_key is None:
+            return {}
+        key = self.fair_key
+        return {n: commitment(seed_for(key, table_id, n)) for n in (deal_no, deal_no + 1)}
 
     async def snapshot(self, table_id: int) -> Snapshot:
         async with self._lock(table_id):
             return self._snapshot(await self._get(table_id))
+
+    async def revealed(self, table_id: int) -> Revealed | None:
+        """The table's last finished deal that was dealt fairly, for ``/fair``: a deal in
+        progress, or stopped part-way (its cards never all shown), is never revealed."""
+        async with self._lock(table_id):
+            live = await self._get(table_id)
+            game, players, latest = live.game, live.seat_count, live.deal_no
+        for number in range(latest, max(0, latest - 3), -1):
+            events = await self.storage.events(table_id, number)
+            if not events or events[0].kind != DEAL:
+                continue  # a scorekeeper's entry: no cards were dealt
+            fair = Fairness.of(number, events[0].payload)
+            if fair is None:
+                return None
+            try:
+                state = replay(game, players, events)
+            except (RuleError, ValueError, KeyError):
+                continue  # another game's deal (the table switched games since)
+            if state.finished:
+                first = events[0].payload
+                return Revealed(
+                    game.name, fair, str(first.get("dealer", "")), int(first.get("players", 4))
+                )
+        return None
 
     async def restore_all(self) -> list[Change]:
         """After a restart: every active table loaded, and any deal or rubber that was finished

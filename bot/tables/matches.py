@@ -12,6 +12,7 @@ from bot.tables.base import TableBase
 from bot.tables.model import (
     ROBOT,
     DealFinished,
+    Fairness,
     Live,
     MatchFinished,
     Notice,
@@ -21,6 +22,7 @@ from bot.tables.model import (
     _whole,
     people_practice,
 )
+from games.core.fair import FairStream, seed_for
 from storage.interface import (
     ConflictError,
     TableStatus,
@@ -48,9 +50,20 @@ class MatchLife(TableBase):
 
     async def _start_deal(self, live: Live, dealer: Seat) -> None:
         options = live.table.settings.options
-        payload = live.game.new_deal(live.players, dealer, self.randbelow, options)
         number = live.deal_no + 1
+        fair = None
+        randbelow = self.randbelow
+        if self.fair_key is not None:
+            # The seed was fixed (and its hash shown) before this deal; the players' last
+            # press came after: neither side alone chose the cards.
+            seed = seed_for(self.fair_key, live.table.id, number)
+            fair = Fairness(number, seed, str(live.heard or 0))
+            randbelow = FairStream(fair.seed, fair.entropy, number).randbelow
+        payload = dict(live.game.new_deal(live.players, dealer, randbelow, options))
+        if fair is not None:
+            payload["fair"] = fair.to_payload()
         await self.storage.start_deal(live.table.id, number, payload, None)
+        live.fair = fair
         state = live.game.start(live.players, payload)
         live.deal_no, live.state, live.seq, live.moves = number, state, 1, 1
         live.last_at = time.time()
@@ -80,7 +93,14 @@ class MatchLife(TableBase):
             live.match_changed(after)
             notices.append(
                 DealFinished(
-                    live.deal_no, outcome, written, state, after, before, dict(live.holders)
+                    live.deal_no,
+                    outcome,
+                    written,
+                    state,
+                    after,
+                    before,
+                    dict(live.holders),
+                    live.fair,
                 )
             )
         if match.finished:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.core.fair import commitment
 from games.core.protocols import Game, Match, State
 from storage.interface import (
     PRACTICE,
@@ -54,6 +55,43 @@ class Refusal(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class Fairness:
+    """What a deal was shuffled from (``games.core.fair``): the server seed, whose hash the
+    table showed before the deal, and the players' value it was combined with. The seed is
+    shown only once the deal is over."""
+
+    deal_no: int  # the table's count of deals (the stream's third input), not the match's
+    seed: str
+    entropy: str
+
+    @property
+    def commitment(self) -> str:
+        return commitment(self.seed)
+
+    def to_payload(self) -> dict[str, str]:
+        return {"seed": self.seed, "entropy": self.entropy}
+
+    @classmethod
+    def of(cls, deal_no: int, payload: Mapping[str, Any]) -> Fairness | None:
+        """From a deal's first event (None for a deal dealt without it: a test's fixed
+        shuffle, or a deal from before fair dealing)."""
+        fair = payload.get("fair")
+        if not isinstance(fair, Mapping):
+            return None
+        return cls(deal_no, str(fair["seed"]), str(fair["entropy"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Revealed:
+    """A finished deal's seed and what its check needs (``games.core.fair``'s arguments)."""
+
+    game: str
+    fair: Fairness
+    dealer: str  # as the deal's payload names it: N E S W in bridge, a seat number in preferans
+    players: int
+
+
+@dataclass(frozen=True, slots=True)
 class Holder:
     """The person in a seat, as views need them."""
 
@@ -87,6 +125,10 @@ class Snapshot:
     players: int = 0  # seats in play: the match's, or the game's most while seating
     first_deal: int = 1  # the number of the match's first deal
     takeovers: Mapping[Seat, Holder] = dataclasses.field(default_factory=dict)
+    # The SHA-256 commitments of the server seeds of this deal and the next, by the table's
+    # deal number (none where deals are not dealt fairly: a test's fixed shuffle): each is
+    # shown before its deal exists.
+    commitments: Mapping[int, str] = dataclasses.field(default_factory=dict)
 
     def robot_turns(self) -> list[Seat]:
         """The robot seats that have something to do now (a call, a card, a claim to answer)."""
@@ -140,6 +182,7 @@ class DealFinished:
     match: Match  # after the deal
     before: Match  # as the deal was played (bridge: who was vulnerable)
     holders: Mapping[Seat, Holder] = dataclasses.field(default_factory=dict)  # who played it
+    fair: Fairness | None = None  # what it was shuffled from, revealed with its result
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +322,10 @@ class Live:
     moves: int = 1  # the deal event and every rules action: the position buttons name
     players: int = 0  # seats in play in the match
     takeovers: dict[Seat, Holder] = field(default_factory=dict)  # robot seats people asked for
+    fair: Fairness | None = None  # what the current deal was shuffled from
+    # The Telegram id of the last press a seated person made here that the table took: the
+    # players' value the next deal is shuffled with (memory only; a restart starts at none).
+    heard: int | None = None
     # The match as snapshots show it: a copy, so that what a snapshot holds never changes
     # under a render; made again only after the match changed (at a deal's end, a setting,
     # a stop), not on every press.

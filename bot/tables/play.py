@@ -29,11 +29,18 @@ class Play(MatchLife):
     """Actions of the deal."""
 
     async def act(
-        self, table_id: int, deal_no: int, player_id: int, text: str, at: int | None
+        self,
+        table_id: int,
+        deal_no: int,
+        player_id: int,
+        text: str,
+        at: int | None,
+        heard: int | None = None,
     ) -> Change:
         """One press: an action in the game's own words (``call.1H``, ``card.SQ``: its codec's
         text) from the player's seat, made for position ``at`` of the deal (its event count
-        when the button was shown).
+        when the button was shown). ``heard``: the press's Telegram update id, which the
+        next deal's shuffle takes if it is the last press the table took (``Live.heard``).
 
         Refusal for the table's reasons (stale, moved on, not seated, paused); RuleError for
         the rules'. A press made for an earlier position is refused even if it would be legal
@@ -46,7 +53,7 @@ class Play(MatchLife):
             action = live.game.codec.decode(seat, text)  # NotationError: a RuleError
             if live.game.by_consent(action):  # a take-back goes through its vote only
                 raise Refusal("unknown_action")
-            return await self._apply(live, action, seat, player_id)
+            return await self._heard(live, heard, self._apply(live, action, seat, player_id))
 
     async def _in_match(self, table_id: int) -> Live:
         """The live table, if a match is being played at it (Refusal "no_match" if not)."""

@@ -19,6 +19,7 @@ from bot.tables.model import (
     UNDO_ANSWER,
     UNDO_ASK,
     VOTE,
+    Fairness,
     Holder,
     Live,
     PlayedDeal,
@@ -112,6 +113,8 @@ def _live_from(bundle: TableBundle) -> Live:
         moves=max(1, len(rules_events)),
         players=players,
     )
+    if bundle.events:
+        live.fair = Fairness.of(table.current_deal, bundle.events[0].payload)
     _restore_votes(live, bundle.events)
     return live
 

@@ -190,7 +190,9 @@ class Seating(MatchLife):
             return None
         return await self.storage.table_in(chat.id, topic_id, scorekeeper=True)
 
-    async def sit(self, table_id: int, player: Player, seat: Seat) -> Change:
+    async def sit(
+        self, table_id: int, player: Player, seat: Seat, heard: int | None = None
+    ) -> Change:
         async with self._guard(table_id):
             live = await self._get(table_id)
             robot = live.holders.get(seat)
@@ -207,6 +209,7 @@ class Seating(MatchLife):
             live.holders[seat] = _holder(player)
             live.paused.discard(seat)
             if len(live.holders) == live.table_size:
+                live.heard = heard if heard is not None else live.heard
                 await self._start_match(live)
             return Change(self._snapshot(live))
 
@@ -229,7 +232,9 @@ class Seating(MatchLife):
         live.takeovers[seat] = newcomer
         return Change(self._snapshot(live), (TakeoverAsked(seat, newcomer.name),))
 
-    async def seat_robot(self, table_id: int, player_id: int, seat: Seat, name: str) -> Change:
+    async def seat_robot(
+        self, table_id: int, player_id: int, seat: Seat, name: str, heard: int | None = None
+    ) -> Change:
         """A seated player fills an empty seat with a robot (between matches). ``name`` is the
         robot's, in the table's language; robots are players of the group flagged as such."""
         async with self._guard(table_id):
@@ -253,6 +258,7 @@ class Seating(MatchLife):
             await self.storage.set_seat(table_id, seat, robot.id)
             live.holders[seat] = _holder(robot, robot=True)
             if len(live.holders) == live.table_size:
+                live.heard = heard if heard is not None else live.heard
                 await self._start_match(live)
             return Change(self._snapshot(live))
 
@@ -268,7 +274,9 @@ class Seating(MatchLife):
             del live.holders[seat]
             return Change(self._snapshot(live))
 
-    async def next_match(self, table_id: int, player_id: int, new_partners: bool) -> Change:
+    async def next_match(
+        self, table_id: int, player_id: int, new_partners: bool, heard: int | None = None
+    ) -> Change:
         """Another match with the same players: same seats, or seats (partners) drawn again."""
         async with self._guard(table_id):
             live = await self._get(table_id)
@@ -286,6 +294,7 @@ class Seating(MatchLife):
                 for seat, holder in zip(seats, order, strict=True):
                     await self.storage.set_seat(table_id, seat, holder.player_id)
                 live.holders = dict(zip(seats, order, strict=True))
+            live.heard = heard if heard is not None else live.heard
             await self._start_match(live)
             return Change(self._snapshot(live))
 

@@ -26,6 +26,7 @@ from bot.tables import (
 )
 from bot.views import Key, Rendered
 from bot.views.amounts import account_lines, signed
+from bot.views.fair import reveal_lines
 from bot.views.misc import answer_keys
 from bot.views.text import plain_text, user_text
 from games.bridge.analysis import Analysis
@@ -111,6 +112,7 @@ def render_deal_result(
         event=snap.chat.title,
     )
     lines.append(f'<a href="{escape(viewer_url(record))}">{t("result.bbo")}</a>')
+    lines.extend(reveal_lines(notice.fair, t))
     code = {(False, False): "o", (True, False): "n", (False, True): "e", (True, True): "b"}[vul]
     dd = Key(t("button.dd_table"), Button(snap.table_id, notice.deal_no, DD, code).encode())
     return Rendered("\n".join(lines), ((dd,),))

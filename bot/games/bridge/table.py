@@ -26,6 +26,7 @@ from bot.i18n import Translator
 from bot.tables import Snapshot
 from bot.views import Key, Rendered, key_rows
 from bot.views.amounts import money
+from bot.views.fair import commitment_lines, seating_commitment
 from bot.views.misc import seating_keys, undo_key
 from bot.views.text import plain_text, user_text
 from games.bridge.bidding import read_auction
@@ -248,9 +249,10 @@ def render_table(
         lines.append(
             t("table.claim", seat=seat_text(view.claim.claimant, lang), tricks=view.claim.tricks)
         )
+    fair = commitment_lines(snap, deal_no + 1, t)  # the last line, whatever comes above
     if snap.status is not TableStatus.PLAYING and view.result is None:
         lines.append(t("private.stopped"))
-        return Rendered("\n".join(lines))
+        return Rendered("\n".join([*lines, *fair]))
     if snap.paused:
         names = ", ".join(_name(snap, s) for s in sorted(snap.paused))
         lines.append(t("table.paused", names=names))
@@ -276,7 +278,7 @@ def render_table(
         row.append(Key(t("button.my_hand"), url=f"https://t.me/{bot_username}?start=hand"))
     if any(trick.is_complete for trick in view.tricks):  # look back at the tricks played
         row.append(Key(t("button.tricks"), Button(snap.table_id, deal_no, TRICKS).encode()))
-    return Rendered("\n".join(lines), (tuple(row),) if row else ())
+    return Rendered("\n".join([*lines, *fair]), (tuple(row),) if row else ())
 
 
 POPUP = 200  # characters Telegram shows in a button's popup
@@ -313,6 +315,7 @@ def render_seating(snap: Snapshot, t: Translator) -> Rendered:
         lines.append(t("table.sit_hint") if free else t("table.full"))
     if robots:
         lines.append(t("robot.practice"))
+    lines.extend(seating_commitment(snap, t))
     keys = seating_keys(
         snap,
         list(Seat),

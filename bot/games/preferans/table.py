@@ -33,6 +33,7 @@ from bot.tables import (
     Snapshot,
 )
 from bot.views import Key, Rendered, key_rows
+from bot.views.fair import commitment_lines, seating_commitment
 from bot.views.misc import seating_keys, undo_key
 from bot.views.text import plain_text, user_text
 from games.preferans.cards import Card
@@ -84,6 +85,7 @@ def render_table(snap: Snapshot, deal_no: int, view: SeatView, t: Translator) ->
         lines.append(t("pref.deal_over"))
     elif view.actor is not None:
         lines.append(t("pref.waiting", name=user_text(names.get(view.actor, "—"))))
+    lines.extend(commitment_lines(snap, deal_no + 1, t))
     if not completed_tricks(view):
         return Rendered("\n".join(lines))
     look = Key(t("button.tricks"), Button(snap.table_id, deal_no, TRICKS).encode())
@@ -294,6 +296,7 @@ def render_seating(snap: Snapshot, t: Translator) -> Rendered:
         lines.append(t("pref.sit_hint", players=players) if free else t("table.full"))
     if robots:
         lines.append(t("pref.robot.practice"))
+    lines.extend(seating_commitment(snap, t))
     keys = seating_keys(
         snap,
         list(range(players)),

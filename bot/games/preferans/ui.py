@@ -47,6 +47,7 @@ from bot.tables import (
     UndoAsked,
 )
 from bot.views import Rendered
+from bot.views.fair import reveal_lines
 from bot.views.misc import answer_keys, end_vote_message
 from bot.views.text import user_text
 from games.errors import OutOfTurn, Reason
@@ -84,6 +85,7 @@ async def _result_with_analysis(
         + "\n\n"
         + t("pref.talon", cards=" ".join(card_text(c, t) for c in view.talon))
         + "</pre>",
+        *reveal_lines(notice.fair, t),
     ]
     return Rendered("\n".join(lines))
 

@@ -1,0 +1,89 @@
+"""The fair stream and the checker: its documented format, and the games dealing exactly what
+the stand-alone checker rebuilds, for any seed, players' value, deal number and dealer."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from games.bridge.cards import Deal as BridgeDeal
+from games.bridge.cards import Seat
+from games.core import fair
+from games.core.shuffle import shuffled
+from games.preferans.cards import Deal as PrefDeal
+
+seeds = st.binary(min_size=32, max_size=32).map(bytes.hex)
+entropies = st.integers(min_value=0, max_value=2**53).map(str)
+numbers = st.integers(min_value=1, max_value=10**6)
+
+
+@given(seeds, entropies, numbers)
+def test_the_stream_is_the_documented_one(seed: str, entropy: str, deal_no: int) -> None:
+    """Read back from the module's docstring by hand: the key, the blocks, 64-bit numbers."""
+    key = hashlib.sha256(f"fair-v1|{seed}|{entropy}|{deal_no}".encode()).digest()
+    blocks = b"".join(hashlib.sha256(key + i.to_bytes(8, "big")).digest() for i in range(4))
+    numbers_read = [int.from_bytes(blocks[k : k + 8], "big") for k in range(0, 32, 8)]
+    stream = fair.FairStream(seed, entropy, deal_no)
+    # A bound of a power of two rejects nothing: the numbers come through modulo the bound.
+    assert [stream.randbelow(1 << 16) for _ in range(4)] == [n % (1 << 16) for n in numbers_read]
+
+
+@given(seeds, entropies, numbers, st.integers(min_value=1, max_value=60))
+def test_randbelow_stays_below_its_bound(seed: str, entropy: str, deal_no: int, n: int) -> None:
+    stream = fair.FairStream(seed, entropy, deal_no)
+    assert all(0 <= stream.randbelow(n) < n for _ in range(50))
+
+
+def test_randbelow_takes_no_number_from_the_biased_top() -> None:
+    """A bound just over half of 2**64 rejects nearly half the numbers: what is returned is
+    always one of the accepted ones, never a wrapped-around rejected one."""
+    stream = fair.FairStream("00" * 32, "1", 1)
+    bound = (1 << 63) + 1
+    limit = (1 << 64) - (1 << 64) % bound
+    copy = fair.FairStream("00" * 32, "1", 1)
+    for _ in range(20):
+        value = stream.randbelow(bound)
+        while (raw := copy._next64()) >= limit:
+            pass
+        assert value == raw % bound
+
+
+@given(seeds, entropies, numbers, st.sampled_from(list(Seat)))
+def test_bridge_deals_are_what_the_checker_rebuilds(
+    seed: str, entropy: str, deal_no: int, dealer: Seat
+) -> None:
+    dealt = BridgeDeal.shuffled(dealer, fair.FairStream(seed, entropy, deal_no).randbelow)
+    rebuilt = fair.bridge_hands(seed, entropy, deal_no, dealer.name)
+    assert {seat: set(cards) for seat, cards in rebuilt.items()} == {
+        seat.name: {str(c) for c in dealt.hands[seat]} for seat in Seat
+    }
+
+
+@given(seeds, entropies, numbers, st.sampled_from([3, 4]), st.integers(0, 3))
+def test_preferans_deals_are_what_the_checker_rebuilds(
+    seed: str, entropy: str, deal_no: int, players: int, dealer: int
+) -> None:
+    dealer %= players
+    dealt = PrefDeal.shuffled(players, dealer, fair.FairStream(seed, entropy, deal_no).randbelow)
+    rebuilt = fair.preferans_hands(seed, entropy, deal_no, players, dealer)
+    assert rebuilt.pop("talon") == [str(c) for c in dealt.talon]
+    assert {s: set(h) for s, h in rebuilt.items()} == {
+        str(s): {str(c) for c in h} for s, h in dealt.hands.items()
+    }
+
+
+@given(st.lists(st.integers(), max_size=40), seeds)
+def test_the_checker_shuffles_as_the_games_do(items: list[int], seed: str) -> None:
+    one, two = fair.FairStream(seed, "7", 3), fair.FairStream(seed, "7", 3)
+    assert fair.shuffled(items, one.randbelow) == shuffled(items, two.randbelow)
+
+
+def test_seeds_come_from_the_key_by_hmac_and_differ_by_table_and_deal() -> None:
+    key = b"k" * 32
+    seed = fair.seed_for(key, 5, 9)
+    assert seed == hmac.new(key, b"fair-v1|seed|5|9", hashlib.sha256).hexdigest()
+    assert len({fair.seed_for(key, t, d) for t in (1, 2) for d in (1, 2)}) == 4
+    assert fair.commitment(seed) == hashlib.sha256(bytes.fromhex(seed)).hexdigest()
