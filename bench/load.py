@@ -421,7 +421,6 @@ async def run(
         window = time.monotonic() - window_start
         cpu = cpu_seconds(host.pid) - cpu_start
         methods = api.methods - methods_start
-        print(dict(methods), flush=True)
         peak = rss_of(host.pid)
         load.measuring = False
         watch.close()
