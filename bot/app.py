@@ -21,7 +21,7 @@ from telegram.request import BaseRequest, HTTPXRequest
 
 from bot.config import Config
 from bot.context import BotContext, BridgeApp
-from bot.handlers import chat, fair, keeper, money, private, settings, table
+from bot.handlers import chat, fair, keeper, money, private, settings, stats, table
 from bot.handlers.common import user_translator
 from bot.heartbeat import Heartbeat
 from bot.i18n import LANGUAGES, Translator
@@ -30,8 +30,10 @@ from bot.outbox import Outbox
 from bot.plugin import Plugin, Plugins
 from bot.plugins import PLUGINS
 from bot.presenter import Presenter
+from bot.reviews import Reviewer
 from bot.robots import RobotPlayers
 from bot.standby import Lease
+from bot.stats import StatsService
 from bot.tables import TableService, Written
 from bot.throttle import Throttle
 from bot.timers import TurnTimers
@@ -44,9 +46,9 @@ from storage.postgres import PostgresStorage
 log = logging.getLogger(__name__)
 
 # The group commands every table has, around the games' own in Telegram's menu.
-SHARED_MENU = ("score", "ledger", "settle", "history")
+SHARED_MENU = ("score", "ledger", "settle", "history", "stats")
 SHARED_MENU_END = ("deal", "undo", "settings", "leave", "end", "sub", "fair", "help")
-PRIVATE_COMMANDS = ("start", "fair", "help")
+PRIVATE_COMMANDS = ("start", "stats", "fair", "help")
 
 
 def group_commands(plugins: Plugins) -> tuple[str, ...]:
@@ -103,7 +105,7 @@ def build_application(
         application.bot_data["lease"] = lease
     # Each route names its button kinds exactly (one owner each, checked by Plugins), so the
     # order below matters only for the stray-button handler, which takes what none took.
-    for module in (chat, private, settings, money, keeper, fair):
+    for module in (chat, private, settings, money, keeper, fair, stats):
         application.add_handlers(module.handlers())
     for plugin in games:  # each game's own commands and buttons (bridge: the scorekeeper)
         application.add_handlers(list(plugin.handlers()))
@@ -173,12 +175,14 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
         config.robot_workers,
     )
     service.on_recovered = presenter.show
+    presenter.reviewer = Reviewer(storage, config.review_workers)
     application.bot_data.update(
         storage=storage,
         service=service,
         outbox=outbox,
         presenter=presenter,
         ledger=LedgerService(storage),
+        stats=StatsService(storage),
         records=Throttle(config.record_pause),
     )
     await _set_commands(application, plugins)
@@ -190,6 +194,7 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
             presenter.redraw(change)
 
     application.bot_data["redraw"] = asyncio.get_running_loop().create_task(redraw())
+    presenter.reviewer.start()
     for aside in service.set_aside.values():
         t = Translator(aside.language)
         outbox.post(aside.chat.tg_chat_id, aside.topic_id, Rendered(t("refusal.table_set_aside")))
@@ -249,6 +254,8 @@ async def _post_shutdown(application: Application[Any, Any, Any, Any, Any, Any])
     presenter: Presenter | None = application.bot_data.get("presenter")
     if presenter is not None and presenter.robots is not None:
         await presenter.robots.close()
+    if presenter is not None and presenter.reviewer is not None:
+        await presenter.reviewer.close()
     service: TableService | None = application.bot_data.get("service")
     if service is not None:
         await service.close()

@@ -44,6 +44,7 @@ class Act(StrEnum):
     END = "end"  # arg: "y" (stop the match now) or "n" (keep playing)
     SETTING = "st"  # arg: key=value
     REFRESH = "rf"
+    COSTLY = "cc"  # under a deal's result: the first card that cost each side a trick
     # The group's money; the "table" field holds the chat's id, the "deal" field the ledger's
     # size when the button was made, so a button from before a payment is recognised as stale.
     CHART = "chr"
@@ -74,6 +75,7 @@ TABLE_ACTS = (
     Act.SUB,
     Act.END,
     Act.REFRESH,
+    Act.COSTLY,
 )
 
 

@@ -57,6 +57,8 @@ class Config:
     robot_delay: float = 1.0
     robot_budget: float = 1.0
     robot_workers: int = 0
+    # Processes that review finished deals double-dummy for /stats (0: none are reviewed).
+    review_workers: int = 1
     # The HTTP client the Bot API is called with: "aiohttp" (the default, chosen by
     # ``bench/load --http``) or "httpx" (PTB's own).
     http_client: str = "aiohttp"
@@ -119,6 +121,7 @@ class Config:
             robot_delay=_number(source, "ROBOT_DELAY_SECONDS", 1.0),
             robot_budget=_number(source, "ROBOT_SECONDS_PER_CARD", 1.0, positive=True),
             robot_workers=_whole(source, "ROBOT_WORKERS", 0),
+            review_workers=_whole(source, "REVIEW_WORKERS", 1, most=8),
             http_client=_choice(source, "BOT_API_CLIENT", "aiohttp", HTTP_CLIENTS),
             standby_interval=_number(source, "STANDBY_CHECK_SECONDS", 1.0, positive=True),
             webhook_url=webhook_url,

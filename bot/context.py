@@ -11,6 +11,7 @@ from bot.ledger import LedgerService
 from bot.outbox import Outbox
 from bot.plugin import Plugins
 from bot.presenter import Presenter
+from bot.stats import StatsService
 from bot.tables import TableService
 from bot.throttle import Throttle
 from storage.interface import Storage
@@ -31,6 +32,11 @@ class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], d
     def service(self) -> TableService:
         service: TableService = self.bot_data["service"]
         return service
+
+    @property
+    def stats(self) -> StatsService:
+        stats: StatsService = self.bot_data["stats"]
+        return stats
 
     @property
     def ledger(self) -> LedgerService:

@@ -78,6 +78,11 @@ class GameUI(Protocol):
     def seat_code(self, seat: int) -> str:
         """The seat in a button's data or a deep link: one letter or digit."""
 
+    review_sides: tuple[str, ...]
+
+    def card_word(self, code: str, language: str) -> str:
+        """A card as the game's text writes it (``SQ``), in the players' words."""
+
     def seat_from_word(self, word: str) -> int | None:
         """A seat as players type or buttons carry it (its code, or a word for it)."""
 
@@ -146,6 +151,13 @@ class UIBase:
 
     def hand_key(self, seat: int, deal_no: int) -> str:
         return f"{self.game}:{seat}:{deal_no}"
+
+    # The sides a deal's review names (``games.core.review.CostlyCard.side``), in order.
+    review_sides: tuple[str, ...] = ()
+
+    def card_word(self, code: str, language: str) -> str:
+        """A card of the game's text (``SQ``) as players read it; the code itself by default."""
+        return code
 
     def score_picture(self, screens: Screens, snap: Snapshot, t: Translator) -> None:
         """No picture on /score unless the game draws one."""

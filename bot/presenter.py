@@ -18,6 +18,7 @@ from bot.outbox import URGENT, WAITING, Outbox
 from bot.plugin import Plugins
 from bot.tables import (
     Change,
+    DealFinished,
     DealRedrawn,
     GameSwitched,
     Holder,
@@ -35,6 +36,7 @@ from bot.views.text import user_text
 from storage.interface import TableStatus
 
 if TYPE_CHECKING:
+    from bot.reviews import Reviewer
     from bot.robots import RobotPlayers
 
 
@@ -45,6 +47,7 @@ class Presenter:
         self.plugins = plugins
         self.timers: TurnTimers | None = None  # set once the job queue exists
         self.robots: RobotPlayers | None = None  # moves robot seats after each change
+        self.reviewer: Reviewer | None = None  # reviews each finished deal for /stats
 
     def group_translator(self, snap: Snapshot) -> Translator:
         return translator(snap.settings.language)
@@ -62,6 +65,8 @@ class Presenter:
         match_over = False
         for notice in change.notices:
             match_over = match_over or isinstance(notice, MatchFinished)
+            if isinstance(notice, DealFinished) and self.reviewer is not None:
+                self.reviewer.poke(snap.table_id)
             if ui.notice(self, snap, notice, t):
                 continue
             if isinstance(notice, SubRefused):

@@ -122,6 +122,8 @@ class ChatSettings:
     rounding: Rounding = Rounding.HUNDREDS
     payments: PaymentPolicy = PaymentPolicy.PAYEE
     prices: Mapping[str, int] = field(default_factory=dict)  # unit -> hundredths per unit
+    # Whether everyone in the group sees everyone's statistics (/stats); off: each their own.
+    stats_public: bool = False
 
     def price(self, unit: str) -> int:
         """Hundredths of the currency per one ``unit``; 0 when the group has not priced it."""
@@ -193,6 +195,20 @@ class DealSummary:
     deal_no: int
     match_id: int | None
     result: Mapping[str, Any] | None  # None while the deal is in progress
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerDeal:
+    """One player's counts in one reviewed deal (``games.core.review.SeatStats`` as JSON)."""
+
+    table_id: int
+    deal_no: int
+    player_id: int
+    chat_id: int
+    game: str
+    day: str  # ISO date the deal was dealt
+    robot: bool
+    stats: Mapping[str, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,6 +488,40 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def match_counts(self, chat_id: int) -> dict[int, int]:
         """player id -> number of finished matches played in the chat."""
+
+    # --- deals' reviews (#32): derived from the logs, each deal once --------------------------
+
+    @abc.abstractmethod
+    async def unreviewed(
+        self, after: tuple[int, int] = (0, 0), limit: int = 50, table_id: int | None = None
+    ) -> list[DealSummary]:
+        """Finished deals with no review yet, in (table, deal) order after ``after`` (of one
+        table, if given): a page of the work left."""
+
+    @abc.abstractmethod
+    async def record_review(
+        self,
+        table_id: int,
+        deal_no: int,
+        chat_id: int,
+        game: str,
+        day: str,
+        review: Mapping[str, Any],
+        players: Sequence[PlayerDeal],
+    ) -> None:
+        """A deal's review and its players' counts, in one transaction. ConflictError if the
+        deal was reviewed before (by a racing process): the first review stands."""
+
+    @abc.abstractmethod
+    async def review_of(self, table_id: int, deal_no: int) -> Mapping[str, Any] | None:
+        """A deal's review as recorded (None: not reviewed yet)."""
+
+    @abc.abstractmethod
+    async def player_deals(
+        self, chat_id: int | None = None, player_id: int | None = None, since: str = ""
+    ) -> list[PlayerDeal]:
+        """The players' counts of the deals reviewed: in a group, or of a player anywhere, or
+        both; from the day ``since`` on (ISO date; "" for all time)."""
 
 
 def check_balanced(entries: Mapping[int, int] | Sequence[int]) -> None:

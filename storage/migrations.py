@@ -312,6 +312,37 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TRIGGER ledger_append_only_d BEFORE DELETE ON ledger
         BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
     """,
+    # 11: each finished deal's double-dummy review (#32), once, and each player's counts from
+    # it (by group and day, for /stats); whether a group shows everyone's statistics. Derived
+    # from the deals' logs: an export leaves them out and the bot reviews the deals again.
+    """
+    CREATE TABLE deal_reviews (
+        table_id    INTEGER NOT NULL,
+        deal_no     INTEGER NOT NULL,
+        chat_id     INTEGER NOT NULL REFERENCES chats(id),
+        game        TEXT NOT NULL,
+        day         TEXT NOT NULL,
+        review      TEXT NOT NULL,
+        PRIMARY KEY (table_id, deal_no),
+        FOREIGN KEY (table_id, deal_no) REFERENCES deals(table_id, deal_no)
+    );
+    CREATE TABLE player_deals (
+        table_id    INTEGER NOT NULL,
+        deal_no     INTEGER NOT NULL,
+        player_id   INTEGER NOT NULL REFERENCES players(id),
+        chat_id     INTEGER NOT NULL REFERENCES chats(id),
+        game        TEXT NOT NULL,
+        day         TEXT NOT NULL,
+        robot       INTEGER NOT NULL DEFAULT 0,
+        stats       TEXT NOT NULL,
+        PRIMARY KEY (table_id, deal_no, player_id),
+        FOREIGN KEY (table_id, deal_no) REFERENCES deal_reviews(table_id, deal_no)
+    );
+    CREATE INDEX player_deals_by_chat ON player_deals(chat_id, day);
+    CREATE INDEX player_deals_by_player ON player_deals(player_id, day);
+    CREATE INDEX deals_finished ON deals(table_id, deal_no) WHERE result IS NOT NULL;
+    ALTER TABLE chats ADD COLUMN stats_public INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 LATEST = len(MIGRATIONS)

@@ -21,10 +21,12 @@ from storage.sql.base import SqlStore
 
 FORMAT = "bridge-bot-export"
 
-# Every table and column, parents before children (foreign keys hold at every row).
+# Every table and column, parents before children (foreign keys hold at every row). The deals'
+# reviews (deal_reviews, player_deals) are left out: derived from the logs, the bot makes them
+# again after an import.
 TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("chats", ("id", "tg_chat_id", "title", "language", "created_at", "currency", "rounding",
-               "payments", "prices")),
+               "payments", "prices", "stats_public")),
     ("players", ("id", "tg_user_id", "name", "language", "chat_id", "created_at", "username")),
     ("tables", ("id", "chat_id", "topic_id", "status", "language", "turn_timer", "scorekeeper",
                 "match_id", "created_at", "token", "game", "options")),

@@ -162,7 +162,7 @@ def _changed(settings: TableSettings, arg: str, ui: GameUI) -> TableSettings | N
         return dataclasses.replace(settings, language=value)
     if key == "timer" and value in {str(m) for m in TIMER_MINUTES}:
         return dataclasses.replace(settings, turn_timer=int(value))
-    if key in ("round", "pay"):
+    if key in ("round", "pay", "stats"):
         return None
     raise BadCallbackData(arg)
 
@@ -174,6 +174,8 @@ def _group_changed(group: ChatSettings, arg: str) -> ChatSettings:
             return dataclasses.replace(group, rounding=Rounding(value))
         if key == "pay":
             return dataclasses.replace(group, payments=PaymentPolicy(value))
+        if key == "stats" and value in ("public", "own"):
+            return dataclasses.replace(group, stats_public=value == "public")
     except ValueError:
         pass
     raise BadCallbackData(arg)
@@ -196,6 +198,10 @@ async def setting_button(update: Update, context: BotContext) -> None:
         money = table_settings is None
         if not await _may_change(context, snap, user.id, player.id, money):
             raise Refusal("not_allowed")
+        if pressed.arg.startswith("stats=") and not await is_admin(
+            context, snap.chat.tg_chat_id, user.id
+        ):
+            raise Refusal("group_admins")  # who sees whose statistics: the group's admins
         if table_settings is None:
             group = _group_changed(snap.chat.settings, pressed.arg)
             change = await context.service.update_chat_settings(snap.chat.id, group, snap.table_id)

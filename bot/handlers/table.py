@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -28,6 +29,7 @@ from bot.i18n import translator
 from bot.plugin import Plugins
 from bot.tables import Refusal, stale_or_forged
 from bot.views import Rendered
+from bot.views.stats import costly_popup
 from games.errors import RuleError
 
 
@@ -156,6 +158,9 @@ async def sub_command(update: Update, context: BotContext) -> None:
     context.presenter.show(change)
 
 
+POPUP_LIMIT = 200  # characters Telegram shows in a button's popup
+
+
 async def button(update: Update, context: BotContext) -> None:
     """Every table button: decode, act through the service, show the change, answer the press."""
     query = update.callback_query
@@ -200,6 +205,20 @@ async def button(update: Update, context: BotContext) -> None:
             change = await service.answer_sub(pressed.table_id, player.id, pressed.arg == "y")
         elif pressed.act is Act.END:
             change = await service.vote_to_end(pressed.table_id, player.id, pressed.arg == "y")
+        elif pressed.act is Act.COSTLY:  # anyone may ask: the deal is over, its cards shown
+            snap = await service.snapshot(pressed.table_id)
+            if pressed.deal_no > snap.deal_no or (
+                pressed.deal_no == snap.deal_no
+                and snap.state is not None
+                and not snap.state.finished
+            ):
+                raise Refusal("stale")
+            review, names = await context.stats.costly(pressed.table_id, pressed.deal_no)
+            ui = context.plugins.ui(snap.game.name)
+            words = functools.partial(ui.card_word, language=t.language)
+            text = costly_popup(review, names, ui.review_sides, words, t)
+            await query.answer(text[:POPUP_LIMIT], show_alert=True)
+            return
         elif (menu := await _menu(context, pressed)) is not None:
             snap = await service.snapshot(pressed.table_id)
             seat = snap.seat_of(player.id)

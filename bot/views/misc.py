@@ -137,6 +137,11 @@ def _money_view(
         keys.append((key(label, f"round={other_rounding.value}"),))
     label = t("settings.switch_payments", who=t(f"payments.{other_payments.value}"))
     keys.append((key(label, f"pay={other_payments.value}"),))
+    shown = "public" if group.stats_public else "own"
+    lines.append(t("settings.stats", who=t(f"stats.shown.{shown}")))
+    other = "own" if group.stats_public else "public"
+    label = t("settings.switch_stats", who=t(f"stats.shown.{other}"))
+    keys.append((key(label, f"stats={other}"),))
     return lines, keys
 
 

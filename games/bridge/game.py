@@ -23,7 +23,8 @@ from games.bridge.deal import (
 from games.bridge.rubber import Rubber, ScoreEntry
 from games.bridge.scoring import Rules, honours
 from games.core.base import GameBase
-from games.core.protocols import RandBelow, State
+from games.core.protocols import Match, RandBelow, State
+from games.core.review import DealReview
 from games.errors import NotationError, Reason
 
 
@@ -247,6 +248,14 @@ class Bridge(GameBase):
 
     def new_match(self, players: int, options: Mapping[str, Any]) -> RubberMatch:
         return RubberMatch(options)
+
+    def review(self, state: State[Any, Any], before: Match) -> DealReview | None:
+        """Solved with DDS, so imported here: only the processes that review load it."""
+        from games.bridge.review import review
+
+        assert isinstance(before, RubberMatch)
+        rubber = before.rubber
+        return review(_deal(state), rubber.vulnerable(Side.NS), rubber.vulnerable(Side.EW))
 
     def outcome(self, state: State[Any, Any]) -> dict[str, Any]:
         return outcome(_deal(state))

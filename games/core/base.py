@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core.protocols import Codec, State, codec_action, codec_event
+from games.core.protocols import Codec, Match, State, codec_action, codec_event
+from games.core.review import DealReview
 from games.errors import OutOfTurn, Reason
 
 
@@ -53,6 +54,10 @@ class GameBase:
     ) -> tuple[Any, ...]:
         """Nothing to tell beyond the new state."""
         return ()
+
+    def review(self, state: State[Any, Any], before: Match) -> DealReview | None:
+        """No double-dummy review unless the game has one."""
+        return None
 
     def to_event(self, action: Any) -> tuple[str, dict[str, Any]]:
         """The action's seat and codec text."""

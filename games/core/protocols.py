@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from games.core.review import DealReview
 from games.errors import NotationError, Reason
 
 A = TypeVar("A")  # a game's action type
@@ -132,6 +133,11 @@ class Game(Protocol):
     ) -> tuple[Any, ...]:
         """What an action means that players must be told beyond the new state (a claim
         refused, say); the game's UI renders them."""
+
+    def review(self, state: State[Any, Any], before: Match) -> DealReview | None:
+        """A finished deal's double-dummy review (``games.core.review``), ``before`` the match
+        as it was played (bridge: the vulnerability); None for a game without one. Costly:
+        the bot runs it in a worker process."""
 
     def to_event(self, action: Any) -> tuple[str, dict[str, Any]]:
         """(kind, JSON-able payload) for one action of a deal's log."""

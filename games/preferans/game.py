@@ -8,7 +8,8 @@ from fractions import Fraction
 from typing import Any
 
 from games.core.base import GameBase
-from games.core.protocols import RandBelow, State
+from games.core.protocols import Match, RandBelow, State
+from games.core.review import DealReview
 from games.errors import NotationError, PulkaError, Reason
 from games.preferans.bids import Bid
 from games.preferans.cards import Card, Deal, active_seats
@@ -190,6 +191,14 @@ class Preferans(GameBase):
 
     def new_match(self, players: int, options: Mapping[str, Any]) -> PulkaMatch:
         return PulkaMatch(players, options)
+
+    def review(self, state: State[Any, Any], before: Match) -> DealReview | None:
+        """Solved by the compiled solver, so imported here: only the processes that review
+        load it."""
+        from games.preferans.review import review
+
+        assert isinstance(state, DealState)
+        return review(state)
 
     def outcome(self, state: State[Any, Any]) -> dict[str, Any]:
         assert isinstance(state, DealState) and state.result is not None

@@ -182,6 +182,35 @@ MIGRATIONS: dict[int, str] = {
     ALTER TABLE ledger DROP CONSTRAINT ledger_unit_check;
     ALTER TABLE ledger ADD CONSTRAINT ledger_unit_check CHECK (unit ~ '^[a-z_]{1,24}$');
     """,
+    # 11: deals' reviews and players' counts from them (as SQLite's 11), and stats_public.
+    11: """
+    CREATE TABLE deal_reviews (
+        table_id    BIGINT NOT NULL,
+        deal_no     BIGINT NOT NULL,
+        chat_id     BIGINT NOT NULL REFERENCES chats(id),
+        game        TEXT NOT NULL,
+        day         TEXT NOT NULL,
+        review      TEXT NOT NULL,
+        PRIMARY KEY (table_id, deal_no),
+        FOREIGN KEY (table_id, deal_no) REFERENCES deals(table_id, deal_no)
+    );
+    CREATE TABLE player_deals (
+        table_id    BIGINT NOT NULL,
+        deal_no     BIGINT NOT NULL,
+        player_id   BIGINT NOT NULL REFERENCES players(id),
+        chat_id     BIGINT NOT NULL REFERENCES chats(id),
+        game        TEXT NOT NULL,
+        day         TEXT NOT NULL,
+        robot       BIGINT NOT NULL DEFAULT 0,
+        stats       TEXT NOT NULL,
+        PRIMARY KEY (table_id, deal_no, player_id),
+        FOREIGN KEY (table_id, deal_no) REFERENCES deal_reviews(table_id, deal_no)
+    );
+    CREATE INDEX player_deals_by_chat ON player_deals(chat_id, day);
+    CREATE INDEX player_deals_by_player ON player_deals(player_id, day);
+    CREATE INDEX deals_finished ON deals(table_id, deal_no) WHERE result IS NOT NULL;
+    ALTER TABLE chats ADD COLUMN stats_public BIGINT NOT NULL DEFAULT 0;
+    """,
 }
 
 assert max(MIGRATIONS) <= LATEST, "a PostgreSQL migration without its SQLite twin"

@@ -55,7 +55,14 @@ class ChatRepository(SqlStore):
             if new is not None:
                 # The new id was seen first (an update from the supergroup raced the migration
                 # message): it has no history worth keeping that the old chat lacks, so fold it.
-                for table in ("tables", "matches", "ledger", "players"):
+                for table in (
+                    "tables",
+                    "matches",
+                    "ledger",
+                    "players",
+                    "deal_reviews",
+                    "player_deals",
+                ):
                     await db.execute(
                         f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (old["id"], new["id"])
                     )
@@ -82,13 +89,14 @@ class ChatRepository(SqlStore):
             if any(not UNIT.match(unit) or price < 0 for unit, price in prices.items()):
                 raise StorageError(f"prices are hundredths per unit, named [a-z_]: {prices}")
             await db.execute(
-                "UPDATE chats SET currency = ?, rounding = ?, payments = ?, prices = ? "
-                "WHERE id = ?",
+                "UPDATE chats SET currency = ?, rounding = ?, payments = ?, prices = ?, "
+                "stats_public = ? WHERE id = ?",
                 (
                     settings.currency,
                     settings.rounding.value,
                     settings.payments.value,
                     json.dumps(prices),
+                    int(settings.stats_public),
                     chat_id,
                 ),
             )
@@ -201,6 +209,7 @@ def chat_of(row: Row) -> Chat:
         Rounding(row["rounding"]),
         PaymentPolicy(row["payments"]),
         {str(unit): int(price) for unit, price in json.loads(row["prices"]).items()},
+        bool(row["stats_public"]),
     )
     return Chat(row["id"], row["tg_chat_id"], row["title"], row["language"], settings)
 

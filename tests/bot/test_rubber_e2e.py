@@ -95,7 +95,7 @@ async def test_full_rubber_by_offered_buttons_without_leaks(h: Harness) -> None:
     assert "🔍 При игре в открытую" in first.text or "Пас" in first.text
     assert "Пар: " in first.text or not analysis.par
     # The whole table comes on the result's button, as a popup to whoever presses.
-    [dd_button] = [b["callback_data"] for b in first.buttons()]
+    [dd_button] = [b["callback_data"] for b in first.buttons() if ":dd:" in b["callback_data"]]
     popup = await h.press(PLAYERS[0], first, dd_button)  # Anna reads Russian
     assert popup.get("show_alert"), popup
     rows = popup["text"].splitlines()[1:]

@@ -28,6 +28,7 @@ from bot.views import Key, Rendered
 from bot.views.amounts import account_lines, signed
 from bot.views.fair import reveal_lines
 from bot.views.misc import answer_keys
+from bot.views.stats import costly_key
 from bot.views.text import plain_text, user_text
 from games.bridge.analysis import Analysis
 from games.bridge.calls import Contract, Strain
@@ -115,7 +116,7 @@ def render_deal_result(
     lines.extend(reveal_lines(notice.fair, t))
     code = {(False, False): "o", (True, False): "n", (False, True): "e", (True, True): "b"}[vul]
     dd = Key(t("button.dd_table"), Button(snap.table_id, notice.deal_no, DD, code).encode())
-    return Rendered("\n".join(lines), ((dd,),))
+    return Rendered("\n".join(lines), ((dd, costly_key(snap.table_id, notice.deal_no, t)),))
 
 
 def analysis_lines(

@@ -12,7 +12,7 @@ from typing import Any
 from telegram import InputFile
 
 from bot.games.bridge.buttons import CALL, CARD, CLAIM, CLAIM_ANSWER, CLAIM_MENU
-from bot.games.bridge.cards import seat_text, side_text
+from bot.games.bridge.cards import card_text, seat_text, side_text
 from bot.games.bridge.dd import solve
 from bot.games.bridge.notation import read_seat
 from bot.games.bridge.pictures import scoresheet_picture
@@ -47,7 +47,7 @@ from bot.tables import (
 from bot.views import Rendered
 from bot.views.misc import end_vote_message
 from bot.views.text import user_text
-from games.bridge.cards import Deal, Seat, Side
+from games.bridge.cards import Card, Deal, Seat, Side
 from games.bridge.deal import DealState
 from games.bridge.game import ClaimRejected
 from games.bridge.rubber import Rubber
@@ -102,6 +102,10 @@ async def _result_with_analysis(
 class BridgeUI(UIBase):
     game = "bridge"
     commands: tuple[str, ...] = ("bridge", "table")
+    review_sides: tuple[str, ...] = ("NS", "EW")
+
+    def card_word(self, code: str, language: str) -> str:
+        return card_text(Card.parse(code), language)
 
     def seat_name(self, seat: int, language: str) -> str:
         return seat_text(Seat(seat), language)

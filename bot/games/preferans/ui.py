@@ -35,7 +35,7 @@ from bot.games.preferans.views import (
     pulka_block,
     result_line,
 )
-from bot.i18n import Translator
+from bot.i18n import Translator, translator
 from bot.plugin import Screens, UIBase
 from bot.tables import (
     DealFinished,
@@ -49,8 +49,10 @@ from bot.tables import (
 from bot.views import Rendered
 from bot.views.fair import reveal_lines
 from bot.views.misc import answer_keys, end_vote_message
+from bot.views.stats import costly_key
 from bot.views.text import user_text
 from games.errors import OutOfTurn, Reason
+from games.preferans.cards import Card
 from games.preferans.deal import (
     DealState,
     MakeClaim,
@@ -87,12 +89,16 @@ async def _result_with_analysis(
         + "</pre>",
         *reveal_lines(notice.fair, t),
     ]
-    return Rendered("\n".join(lines))
+    return Rendered("\n".join(lines), ((costly_key(snap.table_id, notice.deal_no, t),),))
 
 
 class PreferansUI(UIBase):
     game = "preferans"
     commands: tuple[str, ...] = ("preferans", "pref")
+    review_sides: tuple[str, ...] = ("declarer", "defence")
+
+    def card_word(self, code: str, language: str) -> str:
+        return card_text(Card.parse(code), translator(language))
 
     def seat_name(self, seat: int, language: str) -> str:
         return seat_name(seat, language)

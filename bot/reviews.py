@@ -1,0 +1,153 @@
+"""Each finished deal reviewed double-dummy once, off the event loop (#32): the counts behind
+``/stats`` and the "costly card" a player may ask for after a deal.
+
+The solving runs in a process of its own at the robots' low priority (spawned on the first
+deal to review), one deal at a time, so people's presses never wait for it. A finished deal is
+queued by its table (``poke``); at start, the deals left unreviewed (a stop mid-review, an
+import) are found in storage and reviewed first. Storage holds what is done: a deal is
+reviewed once, even by two processes racing (the second write is refused).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from games.core.reviewing import review_deal
+from storage.interface import (
+    ConflictError,
+    DealSummary,
+    PlayerDeal,
+    Storage,
+    StorageError,
+)
+
+log = logging.getLogger(__name__)
+
+NICENESS = 19  # as the robots' (bot.robots.ROBOT_NICENESS): people first
+PAGE = 50  # deals read from storage at a time
+ROBOT = "robot"  # the player flag of a robot (bot.tables.ROBOT; not imported: no circle)
+
+
+def _lower_priority() -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, 0, NICENESS)
+
+
+class Reviewer:
+    def __init__(self, storage: Storage, workers: int = 1) -> None:
+        self.storage = storage
+        self.workers = workers  # 0: no reviews (a test that does not need them)
+        self._pool: ProcessPoolExecutor | None = None
+        self._tables: asyncio.Queue[int] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self.reviewed = 0  # deals this process reviewed (for tests and benchmarks)
+        self.idle = asyncio.Event()  # set while there is nothing to review
+
+    def start(self) -> None:
+        if self.workers and self._task is None:
+            self._task = asyncio.create_task(self._run(), name="reviewer")
+
+    def poke(self, table_id: int) -> None:
+        """The table finished a deal: review what it has unreviewed."""
+        if self._task is not None:
+            self.idle.clear()
+            self._tables.put_nowait(table_id)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    async def _run(self) -> None:
+        try:
+            await self._backlog()
+        except StorageError:
+            log.exception("The deals left unreviewed could not be read; reviewing new ones")
+        while True:
+            if self._tables.empty():
+                self.idle.set()
+            table_id = await self._tables.get()
+            try:
+                for summary in await self.storage.unreviewed((table_id, 0), PAGE, table_id):
+                    await self._review(summary)
+            except StorageError:
+                log.exception("Reviewing table %s's deals failed; its next deal retries", table_id)
+
+    async def _backlog(self) -> None:
+        after = (0, 0)
+        while page := await self.storage.unreviewed(after, PAGE):
+            for summary in page:
+                await self._review(summary)
+            after = (page[-1].table_id, page[-1].deal_no)
+
+    async def _review(self, summary: DealSummary) -> None:
+        table = await self.storage.get_table(summary.table_id)
+        chat = await self.storage.get_chat(table.chat_id)
+        events = await self.storage.events(summary.table_id, summary.deal_no)
+        if not events:
+            return
+        first = events[0]
+        review: dict[str, Any] = {}
+        holders: dict[int, int] = {}
+        if first.kind == "deal":  # a scorekeeper's entry has no cards to review
+            outcomes = []
+            if summary.match_id is not None:
+                for deal in await self.storage.deals(summary.match_id):
+                    if deal.deal_no < summary.deal_no and deal.result is not None:
+                        outcomes.append(dict(deal.result))
+            match = None
+            if summary.match_id is not None:
+                match = await self.storage.get_match(summary.match_id)
+            game = match.game if match is not None else table.game
+            players = len(match.seats) if match is not None else 4
+            found = match.options if match is not None else table.settings.options
+            options = {**found, "rounding": chat.settings.rounding.value}
+            log_data = [(e.kind, dict(e.payload), e.player_id) for e in events]
+            try:
+                review, holders = await asyncio.get_running_loop().run_in_executor(
+                    self._executor(), review_deal, game, players, options, outcomes, log_data
+                )
+            except Exception:  # a deal the rules cannot replay: say so, mark it done
+                log.exception("Deal %s/%s could not be reviewed", summary.table_id, summary.deal_no)
+                review = {}
+        else:
+            game = table.game
+        day = first.at[:10]
+        rows = []
+        for seat, stats in review.get("seats", {}).items():
+            player_id = holders.get(int(seat))
+            if player_id is None:
+                continue
+            robot = await self.storage.player_flag(player_id, ROBOT)
+            rows.append(
+                PlayerDeal(
+                    summary.table_id, summary.deal_no, player_id, chat.id, game, day, robot, stats
+                )
+            )
+        if review:  # who held each seat: the costly-card popup names them
+            review["holders"] = {str(seat): pid for seat, pid in sorted(holders.items())}
+        with contextlib.suppress(ConflictError):  # another process reviewed it first
+            await self.storage.record_review(
+                summary.table_id, summary.deal_no, chat.id, game, day, review, rows
+            )
+            self.reviewed += 1
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # spawn: a fork of a process with running threads (SQLite's, the loop's) is unsafe
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_lower_priority
+            )
+        return self._pool

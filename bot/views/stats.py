@@ -1,0 +1,128 @@
+"""``/stats`` as people read it: per game, each player's opening leads, costly cards as
+declarer and in defence, and contracts against par, over all time and the last 30 days."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from bot.callback_data import Act, Button
+from bot.i18n import Translator
+from bot.stats import ROBOTS, Line
+from bot.views import Key, Rendered
+from bot.views.pictures import FONT, png_of
+from bot.views.text import plain_text, user_text
+from games.core.review import DealReview, SeatStats
+
+
+def costly_key(table_id: int, deal_no: int, t: Translator) -> Key:
+    """Under a deal's result: the first card that cost each side a trick, in a popup."""
+    return Key(t("button.costly"), Button(table_id, deal_no, Act.COSTLY).encode())
+
+
+def costly_popup(
+    review: DealReview | None,
+    names: Mapping[int, str],
+    sides: Sequence[str],
+    card_word: Callable[[str], str],
+    t: Translator,
+) -> str:
+    """The first card each side lost a trick with (who, which trick, which card, how many);
+    ``sides``: the game's, in the order it names them."""
+    if review is None:
+        return t("costly.not_yet")
+    if not any(s.declarer_cards or s.defence_cards for s in review.seats.values()):
+        return t("costly.nothing")
+    lines = []
+    for side in sides:
+        found = next((c for c in review.costly if c.side == side), None)
+        label = t(f"costly.side.{side}")
+        if found is None:
+            lines.append(t("costly.clean", side=label))
+            continue
+        name = plain_text(names.get(found.seat, "—"), 16)
+        card = card_word(found.card)
+        lines.append(
+            t("costly.card", side=label, name=name, trick=found.trick, card=card, cost=found.cost)
+        )
+    return "\n".join(lines)
+
+
+def share(part: int, whole: int) -> str:
+    return "—" if not whole else f"{round(100 * part / whole)} %"
+
+
+def _par(stats: SeatStats, game: str, t: Translator) -> str:
+    if not stats.contracts:
+        return "—"
+    if game == "bridge":
+        average = f"{stats.par_imps / stats.contracts:+.1f}"
+        return t("stats.imps", imps=average.replace(".", "," if t.language == "ru" else "."))
+    return share(stats.at_par, stats.contracts)
+
+
+def _player_lines(line: Line, name: str, t: Translator) -> list[str]:
+    a, r = line.all_time, line.recent
+    return [
+        t("stats.player", name=name, deals=a.deals, recent=r.deals),
+        t("stats.leads", all=share(a.good_leads, a.leads), recent=share(r.good_leads, r.leads)),
+        t(
+            "stats.declarer",
+            all=share(a.declarer_costly, a.declarer_cards),
+            recent=share(r.declarer_costly, r.declarer_cards),
+        ),
+        t(
+            "stats.defence",
+            all=share(a.defence_costly, a.defence_cards),
+            recent=share(r.defence_costly, r.defence_cards),
+        ),
+        t(f"stats.par.{'bridge' if line.game == 'bridge' else 'other'}",
+          all=_par(a, line.game, t), recent=_par(r, line.game, t)),
+    ]  # fmt: skip
+
+
+def render_stats(
+    lines: Sequence[Line], names: Mapping[int, str], title: str, t: Translator
+) -> Rendered:
+    if not lines:
+        return Rendered("\n".join([title, t("stats.none")]))
+    out = [title, t("stats.legend")]
+    game = ""
+    for line in lines:
+        if line.game != game:
+            game = line.game
+            out.append("")
+            out.append(t("stats.game", game=t(f"stats.game.{game}")))
+        robots = line.player_id == ROBOTS
+        name = t("stats.robots") if robots else user_text(names.get(line.player_id, "—"))
+        out.extend(_player_lines(line, name, t))
+    return Rendered("\n".join(out))
+
+
+def costly_chart(
+    weeks: Mapping[int, Sequence[tuple[str, SeatStats]]],
+    names: Mapping[int, str],
+    title: str,
+    y_label: str,
+) -> bytes:
+    """Each person's share of costly cards (declarer's and defence's together), week by week."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(8, 4.5))
+    axes = figure.subplots()
+    for pid, points in sorted(weeks.items(), key=lambda kv: names.get(kv[0], "")):
+        xs, ys = [], []
+        for monday, stats in points:
+            cards = stats.declarer_cards + stats.defence_cards
+            if cards:
+                xs.append(monday[5:])
+                ys.append(100 * (stats.declarer_costly + stats.defence_costly) / cards)
+        if xs:
+            axes.plot(xs, ys, marker="o", label=names.get(pid, "?"))
+    axes.set_title(title, fontname=FONT)
+    axes.set_ylabel(y_label, fontname=FONT)
+    axes.set_ylim(bottom=0)
+    axes.grid(True, alpha=0.3)
+    if axes.lines:
+        axes.legend(loc="upper left", fontsize="small", prop={"family": FONT})
+    figure.tight_layout()
+    return png_of(figure)

@@ -1,0 +1,194 @@
+"""Players' statistics (#32) through the real table service, SQLite and the reviewer's worker
+process, against a direct count over the stored deals: random legal deals of both games are
+played and stored, the reviewer reviews them (each once, off the event loop), and what
+``/stats`` reads equals the per-card count of ``tests.games.test_review`` over the same logs."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import random
+import tempfile
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.callback_data import Act, Button
+from bot.i18n import Translator
+from bot.reviews import Reviewer
+from bot.stats import ROBOTS, StatsService
+from bot.tables import ROBOT, TableService
+from games.core.registry import find_game
+from games.core.review import SeatStats
+from storage.events import replay
+from storage.interface import Storage
+from storage.sqlite import SqliteStorage
+from tests.bot.harness import GROUP, PLAYERS, Harness, actor, seat_four
+from tests.fakeapi import FakeBotApi
+from tests.games.test_review import direct_bridge, direct_preferans
+from tests.sizes import examples
+
+TODAY = datetime.datetime.now(datetime.UTC).date()
+
+
+async def play_deals(
+    service: TableService, rng: random.Random, game: str, size: int, deals: int, chat: int
+) -> int:
+    """Open a table of ``game`` in group ``chat``, seat ``size`` players and play ``deals``
+    deals with random legal actions (claims answered as they come)."""
+    change, _ = await service.open_table(chat, "Club", None, "en", game)
+    table = change.snapshot.table_id
+    for seat in range(size):
+        player = await service.player(abs(chat) * 10 + seat, f"P{seat}", "en")
+        change = await service.sit(table, player, seat)
+    for _ in range(deals):
+        number = change.snapshot.deal_no
+        while change.snapshot.deal_no == number:
+            snap = change.snapshot
+            state = snap.state
+            assert state is not None
+            choices = [(s, a) for s in snap.seats for a in state.legal_actions(s)]
+            seat, action = rng.choice(choices)
+            # Who presses for the seat: bridge's declarer for dummy (its state's turn names
+            # the presser), Preferans's open whister for the passer (its state's actor).
+            presser = seat
+            if game == "bridge" and state.turn is not None:
+                presser = state.turn
+            elif game == "preferans" and state.turn == seat:
+                presser = state.actor  # type: ignore[attr-defined]
+            who = snap.seats[presser].player_id
+            text = snap.game.codec.encode(action)
+            change = await service.act(table, number, who, text, snap.actions)
+    return table
+
+
+async def direct_count(storage: Storage, table: int) -> dict[int, SeatStats]:
+    """Each player's counts, straight from the table's stored deals (players by seat)."""
+    bundle = (await storage.load_bundles([table]))[0]
+    seats = bundle.table.seats
+    record = await storage.get_match(bundle.table.match_id or 0)
+    game = find_game(record.game)
+    match = game.new_match(len(seats), record.options)
+    found: dict[int, SeatStats] = {}
+    for summary in await storage.deals(record.id):
+        if summary.result is None:
+            continue
+        state = replay(game, len(seats), await storage.events(table, summary.deal_no))
+        if game.name == "bridge":
+            rubber = match.rubber  # type: ignore[attr-defined]
+            per_seat = direct_bridge(state.deal, rubber.vulnerable("NS"), rubber.vulnerable("EW"))  # type: ignore[attr-defined]
+        else:
+            per_seat = direct_preferans(state)  # type: ignore[arg-type]
+        for seat, stats in per_seat.items():
+            pid = seats[seat]
+            found[pid] = found.get(pid, SeatStats()) + stats
+        match.record(summary.result)
+    return found
+
+
+async def one_example(seed: int, folder: Path) -> None:
+    storage = await SqliteStorage.open(str(folder / f"stats{seed}.sqlite3"))
+    service = TableService(storage)
+    reviewer = Reviewer(storage, 1)
+    rng = random.Random(seed)
+    try:
+        bridge = await play_deals(service, rng, "bridge", 4, 2, -7)
+        pref = await play_deals(service, rng, "preferans", 3, 3, -8)
+        robot = (await storage.get_table(bridge)).seats[3]
+        await storage.set_player_flag(robot, ROBOT, True)  # counted apart from the people
+        reviewer.start()
+        await asyncio.wait_for(reviewer.idle.wait(), 300)
+        assert reviewer.reviewed >= 5
+        assert await storage.unreviewed() == []  # each finished deal once
+        stats = StatsService(storage)
+        for table in (bridge, pref):
+            chat = (await storage.get_table(table)).chat_id
+            expected = await direct_count(storage, table)
+            report = await stats.report(TODAY, chat_id=chat)
+            people = {line.player_id: line for line in report.lines if line.player_id != ROBOTS}
+            robots = [line for line in report.lines if line.player_id == ROBOTS]
+            for pid, stats_of in expected.items():
+                if pid == robot:
+                    assert robots and robots[0].all_time == stats_of
+                    continue
+                assert people[pid].all_time == stats_of, (pid, people[pid], stats_of)
+                assert people[pid].recent == stats_of  # all played today
+            # One player's own, anywhere, is the same line.
+            pid = next(iter(p for p in expected if p != robot))
+            own = await stats.report(TODAY, player_id=pid)
+            assert [line.all_time for line in own.lines] == [expected[pid]]
+    finally:
+        await reviewer.close()
+        await service.close()
+        await storage.close()
+
+
+@settings(max_examples=examples(10, least=2), deadline=None)
+@given(st.integers(0, 10**6))
+def test_statistics_are_the_direct_count_over_the_stored_deals(seed: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        asyncio.run(one_example(seed, Path(folder)))
+
+
+async def test_stats_are_private_until_the_admins_show_them_and_the_costly_card_on_request(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    h = Harness(api, str(tmp_path / "bot.sqlite3"), review_workers=1)
+    await h.start()
+    try:
+        anna, bob = PLAYERS[0], PLAYERS[1]  # Anna speaks Russian, Bob English
+        api.admins.add(anna.id)
+        await seat_four(h)
+        rng = random.Random(2)
+        result = None
+        while result is None:  # a deal to its end: someone bids, the cards are played
+            user, message = actor(h)
+            data = [b["callback_data"] for b in message.buttons() if ":a:" in b["callback_data"]]
+            bids = [d for d in data if ":a:call." in d and not d.endswith(".P")]
+            choice = bids[0] if bids and rng.random() < 0.2 else rng.choice(data)
+            await h.press(user, message, choice)
+            await h.settle()
+            result = next((m for m in h.api.chat_messages(GROUP) if "🔎" in str(m.buttons())), None)
+        reviewer = h.app.bot_data["presenter"].reviewer  # type: ignore[union-attr]
+        await asyncio.wait_for(reviewer.idle.wait(), 120)
+        await asyncio.sleep(0.2)
+        assert reviewer.reviewed == 1
+        # The costly card: anyone in the group may ask, in a popup; nothing is posted.
+        costly = next(b["callback_data"] for b in result.buttons() if ":cc" in b["callback_data"])
+        posted = len(h.api.chat_messages(GROUP))
+        popup = await h.press(PLAYERS[2], result, costly)
+        assert popup.get("show_alert"), popup
+        assert "N-S" in popup["text"] and "E-W" in popup["text"], popup
+        assert len(h.api.chat_messages(GROUP)) == posted
+        # A forged button for a deal not yet over is refused.
+        forged = Button(1, 2, Act.COSTLY).encode()
+        assert not (await h.press(bob, result, forged)).get("show_alert")
+
+        # /stats in the group, by default: each their own, privately; the group sees a note.
+        await h.say(bob, GROUP, "/stats")
+        await h.settle()
+        note = h.api.chat_messages(GROUP)[-1].text
+        assert "Bob" in note and "Anna" not in note
+        own = h.api.chat_messages(bob.id)[-1].text
+        assert "Bob" in own and "Anna" not in own and "Cat" not in own
+        # Bob may not show everyone's; Anna (an admin) may, in /settings.
+        await h.say(anna, GROUP, "/settings")
+        await h.settle()
+        screen = h.api.chat_messages(GROUP)[-1]
+        show = next(
+            b["callback_data"] for b in screen.buttons() if "stats=public" in b["callback_data"]
+        )
+        assert (await h.press(bob, screen, show)).get("text") == Translator("en")(
+            "refusal.group_admins"
+        )
+        await h.press(anna, screen, show)
+        await h.settle()
+        await h.say(bob, GROUP, "/stats chart")
+        await h.settle()
+        shown = [m for m in h.api.chat_messages(GROUP) if "📊" in m.text][-1].text
+        for name in ("Anna", "Bob", "Cat", "Dima"):
+            assert name in shown, shown
+        assert any(c.method == "sendPhoto" for c in h.api.calls[-3:])
+    finally:
+        await h.stop()
