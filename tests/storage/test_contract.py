@@ -13,6 +13,7 @@ import pytest
 from storage.interface import (
     ChatSettings,
     ConflictError,
+    PlayerDeal,
     StorageError,
     TableSettings,
     TableStatus,
@@ -214,3 +215,63 @@ async def test_a_group_keeps_its_first_language_until_it_is_changed(store: SqlSt
     assert (await store.ensure_chat(-11, "club", "ru")).language == "en"
     changed = await store.set_chat_language(chat.id, "ru")
     assert changed.language == "ru" and (await store.get_chat(chat.id)).language == "ru"
+
+
+async def test_a_deal_is_reviewed_once_and_its_players_counts_are_found_by_group_and_player(
+    opener: Opener,
+) -> None:
+    a = await opener()
+    b = await opener()
+    chat = await a.ensure_chat(-1)
+    other = await a.ensure_chat(-2)
+    anna = await a.ensure_player(1, "Anna")
+    table = await a.create_table(chat.id, None, TableSettings(), game="bridge")
+    elsewhere = await a.create_table(other.id, None, TableSettings(), game="bridge")
+    for t in (table, elsewhere):
+        for deal_no in (1, 2, 3):
+            await a.start_deal(t.id, deal_no, {"dealer": "N", "pbn": "x"}, None)
+        for deal_no in (1, 2):  # deal 3 is in progress: nothing to review yet
+            await a.finish_deal(t.id, deal_no, {"contract": None})
+    todo = await a.unreviewed()
+    assert [(d.table_id, d.deal_no) for d in todo] == [
+        (table.id, 1), (table.id, 2), (elsewhere.id, 1), (elsewhere.id, 2)
+    ]  # fmt: skip
+    page = await a.unreviewed((table.id, 1), 2)
+    assert [(d.table_id, d.deal_no) for d in page] == [(table.id, 2), (elsewhere.id, 1)]
+    assert [d.deal_no for d in await a.unreviewed((0, 0), 50, elsewhere.id)] == [1, 2]
+
+    def row(t: int, deal_no: int, chat_id: int, day: str) -> PlayerDeal:
+        return PlayerDeal(t, deal_no, anna.id, chat_id, "bridge", day, False, {"deals": 1})
+
+    await a.record_review(
+        table.id,
+        1,
+        chat.id,
+        "bridge",
+        "2026-11-01",
+        {"seats": {}},
+        [row(table.id, 1, chat.id, "2026-11-01")],
+    )
+    with pytest.raises(ConflictError):  # a racing reviewer: the first review stands
+        await b.record_review(table.id, 1, chat.id, "bridge", "2026-11-01", {"x": 1}, [])
+    assert await b.review_of(table.id, 1) == {"seats": {}}
+    assert await b.review_of(table.id, 2) is None
+    await b.record_review(
+        elsewhere.id,
+        1,
+        other.id,
+        "bridge",
+        "2026-12-01",
+        {},
+        [row(elsewhere.id, 1, other.id, "2026-12-01")],
+    )
+    assert [(d.table_id, d.deal_no) for d in await a.unreviewed()] == [
+        (table.id, 2), (elsewhere.id, 2)
+    ]  # fmt: skip
+    assert len(await a.player_deals(chat_id=chat.id)) == 1
+    assert len(await a.player_deals(player_id=anna.id)) == 2
+    assert len(await a.player_deals(player_id=anna.id, since="2026-11-15")) == 1
+    found = await a.player_deals(chat_id=other.id, player_id=anna.id)
+    assert found[0].stats == {"deals": 1} and found[0].day == "2026-12-01"
+    await a.close()
+    await b.close()
