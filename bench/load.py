@@ -40,10 +40,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import contextlib
 import gc
 import os
 import random
 import resource
+import sqlite3
 import tempfile
 import time
 from collections.abc import Coroutine
@@ -309,7 +311,7 @@ def rss_of(pid: int) -> int:
 class InProcess:
     """The bot in this process, answered through ``InProcessRequest`` (no HTTP)."""
 
-    def __init__(self, api: LoadApi, database: str) -> None:
+    def __init__(self, api: LoadApi, database: str, reviews: int) -> None:
         self.harness = Harness(
             api,
             database,
@@ -319,6 +321,7 @@ class InProcess:
             robot_delay=1.0,  # as in production
             robot_budget=1.0,
             robot_workers=0,  # as in production: one a CPU, less the one kept for people
+            review_workers=reviews,
         )
         self.pid = os.getpid()
 
@@ -327,6 +330,11 @@ class InProcess:
 
     async def settle(self, load: Load) -> None:
         await self.harness.settle(timeout=600)
+
+    def reviewed(self) -> int:
+        app = self.harness.app
+        reviewer = None if app is None else app.bot_data["presenter"].reviewer
+        return 0 if reviewer is None else reviewer.reviewed
 
     async def stop(self) -> None:
         await self.harness.stop()
@@ -337,8 +345,9 @@ class OverHttp:
     over loopback HTTP with PTB's own transport, as in production: its CPU is read from
     ``/proc``, so the fake API and the players cost it nothing."""
 
-    def __init__(self, api: LoadApi, database: str, client: str) -> None:
+    def __init__(self, api: LoadApi, database: str, client: str, reviews: int) -> None:
         self.api, self.database, self.client = api, database, client
+        self.reviews = reviews
         self.process: BotProcess | None = None
         self.pid = 0
 
@@ -356,6 +365,7 @@ class OverHttp:
             "TURN_NOTICE_SECONDS": "0",
             "ROBOT_WORKERS": "0",
             "BOT_API_CLIENT": self.client,
+            "REVIEW_WORKERS": str(self.reviews),
         }
         self.process = await BotProcess.start(self.api, self.database, "load", env)
         await self.process.until("ready", 120)
@@ -368,6 +378,11 @@ class OverHttp:
             if load.shown != last:
                 last, since = load.shown, time.monotonic()
             await asyncio.sleep(0.05)
+
+    def reviewed(self) -> int:
+        """Deals the bot's reviewer has recorded so far (read from its SQLite file)."""
+        with contextlib.closing(sqlite3.connect(self.database)) as db:
+            return int(db.execute("SELECT count(*) FROM deal_reviews").fetchone()[0])
 
     async def stop(self) -> None:
         if self.process is not None:
@@ -382,6 +397,7 @@ async def run(
     warmup: float,
     robot_share: float = 0.0,
     client: str = "",
+    reviews: int = 1,
 ) -> dict[str, float]:
     """``client``: the bot over HTTP in its own process, with that Bot API client; "": the
     bot in this process, answered in-process."""
@@ -389,7 +405,9 @@ async def run(
     with tempfile.TemporaryDirectory() as tmp:
         database = str(Path(tmp) / "load.sqlite3")
         host: InProcess | OverHttp = (
-            OverHttp(api, database, client) if client else InProcess(api, database)
+            OverHttp(api, database, client, reviews)
+            if client
+            else InProcess(api, database, reviews)
         )
         await host.start()
         gc.collect()
@@ -435,6 +453,8 @@ async def run(
             task.cancel()
         result = {
             "tables": tables,
+            "reviews": reviews,
+            "reviewed": host.reviewed(),
             "robot_tables": len(robot_rigs),
             "seating_s": seating,
             "presses": presses,
@@ -481,14 +501,23 @@ def main() -> None:
         help="the bot in its own process over loopback HTTP, with each Bot API client named "
         "in turn (none named: aiohttp and httpx); its CPU alone is measured",
     )
+    parser.add_argument(
+        "--reviews",
+        type=int,
+        nargs="+",
+        default=[1],
+        help="processes reviewing finished deals for /stats (0 1: without, then with them)",
+    )
     args = parser.parse_args()
     clients = [""] if args.http is None else (args.http or list(HTTP_CLIENTS))
     for tables in args.tables:
         for share in args.robots:
             for client in clients:
-                report(
-                    args, client, run(tables, args.seconds, args.think, args.warmup, share, client)
-                )
+                for reviews in args.reviews:
+                    running = run(
+                        tables, args.seconds, args.think, args.warmup, share, client, reviews
+                    )
+                    report(args, client, running)
 
 
 def report(
@@ -497,7 +526,8 @@ def report(
     r = asyncio.run(running)
     where = f"over HTTP with {client}" if client else "in-process"
     print(
-        f"{r['tables']:>5} tables, {r['robot_tables']:.0f} with robots "
+        f"{r['tables']:>5} tables, {r['robot_tables']:.0f} with robots, "
+        f"{r['reviews']:.0f} reviewer(s) ({r['reviewed']:.0f} deals reviewed) "
         f"(think {args.think:g} s, {where}): "
         f"{r['updates_per_s']:.0f} updates/s; "
         f"CPU {r['cpu_ms_per_press']:.2f} ms a press ({r['cpu_share']:.0%} of a core); "

@@ -509,8 +509,8 @@ class Storage(abc.ABC):
         review: Mapping[str, Any],
         players: Sequence[PlayerDeal],
     ) -> None:
-        """A deal's review and its players' counts, in one transaction. ConflictError if the
-        deal was reviewed before (by a racing process): the first review stands."""
+        """A deal's review and its players' counts, in one transaction. A deal reviewed
+        before (by a racing process) keeps its first review; this one is dropped."""
 
     @abc.abstractmethod
     async def review_of(self, table_id: int, deal_no: int) -> Mapping[str, Any] | None:

@@ -61,7 +61,8 @@ async def _send(
     t: Translator,
     chart: bool,
 ) -> None:
-    context.outbox.post(chat_id, thread, render_stats(report.lines, report.names, title, t))
+    for part in render_stats(report.lines, report.names, title, t):
+        context.outbox.post(chat_id, thread, part)
     if not chart or not report.weeks:
         return
     png = await asyncio.to_thread(

@@ -13,6 +13,8 @@ from bot.views.pictures import FONT, png_of
 from bot.views.text import plain_text, user_text
 from games.core.review import DealReview, SeatStats
 
+MOST_SHOWN = 12  # players a game's message lists (5 lines each, names up to 64 characters)
+
 
 def costly_key(table_id: int, deal_no: int, t: Translator) -> Key:
     """Under a deal's result: the first card that cost each side a trick, in a popup."""
@@ -82,20 +84,30 @@ def _player_lines(line: Line, name: str, t: Translator) -> list[str]:
 
 def render_stats(
     lines: Sequence[Line], names: Mapping[int, str], title: str, t: Translator
-) -> Rendered:
+) -> list[Rendered]:
+    """One message per game (a message holds 4,096 characters), the title on the first; each
+    game lists its most active players, robots last."""
     if not lines:
-        return Rendered("\n".join([title, t("stats.none")]))
-    out = [title, t("stats.legend")]
-    game = ""
+        return [Rendered("\n".join([title, t("stats.none")]))]
+    parts: list[list[str]] = []
+    game, shown, left = "", 0, 0
     for line in lines:
         if line.game != game:
-            game = line.game
-            out.append("")
-            out.append(t("stats.game", game=t(f"stats.game.{game}")))
+            if left:
+                parts[-1].append(t("stats.more", count=left))
+            game, shown, left = line.game, 0, 0
+            parts.append([t("stats.game", game=t(f"stats.game.{game}"))])
+        if shown >= MOST_SHOWN and line.player_id != ROBOTS:
+            left += 1
+            continue
+        shown += 1
         robots = line.player_id == ROBOTS
         name = t("stats.robots") if robots else user_text(names.get(line.player_id, "—"))
-        out.extend(_player_lines(line, name, t))
-    return Rendered("\n".join(out))
+        parts[-1].extend(_player_lines(line, name, t))
+    if left:
+        parts[-1].append(t("stats.more", count=left))
+    parts[0][:0] = [title, t("stats.legend"), ""]
+    return [Rendered("\n".join(part)) for part in parts]
 
 
 def costly_chart(

@@ -67,6 +67,13 @@ class SqlStore(Storage):
     async def _batched(self, sql: str, args: Sequence[Any]) -> None:
         """A write that cannot conflict, which the backend may commit with others."""
 
+    async def _batched_together(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        """Writes that cannot conflict, committed together (all or none): in one transaction
+        here; SQLite's group commit puts them in the next batch, behind nobody's event."""
+        async with self._tx() as db:
+            for sql, args in statements:
+                await db.execute(sql, args)
+
     @abc.abstractmethod
     async def schema_version(self) -> int: ...
 

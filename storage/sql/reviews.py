@@ -6,8 +6,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from storage.interface import ConflictError, DealSummary, PlayerDeal
-from storage.sql.base import Duplicate, Row, SqlStore
+from storage.interface import DealSummary, PlayerDeal
+from storage.sql.base import Row, SqlStore
 from storage.sql.deals import summary_of
 
 
@@ -39,33 +39,33 @@ class ReviewRepository(SqlStore):
         review: Mapping[str, Any],
         players: Sequence[PlayerDeal],
     ) -> None:
-        try:
-            async with self._tx() as db:
-                await db.execute(
-                    "INSERT INTO deal_reviews (table_id, deal_no, chat_id, game, day, review) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (table_id, deal_no, chat_id, game, day, json.dumps(dict(review))),
-                )
-                if players:
-                    await db.executemany(
-                        "INSERT INTO player_deals (table_id, deal_no, player_id, chat_id, game, "
-                        "day, robot, stats) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        [
-                            (
-                                p.table_id,
-                                p.deal_no,
-                                p.player_id,
-                                p.chat_id,
-                                p.game,
-                                p.day,
-                                int(p.robot),
-                                json.dumps(dict(p.stats)),
-                            )
-                            for p in players
-                        ],
-                    )
-        except Duplicate as exc:
-            raise ConflictError(f"deal {table_id}/{deal_no} was reviewed before") from exc
+        # A deal reviewed again (two processes racing) keeps its first review: nothing here can
+        # fail a batch it shares with others' writes.
+        statements: list[tuple[str, Sequence[Any]]] = [
+            (
+                "INSERT INTO deal_reviews (table_id, deal_no, chat_id, game, day, review) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (table_id, deal_no, chat_id, game, day, json.dumps(dict(review))),
+            )
+        ]
+        statements += [
+            (
+                "INSERT INTO player_deals (table_id, deal_no, player_id, chat_id, game, day, "
+                "robot, stats) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (
+                    p.table_id,
+                    p.deal_no,
+                    p.player_id,
+                    p.chat_id,
+                    p.game,
+                    p.day,
+                    int(p.robot),
+                    json.dumps(dict(p.stats)),
+                ),
+            )
+            for p in players
+        ]
+        await self._batched_together(statements)
 
     async def review_of(self, table_id: int, deal_no: int) -> Mapping[str, Any] | None:
         row = await self._one(

@@ -45,6 +45,15 @@ class GroupCommitWriter(SqliteConnection):
         self._kick_writer()
         await done
 
+    async def _batched_together(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        """Appended at once, so they land in the same batch (one transaction)."""
+        loop = asyncio.get_running_loop()
+        waiting = [(sql, tuple(args), loop.create_future()) for sql, args in statements]
+        self._statements.extend(waiting)
+        self._kick_writer()
+        for _, _, done in waiting:
+            await done
+
     def _kick_writer(self) -> None:
         if self._appender is None or self._appender.done():
             self._appender = asyncio.create_task(self._commit_waiting(), name="sqlite:writer")

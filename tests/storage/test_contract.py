@@ -252,8 +252,16 @@ async def test_a_deal_is_reviewed_once_and_its_players_counts_are_found_by_group
         {"seats": {}},
         [row(table.id, 1, chat.id, "2026-11-01")],
     )
-    with pytest.raises(ConflictError):  # a racing reviewer: the first review stands
-        await b.record_review(table.id, 1, chat.id, "bridge", "2026-11-01", {"x": 1}, [])
+    # A racing reviewer: the first review stands, and its players' rows.
+    await b.record_review(
+        table.id,
+        1,
+        chat.id,
+        "bridge",
+        "2026-11-01",
+        {"x": 1},
+        [row(table.id, 1, chat.id, "2026-11-01")],
+    )
     assert await b.review_of(table.id, 1) == {"seats": {}}
     assert await b.review_of(table.id, 2) is None
     await b.record_review(
