@@ -13,11 +13,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
-import os
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from bot.workers import IDLE, worker_pool
 from games.core.reviewing import review_deal
 from storage.interface import (
     DealSummary,
@@ -28,20 +28,8 @@ from storage.interface import (
 
 log = logging.getLogger(__name__)
 
-NICENESS = 19  # as the robots' (bot.robots.ROBOT_NICENESS): people first
 PAGE = 50  # deals read from storage at a time
 ROBOT = "robot"  # the player flag of a robot (bot.tables.ROBOT; not imported: no circle)
-
-
-def _lower_priority() -> None:
-    """The lowest there is: Linux's idle class, which runs only on a CPU nobody else wants and
-    yields at once when a press wakes the bot (niceness 19 alone still let a review hold a CPU
-    for the scheduler's few milliseconds of granularity: the people's answer p99 rose by 3 ms
-    in ``bench/load``)."""
-    with contextlib.suppress(OSError, AttributeError):
-        os.setpriority(os.PRIO_PROCESS, 0, NICENESS)
-    with contextlib.suppress(OSError, AttributeError):
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 class Reviewer:
@@ -77,8 +65,8 @@ class Reviewer:
     async def _run(self) -> None:
         try:
             await self._backlog()
-        except StorageError:
-            log.exception("The deals left unreviewed could not be read; reviewing new ones")
+        except (StorageError, BrokenProcessPool):
+            log.exception("The deals left unreviewed were not all reviewed; the next start will")
         while True:
             if self._tables.empty():
                 self.idle.set()
@@ -86,7 +74,7 @@ class Reviewer:
             try:
                 for summary in await self.storage.unreviewed((table_id, 0), PAGE, table_id):
                     await self._review(summary)
-            except StorageError:
+            except (StorageError, BrokenProcessPool):
                 log.exception("Reviewing table %s's deals failed; its next deal retries", table_id)
 
     async def _backlog(self) -> None:
@@ -123,6 +111,9 @@ class Reviewer:
                 review, holders = await asyncio.get_running_loop().run_in_executor(
                     self._executor(), review_deal, game, players, options, outcomes, log_data
                 )
+            except BrokenProcessPool:  # the worker died (killed, out of memory): not the deal's
+                self._pool = None  # fault; a new worker takes it on the table's next poke
+                raise
             except Exception:  # a deal the rules cannot replay: say so, mark it done
                 log.exception("Deal %s/%s could not be reviewed", summary.table_id, summary.deal_no)
                 review = {}
@@ -149,9 +140,8 @@ class Reviewer:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            # spawn: a fork of a process with running threads (SQLite's, the loop's) is unsafe
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=_lower_priority
-            )
+            # Linux's idle class: it runs only on a CPU nobody else wants and yields at once
+            # when a press wakes the bot (niceness 19 alone let a review hold a CPU for the
+            # scheduler's few milliseconds: the people's p99 rose by 3 ms in bench/load).
+            self._pool = worker_pool(self.workers, IDLE)
         return self._pool

@@ -14,14 +14,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
 import os
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from typing import Any
 
 from bot.plugin import Plugins, RobotMove
 from bot.tables import Change, Refusal, Snapshot, TableService
+from bot.workers import worker_pool
 from games.errors import RuleError
 
 log = logging.getLogger(__name__)
@@ -141,9 +141,8 @@ class RobotPlayers:
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            # spawn: a fork of a process with running threads (SQLite's, the loop's) is unsafe
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            # their priority is set per thought (bot.robots._nice), so not here
+            self._pool = worker_pool(self.workers)
         return self._pool
 
     async def close(self) -> None:

@@ -12,6 +12,7 @@ import random
 import re
 import signal
 import time
+from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -316,3 +317,49 @@ async def test_a_frozen_active_process_is_replaced_and_wakes_to_leave_without_a_
         await store.close()
     assert await standby.stop() == 0
     print(f"takeover after SIGSTOP: {took:.2f} s")
+
+
+async def test_a_killed_bots_workers_die_with_it(api: FakeBotApi, tmp_path: Path) -> None:
+    """A bot SIGKILLed with a worker process up (here the deals' reviewer) leaves nothing
+    running: the worker held the bot's standard output, so until it died whatever waited for
+    the bot (the supervisor, this soak's driver) waited for ever."""
+    remote = Remote(api)
+    bot = await BotProcess.start(api, str(tmp_path / "bot.sqlite3"), "bot", {"REVIEW_WORKERS": "1"})
+    try:
+        await bot.until("ready")
+        await seat_four(remote)
+        driver = Driver(remote, PLAYERS, random.Random(1))  # type: ignore[arg-type]
+        for _ in range(4):  # a passed-out deal: over, so the reviewer spawns its worker
+            user, message = await _on_turn(driver, 10)
+            data = next(
+                b["callback_data"]
+                for b in message.buttons()
+                if b["callback_data"].endswith(":a:call.P")
+            )
+            assert not (await api.answer_of(await api.press(user, message, data), 30)).get("text")
+            await _moved_on(api, message, data)
+        pid = bot.process.pid
+        children: list[int] = []
+        for _ in range(200):
+            children = [
+                int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+            ]
+            if children:
+                break
+            await asyncio.sleep(0.05)
+        assert children, "no worker was spawned"
+        bot.kill()
+        await asyncio.wait_for(bot.process.wait(), 20)  # the pipe closed: nobody holds it
+        for child in children:
+            for _ in range(100):
+                if (
+                    not Path(f"/proc/{child}").exists()
+                    or "Z" in Path(f"/proc/{child}/stat").read_text().split()[2]
+                ):
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                raise AssertionError(f"worker {child} outlived the bot")
+    finally:
+        if bot.process.returncode is None:
+            bot.kill()

@@ -192,3 +192,30 @@ async def test_stats_are_private_until_the_admins_show_them_and_the_costly_card_
         assert any(c.method == "sendPhoto" for c in h.api.calls[-3:])
     finally:
         await h.stop()
+
+
+async def test_a_reviewer_whose_worker_dies_leaves_the_deal_to_review_again(tmp_path: Path) -> None:
+    """A worker killed (out of memory, say) is not the deal's fault: nothing is recorded for
+    it, and the table's next finished deal brings a new worker that reviews both."""
+    storage = await SqliteStorage.open(str(tmp_path / "killed.sqlite3"))
+    service = TableService(storage)
+    reviewer = Reviewer(storage, 1)
+    try:
+        table = await play_deals(service, random.Random(5), "bridge", 4, 1, -9)
+        pool = reviewer._executor()
+        await asyncio.get_running_loop().run_in_executor(pool, int)  # its worker is up
+        for process in list(pool._processes.values()):  # type: ignore[attr-defined]
+            process.kill()
+            process.join()
+        reviewer.start()
+        await asyncio.wait_for(reviewer.idle.wait(), 60)
+        assert reviewer.reviewed == 0 and len(await storage.unreviewed()) == 1
+        reviewer.poke(table)
+        await asyncio.sleep(0)
+        await asyncio.wait_for(reviewer.idle.wait(), 120)
+        assert reviewer.reviewed == 1 and await storage.unreviewed() == []
+        assert (await storage.review_of(table, 1) or {}).get("seats")
+    finally:
+        await reviewer.close()
+        await service.close()
+        await storage.close()

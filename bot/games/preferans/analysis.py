@@ -7,31 +7,18 @@ without it rather than late; a deal that takes too long is given up."""
 
 from __future__ import annotations
 
-import contextlib
-import multiprocessing
-import os
 from concurrent.futures import ProcessPoolExecutor
 
 from bot.games.nicety import Nicety
 from bot.games.preferans.views import bid_text
 from bot.i18n import Translator
+from bot.workers import NICE, worker_pool
 from games.preferans.analysis import Analysis, GameAnalysis, MisereAnalysis, analyse
 from games.preferans.deal import DealState, Kind
 
-# As the robots' (bot.robots.ROBOT_NICENESS), not imported from there: the spawned process
-# imports this module, and bot.robots would bring Telegram's library in with it (~0.24 s).
-NICENESS = 19
-
-
-def _lower_priority() -> None:
-    with contextlib.suppress(OSError, AttributeError):
-        os.setpriority(os.PRIO_PROCESS, 0, NICENESS)
-
 
 def _start() -> ProcessPoolExecutor:
-    # spawn: a fork of a process with running threads (SQLite's, the loop's) is unsafe
-    context = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(1, mp_context=context, initializer=_lower_priority)
+    return worker_pool(1, NICE)
 
 
 ANALYST = Nicety(_start, "Preferans analysis", timeout_s=20.0)
