@@ -35,7 +35,7 @@ import argparse
 import hashlib
 import hmac
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -82,8 +82,8 @@ class FairStream:
                 return value % n
 
 
-def shuffled(items: Sequence[T], randbelow: Callable[[int], int]) -> list[T]:
-    """Fisher-Yates, as ``games.core.shuffle`` (repeated so that this file stands alone)."""
+def shuffled(items: Iterable[T], randbelow: Callable[[int], int]) -> list[T]:
+    """Fisher-Yates from the last card down (``games.core.shuffle`` is this one)."""
     order = list(items)
     for i in range(len(order) - 1, 0, -1):
         j = randbelow(i + 1)

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from games.bridge.cards import Deal as BridgeDeal
 from games.bridge.cards import Seat
 from games.core import fair
-from games.core.shuffle import shuffled
 from games.preferans.cards import Deal as PrefDeal
 
 seeds = st.binary(min_size=32, max_size=32).map(bytes.hex)
@@ -73,12 +72,6 @@ def test_preferans_deals_are_what_the_checker_rebuilds(
     assert {s: set(h) for s, h in rebuilt.items()} == {
         str(s): {str(c) for c in h} for s, h in dealt.hands.items()
     }
-
-
-@given(st.lists(st.integers(), max_size=40), seeds)
-def test_the_checker_shuffles_as_the_games_do(items: list[int], seed: str) -> None:
-    one, two = fair.FairStream(seed, "7", 3), fair.FairStream(seed, "7", 3)
-    assert fair.shuffled(items, one.randbelow) == shuffled(items, two.randbelow)
 
 
 def test_seeds_come_from_the_key_by_hmac_and_differ_by_table_and_deal() -> None:
