@@ -34,21 +34,27 @@ TODAY = datetime.datetime.now(datetime.UTC).date()
 
 async def play_deals(
     service: TableService, rng: random.Random, game: str, size: int, deals: int, chat: int
-) -> int:
+) -> tuple[int, int]:
     """Open a table of ``game`` in group ``chat``, seat ``size`` players and play ``deals``
-    deals with random legal actions (claims answered as they come)."""
+    deals with random legal actions (claims answered as they come), or until the match ends.
+    Returns the table and its match."""
     change, _ = await service.open_table(chat, "Club", None, "en", game)
     table = change.snapshot.table_id
     for seat in range(size):
         player = await service.player(abs(chat) * 10 + seat, f"P{seat}", "en")
         change = await service.sit(table, player, seat)
+    match_id = (await service.storage.get_table(table)).match_id
+    assert match_id is not None
     for _ in range(deals):
         number = change.snapshot.deal_no
         while change.snapshot.deal_no == number:
             snap = change.snapshot
             state = snap.state
             assert state is not None
+            if state.finished:  # the match is over: no deal follows
+                return table, match_id
             choices = [(s, a) for s in snap.seats for a in state.legal_actions(s)]
+            assert choices, (game, state)
             seat, action = rng.choice(choices)
             # Who presses for the seat: bridge's declarer for dummy (its state's turn names
             # the presser), Preferans's open whister for the passer (its state's actor).
@@ -60,14 +66,13 @@ async def play_deals(
             who = snap.seats[presser].player_id
             text = snap.game.codec.encode(action)
             change = await service.act(table, number, who, text, snap.actions)
-    return table
+    return table, match_id
 
 
-async def direct_count(storage: Storage, table: int) -> dict[int, SeatStats]:
-    """Each player's counts, straight from the table's stored deals (players by seat)."""
-    bundle = (await storage.load_bundles([table]))[0]
-    seats = bundle.table.seats
-    record = await storage.get_match(bundle.table.match_id or 0)
+async def direct_count(storage: Storage, table: int, match_id: int) -> dict[int, SeatStats]:
+    """Each player's counts, straight from the match's stored deals (players by seat)."""
+    record = await storage.get_match(match_id)
+    seats = record.seats
     game = find_game(record.game)
     match = game.new_match(len(seats), record.options)
     found: dict[int, SeatStats] = {}
@@ -89,22 +94,25 @@ async def direct_count(storage: Storage, table: int) -> dict[int, SeatStats]:
 
 async def one_example(seed: int, folder: Path) -> None:
     storage = await SqliteStorage.open(str(folder / f"stats{seed}.sqlite3"))
-    service = TableService(storage)
-    reviewer = Reviewer(storage, 1)
     rng = random.Random(seed)
+    service = TableService(storage, random.Random(seed).randrange)  # the same deals each run
+    reviewer = Reviewer(storage, 1)
     try:
-        bridge = await play_deals(service, rng, "bridge", 4, 2, -7)
-        pref = await play_deals(service, rng, "preferans", 3, 3, -8)
+        bridge, bridge_match = await play_deals(service, rng, "bridge", 4, 2, -7)
+        pref, pref_match = await play_deals(service, rng, "preferans", 3, 3, -8)
         robot = (await storage.get_table(bridge)).seats[3]
         await storage.set_player_flag(robot, ROBOT, True)  # counted apart from the people
         reviewer.start()
         await asyncio.wait_for(reviewer.idle.wait(), 300)
-        assert reviewer.reviewed >= 5
+        finished = [
+            d for m in (bridge_match, pref_match) for d in await storage.deals(m) if d.result
+        ]
+        assert reviewer.reviewed == len(finished) >= 3  # every finished deal, each once
         assert await storage.unreviewed() == []  # each finished deal once
         stats = StatsService(storage)
-        for table in (bridge, pref):
+        for table, match_id in ((bridge, bridge_match), (pref, pref_match)):
             chat = (await storage.get_table(table)).chat_id
-            expected = await direct_count(storage, table)
+            expected = await direct_count(storage, table, match_id)
             report = await stats.report(TODAY, chat_id=chat)
             people = {line.player_id: line for line in report.lines if line.player_id != ROBOTS}
             robots = [line for line in report.lines if line.player_id == ROBOTS]
@@ -201,7 +209,7 @@ async def test_a_reviewer_whose_worker_dies_leaves_the_deal_to_review_again(tmp_
     service = TableService(storage)
     reviewer = Reviewer(storage, 1)
     try:
-        table = await play_deals(service, random.Random(5), "bridge", 4, 1, -9)
+        table, _ = await play_deals(service, random.Random(5), "bridge", 4, 1, -9)
         pool = reviewer._executor()
         await asyncio.get_running_loop().run_in_executor(pool, int)  # its worker is up
         for process in list(pool._processes.values()):  # type: ignore[attr-defined]
