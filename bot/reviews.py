@@ -13,10 +13,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from bot.tables import ROBOT, match_options
+from bot.tables.restore import outcomes_before
 from bot.workers import IDLE, worker_pool
 from games.core.reviewing import review_deal
 from storage.interface import (
@@ -24,12 +27,12 @@ from storage.interface import (
     PlayerDeal,
     Storage,
     StorageError,
+    TableSettings,
 )
 
 log = logging.getLogger(__name__)
 
 PAGE = 50  # deals read from storage at a time
-ROBOT = "robot"  # the player flag of a robot (bot.tables.ROBOT; not imported: no circle)
 
 
 class Reviewer:
@@ -94,18 +97,18 @@ class Reviewer:
         review: dict[str, Any] = {}
         holders: dict[int, int] = {}
         if first.kind == "deal":  # a scorekeeper's entry has no cards to review
-            outcomes = []
-            if summary.match_id is not None:
-                for deal in await self.storage.deals(summary.match_id):
-                    if deal.deal_no < summary.deal_no and deal.result is not None:
-                        outcomes.append(dict(deal.result))
+            outcomes: list[Mapping[str, Any]] = []
             match = None
             if summary.match_id is not None:
+                deals = await self.storage.deals(summary.match_id)
+                outcomes = [dict(o) for o in outcomes_before(deals, summary.deal_no)]
                 match = await self.storage.get_match(summary.match_id)
             game = match.game if match is not None else table.game
             players = len(match.seats) if match is not None else 4
-            found = match.options if match is not None else table.settings.options
-            options = {**found, "rounding": chat.settings.rounding.value}
+            settings = table.settings
+            if match is not None:  # the options the match started with, as a restore takes them
+                settings = TableSettings(options=match.options)
+            options = match_options(settings, chat)
             log_data = [(e.kind, dict(e.payload), e.player_id) for e in events]
             try:
                 review, holders = await asyncio.get_running_loop().run_in_executor(

@@ -26,8 +26,8 @@ from bot.tables.model import (
     Revealed,
     SetAside,
     Snapshot,
-    _options,
     _seat_of,
+    match_options,
 )
 from bot.tables.restore import (
     _live_from,
@@ -370,7 +370,7 @@ class TableBase:
                     if before in live.scored and live.match is not None:
                         # shown again once the bot is up (``redraw_finished``), not now:
                         # replaying 1,000 deals more would double the time to the first poll
-                        options = _options(bundle.table.settings, bundle.chat)
+                        options = match_options(bundle.table.settings, bundle.chat)
                         self._to_redraw[table_id] = _Redraw(
                             before, live.seat_count, options, bundle.match_deals
                         )

@@ -18,8 +18,8 @@ from bot.tables.model import (
     Notice,
     Seat,
     SubDone,
-    _options,
     _whole,
+    match_options,
     people_practice,
 )
 from games.core.fair import FairStream, seed_for
@@ -43,7 +43,9 @@ class MatchLife(TableBase):
         live.table = await self.storage.get_table(live.table.id)
         live.match_id = record.id
         live.players = len(seats)
-        live.match = live.game.new_match(live.players, _options(live.table.settings, live.chat))
+        live.match = live.game.new_match(
+            live.players, match_options(live.table.settings, live.chat)
+        )
         live.match_changed()
         live.match_deals, live.scored = set(), set()
         await self._start_deal(live, self.randbelow(live.players))
@@ -113,7 +115,7 @@ class MatchLife(TableBase):
     async def _finish_match(self, live: Live, unfinished: bool = False) -> list[Notice]:
         assert live.match is not None and live.match_id is not None
         match = live.match
-        match.configure(_options(live.table.settings, live.chat))  # the group's rounding now
+        match.configure(match_options(live.table.settings, live.chat))  # the group's rounding now
         live.match_changed()
         players = {seat: holder.player_id for seat, holder in live.holders.items()}
         amounts = match.settle()

@@ -390,7 +390,7 @@ async def people_practices(storage: Storage, chat_id: int) -> dict[str, dict[int
     return found
 
 
-def _options(settings: TableSettings, chat: Chat) -> dict[str, Any]:
+def match_options(settings: TableSettings, chat: Chat) -> dict[str, Any]:
     """The match's options: the table's for its game, and the group's rounding of money."""
     return {**settings.options, "rounding": chat.settings.rounding.value}
 

@@ -27,8 +27,9 @@ from bot.tables.model import (
     SubRequest,
     UndoRequest,
     _holder,
-    _options,
+    match_options,
 )
+from games.core.base import recorded
 from games.core.protocols import Game, Match
 from games.core.registry import find_game
 from storage.events import replay
@@ -58,7 +59,7 @@ def _replay_played(
     found: list[PlayedDeal] = []
     for record, names, deals in matches:
         players = len(record.seats)
-        match = game.new_match(players, _options(TableSettings(options=record.options), chat))
+        match = game.new_match(players, match_options(TableSettings(options=record.options), chat))
         for number, (summary, events) in enumerate(deals, start=1):
             before = copy.deepcopy(match)
             if summary.result is not None:
@@ -84,7 +85,7 @@ def _live_from(bundle: TableBundle) -> Live:
     players = len(holders) if table.match_id is not None else 0
     match = None
     if table.match_id is not None:
-        options = _options(table.settings, bundle.chat)
+        options = match_options(table.settings, bundle.chat)
         match = _recorded(game, players, options, bundle.match_deals)
     state = replay(game, players, bundle.events) if bundle.events and players else None
     rules_events = [e for e in bundle.events if e.kind != VOTE]
@@ -128,11 +129,18 @@ def _recorded(
 ) -> Match:
     """A match with its deals' outcomes recorded: all of them, or those dealt before deal
     ``before`` (the match as that deal was played)."""
-    match = game.new_match(players, options)
-    for summary in deals:
-        if summary.result is not None and (before is None or summary.deal_no < before):
-            match.record(summary.result)
-    return match
+    return recorded(game, players, options, outcomes_before(deals, before))
+
+
+def outcomes_before(
+    deals: Sequence[DealSummary], before: int | None = None
+) -> list[Mapping[str, Any]]:
+    """The outcomes of the finished deals, in order: all, or those dealt before ``before``."""
+    return [
+        summary.result
+        for summary in deals
+        if summary.result is not None and (before is None or summary.deal_no < before)
+    ]
 
 
 def _seat_value(value: Any) -> Seat:

@@ -21,8 +21,8 @@ from bot.tables.model import (
     TakeoverAsked,
     _check_sit,
     _holder,
-    _options,
     _seat_of,
+    match_options,
 )
 from bot.tables.restore import _replay_played
 from games.core.protocols import Game, State
@@ -306,7 +306,7 @@ class Seating(MatchLife):
                 raise Refusal("settings_between_deals", game=live.game.name)
             if changed and live.match is not None:
                 try:  # the game checks them (a pulka's are fixed until it ends)
-                    live.match.configure(_options(settings, live.chat))
+                    live.match.configure(match_options(settings, live.chat))
                     live.match_changed()
                 except RuleError:
                     raise Refusal("settings_between_matches", game=live.game.name) from None

@@ -4,10 +4,10 @@ deal passes to the left, nothing is taken back, actions are logged as their code
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from games.core.protocols import Codec, Match, State, codec_action, codec_event
+from games.core.protocols import Codec, Game, Match, State, codec_action, codec_event
 from games.core.review import DealReview
 from games.errors import OutOfTurn, Reason
 
@@ -65,3 +65,14 @@ class GameBase:
 
     def from_event(self, kind: str, payload: Mapping[str, Any]) -> Any | None:
         return codec_action(self.codec, kind, payload)
+
+
+def recorded(
+    game: Game, players: int, options: Mapping[str, Any], outcomes: Iterable[Mapping[str, Any]]
+) -> Match:
+    """A new match with these deals' outcomes recorded in order: the match as the next deal
+    was played (a restore's, and a review's in its worker process)."""
+    match = game.new_match(players, options)
+    for outcome in outcomes:
+        match.record(outcome)
+    return match

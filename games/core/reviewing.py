@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.core.base import recorded
 from games.core.registry import find_game
 
 
@@ -22,9 +23,7 @@ def review_deal(
     without one) and each seat's player: whoever made that seat's first action (its first
     call: every seat calls), so a robot, a substitute and dummy's presser are told apart."""
     game = find_game(game_name)
-    match = game.new_match(players, options)
-    for outcome in outcomes:
-        match.record(outcome)
+    match = recorded(game, players, options, outcomes)
     (_, first, _), *rest = events
     state = game.start(players, first)
     holders: dict[int, int] = {}
