@@ -35,6 +35,7 @@ from bot.robots import RobotPlayers
 from bot.standby import Lease
 from bot.stats import StatsService
 from bot.tables import TableService, Written
+from bot.thinking import LocalThinking, QueueThinking, Thinking
 from bot.throttle import Throttle
 from bot.timers import TurnTimers
 from bot.transport import AiohttpRequest, Fenced, SlimUpdates
@@ -56,6 +57,13 @@ def group_commands(plugins: Plugins) -> tuple[str, ...]:
     openers = tuple(plugin.ui.commands[0] for plugin in plugins if plugin.ui.commands)
     own = tuple(command for plugin in plugins for command in plugin.menu)
     return (*openers, *SHARED_MENU, *own, *SHARED_MENU_END)
+
+
+def thinking_for(config: Config) -> Thinking:
+    """Where the robots think: workers through the queue if one is set, else here."""
+    if config.robot_queue_url:
+        return QueueThinking(config.robot_queue_url)
+    return LocalThinking(config.robot_workers or None)
 
 
 def build_application(
@@ -172,7 +180,7 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
         plugins,
         config.robot_delay,
         config.robot_budget,
-        config.robot_workers,
+        thinking_for(config),
     )
     service.on_recovered = presenter.show
     presenter.reviewer = Reviewer(storage, config.review_workers)

@@ -57,6 +57,9 @@ class Config:
     robot_delay: float = 1.0
     robot_budget: float = 1.0
     robot_workers: int = 0
+    # Robots think on workers anywhere (``python -m bot.thinker``) through a task queue in this
+    # PostgreSQL database instead of in processes of the bot's (``bot.thinking``); None: here.
+    robot_queue_url: str | None = field(default=None, repr=False)
     # Processes that review finished deals double-dummy for /stats (0: none are reviewed).
     review_workers: int = 1
     # The HTTP client the Bot API is called with: "aiohttp" (the default, chosen by
@@ -121,6 +124,7 @@ class Config:
             robot_delay=_number(source, "ROBOT_DELAY_SECONDS", 1.0),
             robot_budget=_number(source, "ROBOT_SECONDS_PER_CARD", 1.0, positive=True),
             robot_workers=_whole(source, "ROBOT_WORKERS", 0),
+            robot_queue_url=robot_queue_from_env(source),
             review_workers=_whole(source, "REVIEW_WORKERS", 1, most=8),
             http_client=_choice(source, "BOT_API_CLIENT", "aiohttp", HTTP_CLIENTS),
             standby_interval=_number(source, "STANDBY_CHECK_SECONDS", 1.0, positive=True),
@@ -144,8 +148,13 @@ class Config:
     @property
     def secrets(self) -> tuple[str, ...]:
         """What no log line or message may hold besides the token: the webhook's secret and
-        the database's password."""
-        found = (self.webhook_secret, database_password(self.database), self.fair_secret)
+        the passwords of the database and the robots' queue."""
+        found = (
+            self.webhook_secret,
+            database_password(self.database),
+            database_password(self.robot_queue_url or ""),
+            self.fair_secret,
+        )
         return tuple(s for s in found if s)
 
 
@@ -211,6 +220,18 @@ def database_from_env(source: Mapping[str, str]) -> tuple[str, str]:
             "(bridge.sqlite3, sqlite:///bridge.sqlite3) or postgresql://…"
         )
     return database, setting
+
+
+def robot_queue_from_env(source: Mapping[str, str]) -> str | None:
+    """``ROBOT_QUEUE_URL``: the PostgreSQL database robot workers take thoughts from (None:
+    robots think in the bot's own processes). Anything else is refused by its scheme alone."""
+    url = source.get("ROBOT_QUEUE_URL", "").strip()
+    if not url:
+        return None
+    scheme, sep, _ = url.partition("://")
+    if not sep or scheme.lower() not in ("postgresql", "postgres"):
+        raise ConfigError("ROBOT_QUEUE_URL must be a postgresql://… address (or unset)")
+    return url
 
 
 def heartbeat_from_env(source: Mapping[str, str], database: str) -> HeartbeatSettings:

@@ -1,10 +1,11 @@
 """Robots in empty seats: after each change the presenter shows, a robot with something to do
-thinks in a worker process and then acts through the table service exactly as a person's press
-does (the event written first, the change shown by the presenter).
+thinks (``bot.thinking``: worker processes on this machine, or workers anywhere through the
+queue) and then acts through the table service exactly as a person's press does (the event
+written first, the change shown by the presenter). The service takes the action only at the
+position the robot was asked about: an answer for a table that moved on is dropped.
 
-Thinking happens off the event loop, in a process pool sized for the machine less one CPU kept
-for the people, so other tables keep their answer times while a robot samples; each process has
-its own double-dummy solver.
+When thoughts are waiting, a robot thinks for a share of its budget (fewer layouts sampled)
+rather than queue behind the others, so each move stays within about ``MOVE_TARGET_S``.
 Nothing here is kept across a restart, and nothing needs to be: the restored tables are shown,
 and a robot on turn is asked again.
 """
@@ -12,52 +13,25 @@ and a robot on turn is asked again.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
-import os
+import time
 from collections.abc import Callable
-from concurrent.futures import Executor
-from typing import Any
 
 from bot.plugin import Plugins, RobotMove
 from bot.tables import Change, Refusal, Snapshot, TableService
-from bot.workers import worker_pool
+from bot.thinking import LocalThinking, Thinking, question_key
 from games.errors import RuleError
 
 log = logging.getLogger(__name__)
 
 
-ROBOT_NICENESS = 19
-
-
-def robot_cpus() -> list[int]:
-    """The CPUs robots think on: all this process may use but the first, which is kept for the
-    people (measured: robots at a low priority on every core still slowed the people's answers,
-    p99 9.5 -> 14-21 ms at 100 tables; with one core kept free, 10-11 ms); on one CPU, that one."""
-    if hasattr(os, "sched_getaffinity"):
-        cpus = sorted(os.sched_getaffinity(0))
-    else:  # not Linux: no pinning, but a worker fewer all the same
-        cpus = list(range(os.cpu_count() or 1))
-    return cpus[1:] or cpus
-
-
-def _yield_to_people(cpus: tuple[int, ...]) -> None:
-    """A robot's process keeps to ``cpus`` at the lowest priority. Linux keeps both per thread
-    and the solver starts threads of its own (seen at the default priority), so every
-    thread of the process is set, before and after each thought."""
-    with contextlib.suppress(OSError, AttributeError):  # Linux only; elsewhere as it is
-        for task in os.listdir(f"/proc/{os.getpid()}/task"):
-            os.sched_setaffinity(int(task), cpus)
-            os.setpriority(os.PRIO_PROCESS, int(task), ROBOT_NICENESS)
-
-
-def _think(cpus: tuple[int, ...], mover: Callable[..., Any], *args: Any) -> Any:
-    """Runs in a worker: the robot's move, its solver's threads kept off the people's CPU."""
-    _yield_to_people(cpus)
-    try:
-        return mover(*args)
-    finally:
-        _yield_to_people(cpus)
+# Robots think less when they are behind rather than queue: a thought asked while others wait
+# gets the share of this many seconds that keeps a move within it (issue #31: a robot's move
+# at most 2 s after its pause, 9 in 10 times; measured: 1.5 left the local pool at 2.2 s).
+MOVE_TARGET_S = 1.0
+MOVES_KEPT = 10_000  # seconds each recent move took, for the benchmarks
 
 
 class RobotPlayers:
@@ -70,17 +44,17 @@ class RobotPlayers:
         plugins: Plugins,
         delay: float = 1.0,
         budget_s: float = 1.0,
-        workers: int | None = None,
+        thinking: Thinking | None = None,
     ) -> None:
         self.service = service
         self.show = show
         self.plugins = plugins
         self.delay = delay
         self.budget_s = budget_s
-        self.cpus = tuple(robot_cpus())
-        self.workers = workers or len(self.cpus)
-        self.cores = max(1, len(self.cpus) // self.workers)  # each robot thinks on
-        self._pool: Executor | None = None
+        self.thinking: Thinking = thinking or LocalThinking()
+        # Seconds from a robot's turn (after its pause) to its action taken, latest last.
+        self.moves: collections.deque[float] = collections.deque(maxlen=MOVES_KEPT)
+        self.cheaper = 0  # moves thought over with less than the whole budget
         self._busy: set[int] = set()  # tables with a robot thinking
         self._again: set[int] = set()  # tables changed while it thought
         self._tasks: set[asyncio.Task[None]] = set()
@@ -107,18 +81,20 @@ class RobotPlayers:
         try:
             if self.delay > 0:
                 await asyncio.sleep(self.delay)  # people see a call or card before the next
+            began = time.monotonic()
             view = snap.view(seat)
             seed = table_id * 10_000 + snap.deal_no
-            loop = asyncio.get_running_loop()
-            action = await loop.run_in_executor(
-                self._executor(), _think, self.cpus, mover, view, seed, self.budget_s, self.cores
-            )
+            budget = self.budget_for()
+            args = (view, seed, budget, self.thinking.cores)
+            key = question_key(f"{table_id}:{snap.deal_no}:{snap.actions}", mover, *args)
+            action = await self.thinking.run(key, mover, *args)
             text = snap.game.codec.encode(action)
             holder = snap.seats[seat]
             change = await self.service.act(
                 table_id, snap.deal_no, holder.player_id, text, snap.actions
             )
             acted = True
+            self.moves.append(time.monotonic() - began)
         except Refusal as refused:
             # The table moved on (a person acted, an undo, a restart): the change that moved
             # it is shown and pokes again. A paused table waits for its people.
@@ -139,17 +115,19 @@ class RobotPlayers:
             with contextlib.suppress(Refusal):
                 self.poke(await self.service.snapshot(table_id))
 
-    def _executor(self) -> Executor:
-        if self._pool is None:
-            # their priority is set per thought (bot.robots._nice), so not here
-            self._pool = worker_pool(self.workers)
-        return self._pool
+    def budget_for(self) -> float:
+        """The seconds a thought asked now may take: the whole budget while a worker is free,
+        else the share of ``MOVE_TARGET_S`` left after the thoughts ahead of it."""
+        thinking = self.thinking
+        share = MOVE_TARGET_S * thinking.capacity / (thinking.pending + 1)
+        if share >= self.budget_s:
+            return self.budget_s
+        self.cheaper += 1
+        return share
 
     async def close(self) -> None:
         for task in list(self._tasks):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        await self.thinking.close()

@@ -70,6 +70,7 @@ class Harness:
     robot_delay: float = 0.0  # the bot's pause before a robot acts
     robot_budget: float = 0.05  # a robot's seconds per card (few samples: tests test paths)
     robot_workers: int = 2  # robots' processes (0: the production default, benchmarks)
+    robot_queue: str | None = None  # robots think on queue workers (bot.thinking) instead
     review_workers: int = 0  # deals' reviews for /stats (production: 1; tests of it set 1)
     record_pause: float = 0.0  # between two hand records of one chat (tests ask many)
     plugins: Sequence[Plugin] = PLUGINS  # the games served (a test adds its own)
@@ -93,6 +94,7 @@ class Harness:
             robot_delay=self.robot_delay,
             robot_budget=self.robot_budget,
             robot_workers=self.robot_workers,
+            robot_queue_url=self.robot_queue,
             review_workers=self.review_workers,
             record_pause=self.record_pause,
         )

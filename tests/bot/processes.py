@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -84,3 +85,57 @@ class BotProcess:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._reader, 5)
         return code
+
+
+@dataclass
+class Worker:
+    """``python -m bot.thinker``, its lines read as they come."""
+
+    process: asyncio.subprocess.Process
+    lines: list[str] = field(default_factory=list)
+    reader: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def start(cls, url: str) -> Worker:
+        env = {**os.environ, "ROBOT_QUEUE_URL": url, "LOG_LEVEL": "INFO"}
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.thinker", cwd=ROOT, env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        )  # fmt: skip
+        worker = cls(process)
+        worker.reader = asyncio.create_task(worker._read())
+        return worker
+
+    async def _read(self) -> None:
+        assert self.process.stdout is not None
+        async for line in self.process.stdout:
+            self.lines.append(line.decode(errors="replace").rstrip())
+
+    def said(self, text: str) -> bool:
+        return any(text in line for line in self.lines)
+
+    async def stop(self) -> None:
+        if self.process.returncode is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.process.wait(), 20)
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+        if self.reader is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.reader, 5)
+
+
+@contextlib.asynccontextmanager
+async def workers(url: str, count: int) -> AsyncIterator[list[Worker]]:
+    started = [await Worker.start(url) for _ in range(count)]
+    try:
+        deadline = time.monotonic() + 60
+        while not all(w.said("ready") for w in started):
+            assert time.monotonic() < deadline, [w.lines for w in started]
+            await asyncio.sleep(0.05)
+        yield started
+    finally:
+        for worker in started:
+            await worker.stop()

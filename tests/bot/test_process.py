@@ -280,3 +280,25 @@ async def test_health_is_the_running_bot_not_only_its_database(
     assert process.returncode == 0
     code, output = await health()
     assert code == 1 and "not running" in output, output
+
+
+async def test_a_robot_worker_out_of_reach_of_its_queue_says_so_without_its_password() -> None:
+    """``python -m bot.thinker`` with a queue it cannot reach (or no queue) stops with one
+    reason, never printing the URL's password."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed once the block ends: nobody listens there
+    password = "Sh0uldNeverBePrinted"
+    for url, code in ((f"postgresql://bot:{password}@127.0.0.1:{port}/q", 1), ("", 2)):
+        env = {**os.environ, "ROBOT_QUEUE_URL": url}
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.thinker", cwd=ROOT, env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        )  # fmt: skip
+        out, _ = await asyncio.wait_for(process.communicate(), 60)
+        text = out.decode()
+        assert process.returncode == code, text
+        assert password not in text
+        assert ("stopped" if url else "ROBOT_QUEUE_URL") in text, text

@@ -280,8 +280,8 @@ def _worker_threads() -> list[tuple[int, frozenset[int]]]:
 
 
 def _think_then_look(cpus: tuple[int, ...]) -> list[tuple[int, frozenset[int]]]:
-    """A robot's lead thought through ``bot.robots._think``, then the worker's threads."""
-    from bot.robots import _think
+    """A robot's lead thought through ``bot.thinking.think``, then the worker's threads."""
+    from bot.thinking import think as _think
     from games.bridge.deal import DealState, Phase
     from games.bridge.robot import move
 
@@ -303,7 +303,7 @@ def test_robots_think_at_the_lowest_priority_off_the_peoples_cpu() -> None:
     import os
     from concurrent.futures import ProcessPoolExecutor
 
-    from bot.robots import ROBOT_NICENESS, robot_cpus
+    from bot.thinking import ROBOT_NICENESS, robot_cpus
 
     everything = sorted(os.sched_getaffinity(0))
     cpus = tuple(robot_cpus())

@@ -1,0 +1,134 @@
+"""Robots thinking off the bot's loop (``bot.thinking``). Through the queue: the bot (this
+process) and two workers (``python -m bot.thinker``, processes of their own) on a real
+PostgreSQL server; one worker is SIGKILLed in the middle of a thought. The other takes the
+thought over, the robot moves once, and the game goes on. In the bot's own processes: a killed
+process is replaced and the thought asked again."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import sqlite3
+import time
+from contextlib import closing
+from pathlib import Path
+
+import psycopg
+
+from bot.robots import RobotPlayers
+from bot.thinking import CHANNEL, LocalThinking, QueueThinking
+from games.bridge.cards import Seat
+from tests.bot.harness import GROUP, Harness, sit
+from tests.bot.processes import Worker, workers
+from tests.bot.test_robots import ANNA, _press_own, _robot_button
+from tests.fakeapi import FakeBotApi
+
+
+def _thinking(line: str) -> str | None:
+    """The key of a "thinking KEY" line of a worker's."""
+    _, found, key = line.partition("thinking ")
+    return key.strip() if found else None
+
+
+async def test_a_worker_killed_while_thinking_is_replaced_and_the_robot_moves_once(
+    api: FakeBotApi, tmp_path: Path, pg_url: str
+) -> None:
+    database = str(tmp_path / "bot.sqlite3")
+    # A card's thought takes about a second and a half: long enough to be killed in.
+    h = Harness(api, database, shuffle_seed=5, robot_queue=pg_url, robot_budget=1.5)
+    async with asyncio.timeout(240), workers(pg_url, 2) as pair:
+        await h.start()
+        try:
+            await h.say(ANNA, ANNA.id, "/start")
+            await h.say(ANNA, GROUP, "/bridge")
+            await sit(h, ANNA, Seat.N)
+            for seat in (Seat.E, Seat.S, Seat.W):
+                sent, data = _robot_button(h, seat)
+                await h.press(ANNA, sent, data)
+            rng = random.Random(3)
+            pressed: list[str] = []
+            victim: Worker | None = None
+            killed_key = ""
+            deadline = time.monotonic() + 120
+            # Play Anna's turns until a worker has been thinking over one thought for 0.3 s
+            # (a call takes milliseconds, a card a second and more): that worker is killed.
+            while victim is None:
+                assert time.monotonic() < deadline, [w.lines[-5:] for w in pair]
+                await _press_own(h, ANNA, rng, pressed)
+                for worker in pair:
+                    keys = [k for k in map(_thinking, worker.lines) if k]
+                    if keys and not worker.said(f"answered {keys[-1]}"):
+                        await asyncio.sleep(0.3)
+                        if not worker.said(f"answered {keys[-1]}"):
+                            victim, killed_key = worker, keys[-1]
+                            break
+                await asyncio.sleep(0.02)
+            victim.process.send_signal(signal.SIGKILL)
+            await victim.process.wait()
+            survivor = next(w for w in pair if w is not victim)
+            robots: RobotPlayers = h.app.bot_data["presenter"].robots  # type: ignore[union-attr]
+            thinking = robots.thinking
+            assert isinstance(thinking, QueueThinking)
+            # The other worker takes it over and answers; the game goes on past it.
+            table_id, deal_no, _ = (int(p) for p in killed_key.split(":")[:3])
+            written = len(_numbers(database, table_id))
+            while not (
+                survivor.said(f"answered {killed_key}")
+                and len(_numbers(database, table_id)) >= written + 4
+            ):
+                assert time.monotonic() < deadline, (
+                    killed_key,
+                    victim.lines[-4:],
+                    survivor.lines[-6:],
+                    thinking.retried,
+                )
+                await _press_own(h, ANNA, rng, pressed)
+                await asyncio.sleep(0.02)
+            assert thinking.retried >= 1
+            assert not victim.said(f"answered {killed_key}")
+            # One answer kept, one action at that position, and a log without gaps.
+            with psycopg.connect(pg_url) as conn:
+                rows = conn.execute(
+                    f"SELECT count(*) FROM {CHANNEL} WHERE key = %s", (killed_key,)
+                ).fetchone()
+            assert rows == (1,)
+            numbers = _numbers(database, table_id, deal_no)
+            first = numbers[0][1]
+            assert [n for _, n in numbers] == list(range(first, first + len(numbers)))
+        finally:
+            await h.stop()
+
+
+def _numbers(database: str, table_id: int, deal_no: int | None = None) -> list[tuple[int, int]]:
+    """The events of a table (or of one deal), in order: (deal, number)."""
+    with closing(sqlite3.connect(database)) as db:
+        rows = db.execute(
+            "SELECT deal_no, seq FROM events WHERE table_id = ? AND deal_no = coalesce(?, deal_no)"
+            " ORDER BY deal_no, seq",
+            (table_id, deal_no),
+        )
+        return [(r[0], r[1]) for r in rows]
+
+
+def _die_once(mark: str) -> int:
+    """Killed the first time (as by the out-of-memory killer), answers the second."""
+    if not os.path.exists(mark):
+        Path(mark).touch()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return 42
+
+
+async def test_a_local_worker_killed_while_thinking_is_replaced(tmp_path: Path) -> None:
+    """The default place: a robot's process that dies mid-thought breaks the pool; a new pool
+    is made and the thought asked once more, so the robot still moves."""
+    thinking = LocalThinking(1)
+    try:
+        mark = str(tmp_path / "died")
+        assert await thinking.run("k", _die_once, mark) == 42
+        assert os.path.exists(mark)
+        assert await thinking.run("k2", _die_once, mark) == 42  # the new pool goes on
+        assert thinking.pending == 0
+    finally:
+        await thinking.close()
