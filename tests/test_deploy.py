@@ -67,11 +67,17 @@ def test_the_compose_file_runs_a_bot_and_its_standby_on_its_postgres() -> None:
     example = (ROOT / ".env.example").read_text()
     assert re.search(r"^# POSTGRES_PASSWORD=", example, re.M)
     assert not re.search(r"^DATABASE_URL=", example, re.M)  # compose.yaml's would be overridden
-    # the page and heading its comment names are there
-    [(page, heading)] = re.findall(
-        r'\((docs/[a-z-]+\.md), "([^"]+)"\)', (ROOT / "compose.yaml").read_text()
-    )
-    assert re.search(rf"^#+ {re.escape(heading)}$", (ROOT / page).read_text(), re.M)
+    # the pages and headings its comments name are there
+    named = re.findall(r'\((docs/[a-z-]+\.md), "([^"]+)"\)', (ROOT / "compose.yaml").read_text())
+    assert len(named) == 2, named
+    for page, heading in named:
+        assert re.search(rf"^#+ {re.escape(heading)}$", (ROOT / page).read_text(), re.M)
+    # Robots think on the thinker service, through a queue in the bot's own database.
+    thinker = services["thinker"]
+    assert thinker["command"] == ["python", "-m", "bot.thinker"]
+    assert thinker["image"] == bot["image"] and thinker["pull_policy"] == "never"
+    queue = thinker["environment"]["ROBOT_QUEUE_URL"]
+    assert queue == bot["environment"]["ROBOT_QUEUE_URL"] == bot["environment"]["DATABASE_URL"]
 
 
 def test_the_image_installs_the_pinned_versions_and_its_dependencies_ignore_the_docs() -> None:
