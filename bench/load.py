@@ -54,9 +54,12 @@ from pathlib import Path
 from typing import Any
 
 from bot.config import HTTP_CLIENTS
+from bot.robots import RobotPlayers
+from bot.tables import Change
 from tests.bot.harness import Harness
-from tests.bot.processes import BotProcess
+from tests.bot.processes import BotProcess, workers
 from tests.fakeapi import FakeBotApi, Sent, User
+from tests.pg import server
 
 FIRST_USER = 1_000_000
 FIRST_CHAT = -10_000
@@ -113,6 +116,8 @@ class TableRig:
     pressed: set[tuple[int, int]] = field(default_factory=set)  # (message id, version)
     waiting_since: float | None = None  # arrival of the press whose follow-up we time
     presses: int = 0
+    robots: bool = False  # one person and three robots
+    robot_moved: float | None = None  # when a robot's last move here was taken
 
 
 class LoadApi(FakeBotApi):
@@ -157,6 +162,8 @@ class Load:
         ]
         self.arrivals: dict[str, float] = {}
         self.follow_ups: list[float] = []
+        self.prompts: list[float] = []  # robot tables: a robot's move to the person's buttons
+        self.rounds: list[float] = []  # robot tables: the person's press to their next buttons
         self.measuring = False
         self.refused = 0
         self.shown = 0  # sends and edits seen so far
@@ -188,7 +195,13 @@ class Load:
         if self.offers(data):
             user = rig.users[(sent.chat_id - FIRST_USER) % 4]
             rig.actionable[sent.message_id] = (user, sent, self.api.stamp())
-            if rig.waiting_since is not None:
+            if rig.robots:  # the person's turn came with a robot's move, not their press
+                if self.measuring and rig.robot_moved is not None:
+                    self.prompts.append(time.monotonic() - rig.robot_moved)
+                if self.measuring and rig.waiting_since is not None:
+                    self.rounds.append(time.monotonic() - rig.waiting_since)
+                rig.robot_moved = rig.waiting_since = None
+            elif rig.waiting_since is not None:
                 if self.measuring:
                     self.follow_ups.append(time.monotonic() - rig.waiting_since)
                 rig.waiting_since = None
@@ -311,7 +324,7 @@ def rss_of(pid: int) -> int:
 class InProcess:
     """The bot in this process, answered through ``InProcessRequest`` (no HTTP)."""
 
-    def __init__(self, api: LoadApi, database: str, reviews: int) -> None:
+    def __init__(self, api: LoadApi, database: str, reviews: int, queue: str | None = None) -> None:
         self.harness = Harness(
             api,
             database,
@@ -322,11 +335,31 @@ class InProcess:
             robot_budget=1.0,
             robot_workers=0,  # as in production: one a CPU, less the one kept for people
             review_workers=reviews,
+            robot_queue=queue,
         )
         self.pid = os.getpid()
 
     async def start(self) -> None:
         await self.harness.start()
+
+    def robots(self) -> RobotPlayers:
+        assert self.harness.app is not None
+        robots: RobotPlayers = self.harness.app.bot_data["presenter"].robots
+        return robots
+
+    def watch_robots(self, load: Load) -> None:
+        """Marks each robot's move taken on its table's rig (the people's prompts count from
+        there)."""
+        robots = self.robots()
+        show = robots.show
+
+        def shown(change: Change) -> None:
+            rig = load.rig_of_chat(change.snapshot.chat.tg_chat_id)
+            if rig is not None:
+                rig.robot_moved = time.monotonic()
+            show(change)
+
+        robots.show = shown
 
     async def settle(self, load: Load) -> None:
         await self.harness.settle(timeout=600)
@@ -398,16 +431,41 @@ async def run(
     robot_share: float = 0.0,
     client: str = "",
     reviews: int = 1,
+    queue_workers: int = 0,
 ) -> dict[str, float]:
     """``client``: the bot over HTTP in its own process, with that Bot API client; "": the
-    bot in this process, answered in-process."""
+    bot in this process, answered in-process. ``queue_workers``: robots think on that many
+    ``python -m bot.thinker`` workers through the queue (a PostgreSQL server started here)
+    instead of in the bot's own processes."""
+    async with contextlib.AsyncExitStack() as stack:
+        queue = None
+        if queue_workers:
+            pg = stack.enter_context(server())
+            queue = pg.new_database()
+            await stack.enter_async_context(workers(queue, queue_workers))
+        return await _run(
+            tables, seconds, think, warmup, robot_share, client, reviews, queue, queue_workers
+        )
+
+
+async def _run(
+    tables: int,
+    seconds: float,
+    think: float,
+    warmup: float,
+    robot_share: float,
+    client: str,
+    reviews: int,
+    queue: str | None,
+    queue_workers: int,
+) -> dict[str, float]:
     api = LoadApi()
     with tempfile.TemporaryDirectory() as tmp:
         database = str(Path(tmp) / "load.sqlite3")
         host: InProcess | OverHttp = (
             OverHttp(api, database, client, reviews)
             if client
-            else InProcess(api, database, reviews)
+            else InProcess(api, database, reviews, queue)
         )
         await host.start()
         gc.collect()
@@ -416,6 +474,10 @@ async def run(
         started = time.monotonic()
         every = round(1 / robot_share) if robot_share else 0
         robot_rigs = {r.index for r in load.rigs if every and r.index % every == 0}
+        for index in robot_rigs:
+            load.rigs[index].robots = True
+        if isinstance(host, InProcess):
+            host.watch_robots(load)
         for chunk in range(0, tables, 100):
             await asyncio.gather(
                 *(seat(load, r, r.index in robot_rigs) for r in load.rigs[chunk : chunk + 100])
@@ -433,6 +495,9 @@ async def run(
         first_press = sum(r.presses for r in load.rigs)
         mark = len(load.arrivals)
         cpu_start = cpu_seconds(host.pid)
+        robots = host.robots() if isinstance(host, InProcess) else None
+        moves_start = 0 if robots is None else len(robots.moves)
+        cheaper_start = 0 if robots is None else robots.cheaper
         methods_start = collections.Counter(api.methods)
         window_start = time.monotonic()
         await asyncio.sleep(seconds)
@@ -440,6 +505,8 @@ async def run(
         cpu = cpu_seconds(host.pid) - cpu_start
         methods = api.methods - methods_start
         peak = rss_of(host.pid)
+        moves = [] if robots is None else list(robots.moves)[moves_start:]
+        cheaper = 0 if robots is None else robots.cheaper - cheaper_start
         load.measuring = False
         watch.close()
         handled = [q for q in list(load.arrivals)[mark:] if q in api.answered_at]
@@ -473,6 +540,17 @@ async def run(
             "rss_idle_mb": idle / 1024,
             "peak_mb": (peak if client else peak_kb()) / 1024,
             "kb_per_table": (idle - before) / tables,
+            "robot_moves_per_s": len(moves) / window,
+            "robot_cheaper": cheaper,
+            "robot_move_p50_s": percentile(moves, 0.50),
+            "robot_move_p90_s": percentile(moves, 0.90),
+            "robot_move_max_s": max(moves, default=float("nan")),
+            "prompt_p50_ms": percentile(load.prompts, 0.50) * 1000,
+            "prompt_p99_ms": percentile(load.prompts, 0.99) * 1000,
+            "prompt_max_ms": max(load.prompts, default=float("nan")) * 1000,
+            "round_p50_s": percentile(load.rounds, 0.50),
+            "round_p90_s": percentile(load.rounds, 0.90),
+            "queue_workers": queue_workers,
             "refused": load.refused,
             "gc_full": len(watch.pauses),
             "gc_max_ms": max(watch.pauses, default=0.0) * 1000,
@@ -508,16 +586,32 @@ def main() -> None:
         default=[1],
         help="processes reviewing finished deals for /stats (0 1: without, then with them)",
     )
+    parser.add_argument(
+        "--queue",
+        type=int,
+        nargs="+",
+        default=[0],
+        help="robots think on this many queue workers (python -m bot.thinker on a PostgreSQL "
+        "server started here); 0: in the bot's own processes (e.g. 0 1 2: each in turn)",
+    )
     args = parser.parse_args()
     clients = [""] if args.http is None else (args.http or list(HTTP_CLIENTS))
     for tables in args.tables:
         for share in args.robots:
             for client in clients:
                 for reviews in args.reviews:
-                    running = run(
-                        tables, args.seconds, args.think, args.warmup, share, client, reviews
-                    )
-                    report(args, client, running)
+                    for queue in args.queue:
+                        running = run(
+                            tables,
+                            args.seconds,
+                            args.think,
+                            args.warmup,
+                            share,
+                            client,
+                            reviews,
+                            queue if share else 0,
+                        )
+                        report(args, client, running)
 
 
 def report(
@@ -542,6 +636,23 @@ def report(
         f"{r['gc_full']:.0f} full GCs, longest {r['gc_max_ms']:.0f} ms",
         flush=True,
     )
+    if r["robot_tables"] and not client:
+        where = (
+            f"{r['queue_workers']:.0f} queue worker(s)"
+            if r["queue_workers"]
+            else "the bot's own processes"
+        )
+        print(
+            f"      robots on {where}: {r['robot_moves_per_s']:.2f} moves/s "
+            f"({r['robot_cheaper']:.0f} thought over with less than the whole budget); "
+            f"a move after its pause p50 {r['robot_move_p50_s']:.2f} / "
+            f"p90 {r['robot_move_p90_s']:.2f} / max {r['robot_move_max_s']:.2f} s; "
+            f"the person's buttons after a robot's move p50 {r['prompt_p50_ms']:.0f} / "
+            f"p99 {r['prompt_p99_ms']:.0f} / max {r['prompt_max_ms']:.0f} ms; the person's "
+            f"press to their next buttons (the robots' pauses included) "
+            f"p50 {r['round_p50_s']:.1f} / p90 {r['round_p90_s']:.1f} s",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":
