@@ -75,6 +75,17 @@ def _rubber_over(h: Harness) -> bool:
     return any("Роббер окончен" in m.text for m in h.api.chat_messages(GROUP))
 
 
+async def robot_table(h: Harness, person: User, seat: Seat) -> None:
+    """``person`` opens a bridge table, sits at ``seat`` and fills the others with robots."""
+    await h.say(person, person.id, "/start")
+    await h.say(person, GROUP, "/bridge")
+    await sit(h, person, seat)
+    for other in (seat.after(1), seat.after(2), seat.after(3)):
+        sent, data = _robot_button(h, other)
+        answer = await h.press(person, sent, data)
+        assert not answer.get("text"), answer
+
+
 async def _press_own(h: Harness, user: User, rng: random.Random, log: list[str]) -> bool:
     """Press one of the buttons the person is offered (mostly passes in the auction)."""
     message = h.action_message(user)
@@ -119,14 +130,8 @@ async def _play(
 async def test_three_robots_and_a_person_play_a_rubber(h: Harness) -> None:
     """SOAK=1 plays the whole rubber; by default one deal, then /end (tests.sizes)."""
     rng = random.Random(3)
-    await h.say(ANNA, ANNA.id, "/start")
     await h.say(BORIS, BORIS.id, "/start")
-    await h.say(ANNA, GROUP, "/bridge")
-    await sit(h, ANNA, Seat.S)
-    for seat in (Seat.W, Seat.N, Seat.E):
-        sent, data = _robot_button(h, seat)
-        answer = await h.press(ANNA, sent, data)
-        assert not answer.get("text"), answer
+    await robot_table(h, ANNA, Seat.S)
     await h.settle()
     table = h.table_message()
     assert "🤖 Робот 1" in table.text and "🤖 Робот 3" in table.text

@@ -20,9 +20,9 @@ import psycopg
 from bot.robots import RobotPlayers
 from bot.thinking import CHANNEL, LocalThinking, QueueThinking
 from games.bridge.cards import Seat
-from tests.bot.harness import GROUP, Harness, sit
+from tests.bot.harness import Harness
 from tests.bot.processes import Worker, workers
-from tests.bot.test_robots import ANNA, _press_own, _robot_button
+from tests.bot.test_robots import ANNA, _press_own, robot_table
 from tests.fakeapi import FakeBotApi
 
 
@@ -41,47 +41,52 @@ async def test_a_worker_killed_while_thinking_is_replaced_and_the_robot_moves_on
     async with asyncio.timeout(240), workers(pg_url, 2) as pair:
         await h.start()
         try:
-            await h.say(ANNA, ANNA.id, "/start")
-            await h.say(ANNA, GROUP, "/bridge")
-            await sit(h, ANNA, Seat.N)
-            for seat in (Seat.E, Seat.S, Seat.W):
-                sent, data = _robot_button(h, seat)
-                await h.press(ANNA, sent, data)
+            await robot_table(h, ANNA, Seat.N)
             rng = random.Random(3)
             pressed: list[str] = []
             victim: Worker | None = None
             killed_key = ""
-            deadline = time.monotonic() + 120
+            deadline = time.monotonic() + 150
             # Play Anna's turns until a worker has been thinking over one thought for 0.3 s
-            # (a call takes milliseconds, a card a second and more): that worker is killed.
+            # (a call takes milliseconds, a card a second and more): that worker is killed. On
+            # a busy machine the kill may land after the answer: then a new worker is started
+            # and the next long thought is tried.
             while victim is None:
                 assert time.monotonic() < deadline, [w.lines[-5:] for w in pair]
                 await _press_own(h, ANNA, rng, pressed)
-                for worker in pair:
+                for worker in [w for w in pair if w.process.returncode is None]:
                     keys = [k for k in map(_thinking, worker.lines) if k]
-                    if keys and not worker.said(f"answered {keys[-1]}"):
-                        await asyncio.sleep(0.3)
-                        if not worker.said(f"answered {keys[-1]}"):
-                            victim, killed_key = worker, keys[-1]
-                            break
+                    if not keys or worker.said(f"answered {keys[-1]}"):
+                        continue
+                    await asyncio.sleep(0.3)
+                    if worker.said(f"answered {keys[-1]}"):
+                        continue
+                    worker.process.send_signal(signal.SIGKILL)
+                    await worker.process.wait()
+                    await worker.stop()  # its last lines read
+                    if worker.said(f"answered {keys[-1]}"):
+                        pair.append(await Worker.start(pg_url))
+                        while not pair[-1].said("ready"):
+                            await asyncio.sleep(0.05)
+                        continue
+                    victim, killed_key = worker, keys[-1]
+                    break
                 await asyncio.sleep(0.02)
-            victim.process.send_signal(signal.SIGKILL)
-            await victim.process.wait()
-            survivor = next(w for w in pair if w is not victim)
+            others = [w for w in pair if w.process.returncode is None]
             robots: RobotPlayers = h.app.bot_data["presenter"].robots  # type: ignore[union-attr]
             thinking = robots.thinking
             assert isinstance(thinking, QueueThinking)
-            # The other worker takes it over and answers; the game goes on past it.
+            # Another worker takes it over and answers; the game goes on past it.
             table_id, deal_no, _ = (int(p) for p in killed_key.split(":")[:3])
             written = len(_numbers(database, table_id))
             while not (
-                survivor.said(f"answered {killed_key}")
+                any(w.said(f"answered {killed_key}") for w in others)
                 and len(_numbers(database, table_id)) >= written + 4
             ):
                 assert time.monotonic() < deadline, (
                     killed_key,
                     victim.lines[-4:],
-                    survivor.lines[-6:],
+                    [w.lines[-6:] for w in others],
                     thinking.retried,
                 )
                 await _press_own(h, ANNA, rng, pressed)
