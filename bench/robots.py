@@ -1,6 +1,13 @@
 """How well and how fast the bridge robot plays, over random deals.
 
     python -m bench.robots [--deals 100] [--budget 1.0] [--seed 1] [--cores 2]
+    python -m bench.robots --versions today lead3 [--parts lead defence declarer] [--deals 500]
+
+With ``--versions``, robot versions (``VERSIONS``) play the same deals with the same seeds, and
+each version after the first is compared with it deal by deal: the mean difference and its
+standard error (per-deal results vary by about 0.8 tricks, so only a paired difference over
+hundreds of deals tells 0.45 from 0.50). A position both versions decide alike is thought over
+once. ``lead``: the tricks the opening lead gives away against the best lead, double-dummy.
 
 Each deal is bid by four robots (a passed-out deal is replaced by the next one). Its contract is
 then played four ways, each compared with the double-dummy result of that contract:
@@ -109,6 +116,133 @@ def bid(deal: Deal, robot: Robot, call_times: list[float]) -> DealState:
     return state
 
 
+# Robot versions the paired comparison knows, by name: keyword arguments of ``Robot``.
+VERSIONS: dict[str, dict[str, float]] = {
+    "today": {},  # the robot as it was when issue #31 was filed
+    "lead2": {"lead_factor": 2.0},
+    "lead3": {"lead_factor": 3.0},
+    "lead6": {"lead_factor": 6.0},
+}
+PARTS = ("lead", "defence", "declarer")
+
+
+def fingerprint(view: SeatView) -> str:
+    """What a robot decides from: the same text its own seed is drawn from."""
+    return "|".join(
+        (
+            str(view.viewer),
+            str(view.dealer),
+            " ".join(map(str, view.calls)),
+            " ".join(str(c) for t in view.tricks for c in t.cards),
+            " ".join(sorted(str(c) for h in view.hands.values() for c in h)),
+        )
+    )
+
+
+Shared = dict[tuple[str, tuple[object, ...]], Card]
+
+
+class Versioned:
+    """A version's cards, remembered by position: a card of a position both versions decide
+    alike (the opening lead is the only one ``lead_factor`` touches) is thought over once, so
+    a pair of versions that differ at the lead replays the rest of a deal for free when their
+    leads agree."""
+
+    def __init__(self, name: str, seed: int, budget: float, cores: int, shared: Shared) -> None:
+        self.name = name
+        self.shared = shared
+        self.robot = Robot(seed=seed, budget_s=budget, cores=cores, **VERSIONS[name])
+        self.times: list[float] = []
+
+    def _params(self, view: SeatView) -> tuple[object, ...]:
+        robot = self.robot
+        opening = not any(t.cards for t in view.tricks)
+        return (robot.seed, robot.budget_s, robot.cores, robot.lead_factor if opening else None)
+
+    def card(self, state: DealState, actor: Seat) -> Card:
+        view = state.view(actor)
+        key = (fingerprint(view), self._params(view))
+        found = self.shared.get(key)
+        if found is None:
+            started = time.perf_counter()
+            action = self.robot.act(view)
+            self.times.append(time.perf_counter() - started)
+            assert isinstance(action, PlayCard)
+            found = self.shared[key] = action.card
+        return found
+
+
+def lead_cost(state: DealState, lead: Card) -> int:
+    """Tricks the opening lead gives away against the best lead, double-dummy."""
+    play = state.play
+    assert play is not None
+    trick = play.current
+    at_start = {seat: set(play.hand(seat)) for seat in Seat}
+    deal = solver_position(at_start, trick.leader, play.trump, ())
+    with SOLVER_LOCK:
+        solved = {_card(c): int(t) for c, t in solve_board(deal)}
+    return max(solved.values()) - solved[lead]
+
+
+def paired(
+    deals: int, budget: float, seed: int, cores: int, names: list[str], parts: list[str]
+) -> None:
+    """Each version on the same deals, bid alike (bidding does not depend on the versions),
+    with the same seeds; the differences per deal, their mean and its standard error."""
+    rng = random.Random(seed)
+    bidder = Robot(seed=seed, budget_s=budget, cores=cores)
+    shared: Shared = {}
+    versions = [Versioned(n, seed, budget, cores, shared) for n in names]
+    rows: dict[tuple[str, str], list[int]] = {(v.name, p): [] for v in versions for p in parts}
+    played = 0
+    started = time.perf_counter()
+    while played < deals:
+        deal = Deal.shuffled(Seat(rng.randrange(4)), rng.randrange)
+        state = bid(deal, bidder, [])
+        if state.phase is not Phase.PLAY or state.contract is None or state.declarer is None:
+            continue
+        played += 1
+        shared.clear()  # positions of one deal only
+        dd = analyse(deal, False, False).makes(state.contract.strain, state.declarer)
+        for v in versions:
+            if "lead" in parts:
+                actor = state.actor
+                assert actor is not None
+                rows[(v.name, "lead")].append(lead_cost(state, v.card(state, actor)))
+            if "defence" in parts:
+                rows[(v.name, "defence")].append(play_out(state, dd_card, v.card) - dd)
+            if "declarer" in parts:
+                rows[(v.name, "declarer")].append(dd - play_out(state, v.card, dd_card))
+        if played % 25 == 0:
+            print(f"  {played} deals, {time.perf_counter() - started:.0f} s", flush=True)
+    print(f"\n{played} deals, paired (budget {budget} s a card on {cores} cores, seed {seed})")
+    labels = {
+        "lead": "opening lead: tricks it gives away",
+        "defence": "defence: tricks given away to DD declarer",
+        "declarer": "declarer: tricks below double-dummy",
+    }
+    for part in parts:
+        print(labels[part])
+        base = rows[(names[0], part)]
+        for v in versions:
+            mine = rows[(v.name, part)]
+            line = f"  {v.name:10} {statistics.fmean(mine):.3f}"
+            if v is not versions[0]:
+                diffs = [m - b for m, b in zip(mine, base, strict=True)]
+                se = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
+                line += (
+                    f"   minus {names[0]}: {statistics.fmean(diffs):+.3f} "
+                    f"± {se:.3f} (standard error; {sum(d != 0 for d in diffs)} deals differ)"
+                )
+            print(line)
+    for v in versions:
+        if v.times:
+            print(
+                f"  {v.name}: seconds a card thought over median "
+                f"{statistics.median(v.times):.3f}, worst {max(v.times):.3f} ({len(v.times)})"
+            )
+
+
 def run(deals: int, budget: float, seed: int, cores: int = 2) -> None:
     rng = random.Random(seed)
     robot = Robot(seed=seed, budget_s=budget, cores=cores)
@@ -161,8 +295,18 @@ def main() -> None:
         default=2,
         help="cores the robot thinks on (the bot gives robots all but one; pin with taskset)",
     )
+    parser.add_argument(
+        "--versions",
+        nargs="+",
+        choices=sorted(VERSIONS),
+        help="compare these robot versions on the same deals, paired (the first is the base)",
+    )
+    parser.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS))
     args = parser.parse_args()
-    run(args.deals, args.budget, args.seed, args.cores)
+    if args.versions:
+        paired(args.deals, args.budget, args.seed, args.cores, args.versions, args.parts)
+    else:
+        run(args.deals, args.budget, args.seed, args.cores)
 
 
 if __name__ == "__main__":

@@ -89,10 +89,14 @@ class Position:
 class Robot:
     """``Robot(seed=…, budget_s=…).act(view)``: the robot's call, card or claim answer."""
 
-    def __init__(self, seed: int = 0, budget_s: float = 1.0, cores: int = 2) -> None:
+    def __init__(
+        self, seed: int = 0, budget_s: float = 1.0, cores: int = 2, lead_factor: float = 1.0
+    ) -> None:
         self.seed = seed
         self.budget_s = budget_s
         self.cores = cores  # the cores it thinks on (``_RATE`` is for two)
+        # The opening lead's budget, in budgets: the one card chosen with no card seen.
+        self.lead_factor = lead_factor
 
     def act(self, view: SeatView) -> Action:
         seat = view.viewer
@@ -126,6 +130,8 @@ class Robot:
         # Weighing a layout solves it again at each checked card: all solves counted.
         checks = _checks(view, position)
         count = self.samples_for(position.tricks_left, *(13 - index for index, _ in checks))
+        if not any(position.played.values()):  # the opening lead
+            count = max(MIN_SAMPLES, min(MAX_SAMPLES, int(count * self.lead_factor)))
         worlds, prior = self._sample(view, position, rng, count)
         weights = [
             p * w
