@@ -21,6 +21,7 @@ from telegram.request import BaseRequest, HTTPXRequest
 
 from bot.config import Config
 from bot.context import BotContext, BridgeApp
+from bot.games.nicety import Nicety
 from bot.handlers import chat, fair, keeper, money, private, settings, stats, table
 from bot.handlers.common import user_translator
 from bot.heartbeat import Heartbeat
@@ -180,8 +181,10 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
         plugins,
         config.robot_delay,
         config.robot_budget,
-        thinking_for(config),
+        thinking := thinking_for(config),
     )
+    if isinstance(thinking, QueueThinking):  # the results' analyses go to its workers too
+        Nicety.elsewhere = thinking
     service.on_recovered = presenter.show
     presenter.reviewer = Reviewer(storage, config.review_workers)
     application.bot_data.update(
@@ -261,6 +264,8 @@ async def _post_shutdown(application: Application[Any, Any, Any, Any, Any, Any])
             await redraw
     presenter: Presenter | None = application.bot_data.get("presenter")
     if presenter is not None and presenter.robots is not None:
+        if Nicety.elsewhere is presenter.robots.thinking:
+            Nicety.elsewhere = None
         await presenter.robots.close()
     if presenter is not None and presenter.reviewer is not None:
         await presenter.reviewer.close()

@@ -1,7 +1,10 @@
 """Work a result can go without (a deal's double-dummy analysis), off the event loop: one
 worker of its own, at most ``MAX_WAITING`` jobs waiting. When deals end faster than it keeps
 up (many tables at once), fails, or takes longer than its time, the caller gets None and the
-result goes out without it rather than late."""
+result goes out without it rather than late.
+
+When robots think on queue workers (``bot.thinking.QueueThinking``), analyses go there too:
+the app names that place once at start (``Nicety.elsewhere``) and clears it at stop."""
 
 from __future__ import annotations
 
@@ -9,7 +12,9 @@ import asyncio
 import logging
 from collections.abc import Callable
 from concurrent.futures import Executor
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
+
+from bot.thinking import Thinking, question_key
 
 log = logging.getLogger(__name__)
 
@@ -18,6 +23,8 @@ T = TypeVar("T")
 
 class Nicety:
     MAX_WAITING = 3
+    QUEUE_TIMEOUT_S = 30.0  # on the queue, a job no worker answers in time goes without
+    elsewhere: ClassVar[Thinking | None] = None  # the queue's workers, when robots use them
 
     def __init__(self, start: Callable[[], Executor], what: str, timeout_s: float | None = None):
         self._start = start  # the worker, made on the first job
@@ -31,6 +38,12 @@ class Nicety:
             return None
         self.waiting += 1
         try:
+            place = Nicety.elsewhere
+            if place is not None:
+                key = question_key(self.what, work, *args)
+                timeout = min(self.timeout_s or self.QUEUE_TIMEOUT_S, self.QUEUE_TIMEOUT_S)
+                answer: T = await asyncio.wait_for(place.run(key, work, *args), timeout)
+                return answer
             if self._executor is None:
                 self._executor = self._start()
             loop = asyncio.get_running_loop()

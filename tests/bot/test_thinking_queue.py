@@ -17,9 +17,12 @@ from pathlib import Path
 
 import psycopg
 
+from bot.games.bridge.dd import solve
+from bot.games.nicety import Nicety
 from bot.robots import RobotPlayers
 from bot.thinking import CHANNEL, LocalThinking, QueueThinking
-from games.bridge.cards import Seat
+from games.bridge.analysis import analyse
+from games.bridge.cards import Deal, Seat
 from tests.bot.harness import Harness
 from tests.bot.processes import Worker, workers
 from tests.bot.test_robots import ANNA, _press_own, robot_table
@@ -137,3 +140,18 @@ async def test_a_local_worker_killed_while_thinking_is_replaced(tmp_path: Path) 
         assert thinking.pending == 0
     finally:
         await thinking.close()
+
+
+async def test_analyses_go_to_the_queue_workers_when_robots_do(pg_url: str) -> None:
+    """A result's double-dummy analysis is thought over by a queue worker, not the bot, and
+    is the analysis the bot would have made."""
+    async with workers(pg_url, 1) as [worker]:
+        queue = QueueThinking(pg_url)
+        Nicety.elsewhere = queue
+        try:
+            deal = Deal.shuffled(Seat.N, random.Random(9).randrange)
+            assert await solve(deal, (False, True)) == analyse(deal, False, True)
+            assert worker.said("thinking double-dummy analysis:")
+        finally:
+            Nicety.elsewhere = None
+            await queue.close()
