@@ -227,6 +227,7 @@ async def test_sigterm_the_moment_the_bot_is_ready_stops_it(
         ("WEBHOOK_PORT", "99999", "a whole number from 1 to 65535"),
         ("ROBOT_SECONDS_PER_CARD", "0", "a number of seconds above 0"),
         ("DATABASE_URL", "mysql://u:pw123@h/db", "'mysql' is not a database I can use"),
+        ("ROBOT_QUEUE_URL", "redis://u:pw123@h/0", "must be a postgresql://… address"),
     ],
 )
 async def test_a_bad_setting_is_one_line_naming_it_before_anything_starts(
