@@ -29,6 +29,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 from endplay.dds import solve_board
 
@@ -117,11 +118,14 @@ def bid(deal: Deal, robot: Robot, call_times: list[float]) -> DealState:
 
 
 # Robot versions the paired comparison knows, by name: keyword arguments of ``Robot``.
-VERSIONS: dict[str, dict[str, float]] = {
+EVERY_SEAT = frozenset(Seat)  # robots in every seat: defenders signal to each other
+VERSIONS: dict[str, dict[str, Any]] = {
     "today": {},  # the robot as it was when issue #31 was filed
     "lead2": {"lead_factor": 2.0},
     "lead3": {"lead_factor": 3.0},
     "lead6": {"lead_factor": 6.0},
+    "signals": {"signals": EVERY_SEAT},
+    "lead3signals": {"lead_factor": 3.0, "signals": EVERY_SEAT},
 }
 PARTS = ("lead", "defence", "declarer")
 
@@ -157,7 +161,8 @@ class Versioned:
     def _params(self, view: SeatView) -> tuple[object, ...]:
         robot = self.robot
         opening = not any(t.cards for t in view.tricks)
-        return (robot.seed, robot.budget_s, robot.cores, robot.lead_factor if opening else None)
+        lead = robot.lead_factor if opening else None
+        return (robot.seed, robot.budget_s, robot.cores, lead, robot.signals)
 
     def card(self, state: DealState, actor: Seat) -> Card:
         view = state.view(actor)

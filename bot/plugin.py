@@ -25,9 +25,9 @@ from bot.tables import Holder, Snapshot
 from bot.views import Rendered
 from storage.interface import MatchRecord
 
-# A robot's move: (seat view, seed, seconds per card, cores to think on) -> the game's action.
-# Run in a worker process, so a top-level function.
-RobotMove = Callable[[Any, int, float, int], Any]
+# A robot's move: (seat view, seed, seconds per card, cores to think on, the seats robots sit
+# in) -> the game's action. Run in a worker process, so a top-level function.
+RobotMove = Callable[[Any, int, float, int, frozenset[int]], Any]
 Handlers = Callable[[], Sequence[BaseHandler[Update, Any, Any]]]
 
 

@@ -85,7 +85,8 @@ class RobotPlayers:
             view = snap.view(seat)
             seed = table_id * 10_000 + snap.deal_no
             budget = self.budget_for()
-            args = (view, seed, budget, self.thinking.cores)
+            robots = frozenset(int(s) for s, holder in snap.seats.items() if holder.robot)
+            args = (view, seed, budget, self.thinking.cores, robots)
             key = question_key(f"{table_id}:{snap.deal_no}:{snap.actions}", mover, *args)
             action = await self.thinking.run(key, mover, *args)
             text = snap.game.codec.encode(action)

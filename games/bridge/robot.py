@@ -90,13 +90,22 @@ class Robot:
     """``Robot(seed=…, budget_s=…).act(view)``: the robot's call, card or claim answer."""
 
     def __init__(
-        self, seed: int = 0, budget_s: float = 1.0, cores: int = 2, lead_factor: float = 1.0
+        self,
+        seed: int = 0,
+        budget_s: float = 1.0,
+        cores: int = 2,
+        lead_factor: float = 1.0,
+        signals: frozenset[Seat] = frozenset(),
     ) -> None:
         self.seed = seed
         self.budget_s = budget_s
         self.cores = cores  # the cores it thinks on (``_RATE`` is for two)
         # The opening lead's budget, in budgets: the one card chosen with no card seen.
         self.lead_factor = lead_factor
+        # The seats that signal by the robots' agreement (``signal_kind``): the robots. A
+        # robot defending signals when a card is free to choose; it reads its partner's
+        # cards as signals only if the partner is one of these (a person's are not trusted).
+        self.signals = signals
 
     def act(self, view: SeatView) -> Action:
         seat = view.viewer
@@ -133,9 +142,13 @@ class Robot:
         if not any(position.played.values()):  # the opening lead
             count = max(MIN_SAMPLES, min(MAX_SAMPLES, int(count * self.lead_factor)))
         worlds, prior = self._sample(view, position, rng, count)
+        reads = view.viewer is not None and view.viewer.partner in self.signals
+        read = _signal_weights(view, worlds) if reads else None
         weights = [
-            p * w
-            for p, w in zip(prior, _weights(view, checks, position.trump, worlds), strict=True)
+            p * w * (read[i] if read is not None else 1.0)
+            for i, (p, w) in enumerate(
+                zip(prior, _weights(view, checks, position.trump, worlds), strict=True)
+            )
         ]
         totals = dict.fromkeys(legal, 0.0)
         best_in = dict.fromkeys(legal, 0.0)  # layouts in which the card is among the best
@@ -145,7 +158,12 @@ class Robot:
                 totals[card] += weight * solved[card]
                 best_in[card] += weight * (solved[card] == top)
         # The most tricks on average; then the card right in the most layouts; then the
-        # lowest (it gives nothing away that the sampling cannot see).
+        # lowest (it gives nothing away that the sampling cannot see), or the signal.
+        most = max(totals.values())
+        tied = [card for card in legal if totals[card] >= most - 1e-9 * max(1.0, abs(most))]
+        signal = _signal_card(view, tied) if self.signals else None
+        if signal is not None:
+            return signal
         return max(legal, key=lambda card: (totals[card], best_in[card], -legal.index(card)))
 
     def claim_is_good(self, view: SeatView) -> bool:
@@ -428,6 +446,108 @@ def _card(card: object) -> Card:
     return Card.parse(suit + text[1:])
 
 
-def move(view: SeatView, seed: int, budget_s: float, cores: int = 2) -> Action:
-    """The robot's action for ``view``: a top-level function, so a worker process can run it."""
-    return Robot(seed=seed, budget_s=budget_s, cores=cores).act(view)
+# --- signals: the robots' defensive agreement ------------------------------------------------
+#
+# On the first round of a side suit, a defender following suit with small cards (below the ten)
+# free to choose among (double-dummy alike in its layouts) plays
+# - attitude, when its partner led: a high one if it holds the ace, king or queen of the suit,
+#   else its lowest;
+# - count, when declarer or dummy led: a high one from an even number of cards, else its lowest.
+# A robot reads its robot partner's cards by the same rule: a layout in which the partner
+# would have signalled otherwise counts ``SIGNAL_TRUST`` as much.
+
+SIGNAL_TRUST = 0.3
+SPOT = 9  # the highest rank a signal is given with (a ten or an honour may be a try to win)
+ATTITUDE, COUNT = "attitude", "count"
+
+
+def signal_kind(view: SeatView, index: int, seat: Seat) -> str | None:
+    """Whether ``seat``'s card in trick ``index`` is a signal by the agreement, and which."""
+    if view.declarer is None or seat.side is view.declarer.side:
+        return None
+    tricks = view.tricks
+    trick = tricks[index]
+    led = trick.suit_led
+    if led is None or led is view.trump or trick.leader is seat:
+        return None
+    if any(t.suit_led is led for t in tricks[:index]):
+        return None  # signals are given on a suit's first round only
+    return ATTITUDE if trick.leader is seat.partner else COUNT
+
+
+def wants_high(kind: str, holding: Iterable[Card]) -> bool:
+    """The agreement: high to encourage (an honour from the ace to the queen) or to show an
+    even number of cards; low otherwise."""
+    held = list(holding)
+    if kind == ATTITUDE:
+        return any(card.rank >= 12 for card in held)
+    return len(held) % 2 == 0
+
+
+def _signal_card(view: SeatView, tied: Sequence[Card]) -> Card | None:
+    """The card to signal with, among the cards tied for best; None if this is no signal."""
+    seat = view.viewer
+    if seat is None or not view.tricks or not view.tricks[-1].cards:
+        return None
+    kind = signal_kind(view, len(view.tricks) - 1, seat)
+    led = view.tricks[-1].suit_led
+    if kind is None or led is None:
+        return None
+    spots = sorted((c for c in tied if c.suit is led and c.rank <= SPOT), key=lambda c: c.rank)
+    if len(spots) < 2:
+        return None
+    holding = [c for c in view.hands[seat] if c.suit is led]
+    return spots[-1] if wants_high(kind, holding) else spots[0]
+
+
+def _signal_weights(
+    view: SeatView, worlds: Sequence[Mapping[Seat, frozenset[Card]]]
+) -> list[float]:
+    """How likely each layout is given the partner's signals so far (``SIGNAL_TRUST`` for each
+    signal the partner would have given otherwise with its cards in that layout)."""
+    seat = view.viewer
+    assert seat is not None
+    partner = seat.partner
+    signals: list[tuple[int, Card, list[Card]]] = []  # trick, card, partner's later cards
+    for index, trick in enumerate(view.tricks):
+        for who, card in trick.plays():
+            if (
+                who is partner
+                and card.suit is trick.suit_led
+                and card.rank <= SPOT
+                and signal_kind(view, index, partner) is not None
+            ):
+                later = [
+                    c
+                    for t in view.tricks[index:]
+                    for w, c in t.plays()
+                    if w is partner and c.suit is card.suit
+                ]
+                signals.append((index, card, later))
+    weights = [1.0] * len(worlds)
+    if not signals:
+        return weights
+    for i, world in enumerate(worlds):
+        for index, card, later in signals:
+            kind = signal_kind(view, index, partner)
+            assert kind is not None
+            holding = [c for c in world[partner] if c.suit is card.suit] + later
+            spots = [c.rank for c in holding if c.rank <= SPOT]
+            if len(spots) < 2:
+                continue  # no choice: nothing to read
+            if wants_high(kind, holding) != (card.rank != min(spots)):
+                weights[i] *= SIGNAL_TRUST
+    return weights
+
+
+def move(
+    view: SeatView,
+    seed: int,
+    budget_s: float,
+    cores: int = 2,
+    robots: frozenset[int] = frozenset(),
+) -> Action:
+    """The robot's action for ``view``: a top-level function, so a worker process can run it.
+    ``robots``: the seats robots sit in (they signal to each other)."""
+    seats = frozenset(Seat(i) for i in robots)
+    return Robot(seed=seed, budget_s=budget_s, cores=cores, signals=seats).act(view)

@@ -722,6 +722,13 @@ def _misere_drop(twelve: frozenset[Card]) -> frozenset[Card]:
     return frozenset(sorted(twelve, key=lambda c: -int(c.rank))[:2])
 
 
-def move(view: SeatView, seed: int, budget_s: float, cores: int = 1) -> Action:
-    """The robot's action for ``view``: a top-level function, so a worker process can run it."""
+def move(
+    view: SeatView,
+    seed: int,
+    budget_s: float,
+    cores: int = 1,
+    robots: frozenset[int] = frozenset(),
+) -> Action:
+    """The robot's action for ``view``: a top-level function, so a worker process can run it.
+    (``robots``, the seats robots sit in, changes nothing here: no signals in Preferans.)"""
     return Robot(seed=seed, budget_s=budget_s).act(view)

@@ -163,6 +163,8 @@ async def test_three_robots_and_a_person_play_a_rubber(h: Harness) -> None:
     # What the robots' calls promised is shown with the auction.
     assert re.search(r"🤖 \S+ \S+: .*(оч\.|ровная|форсинг|Стейман|вход|контра|блок)", group), group
     assert not re.search(r"🤖 \S+ Пас: \d+–\d+ оч\.$", group, re.M)  # no note that says nothing
+    # A robot defended a deal played: the robots' signalling agreement is on the table.
+    assert RU("robot.signals") in group
     # The rubber is practice: written, shown, and out of money.
     assert "Тренировочный счёт" in group and "amount." not in group  # counts, not keys
     await h.say(ANNA, GROUP, "/ledger")

@@ -57,6 +57,10 @@ async def test_full_rubber_by_offered_buttons_without_leaks(h: Harness) -> None:
             assert not leaked, (number, index, leaked, text, driver.deals.get(number))
             checked += 1
     assert checked > 10
+    # No robot at the table: no robots' signalling agreement on it.
+    assert not any(
+        "сигналы роботов" in text for sent in h.api.chat_messages(GROUP) for _, text in sent.history
+    )
     # Each private chat: own hand, played cards, dummy after the lead; nothing else.
     for user in PLAYERS:
         seat = driver.seat_of(user)

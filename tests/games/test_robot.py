@@ -21,7 +21,19 @@ from games.bridge.deal import (
     Phase,
     PlayCard,
 )
-from games.bridge.robot import Position, Robot, _Bidding, move
+from games.bridge.robot import (
+    ATTITUDE,
+    COUNT,
+    SIGNAL_TRUST,
+    Position,
+    Robot,
+    _Bidding,
+    _signal_card,
+    _signal_weights,
+    move,
+    signal_kind,
+    wants_high,
+)
 from tests.sizes import examples
 
 
@@ -277,3 +289,84 @@ def test_layouts_sampled_mid_deal_deal_out_exactly_the_unseen_cards_and_keep_eve
             assert not {c.suit for c in world[seat]} & position.voids[seat]
         if weight == 1.0:
             assert bidding.explains(world)
+
+
+# --- signals between robot partners ----------------------------------------------------------
+
+
+def _hearts_led(west: str) -> DealState:
+    """North declares 3NT; East leads the ♥4 and dummy (South) takes the ace: West follows.
+    ``west`` is West's hand; the other hands fit around it."""
+    north = hand("AKQ2.K52.AK2.A32")
+    south = hand("543.A76.QJ43.KQ4")
+    east = hand("JT9.JT94.T98.T98")
+    used = north | south | east
+    rest = sorted((c for c in FULL if c not in used), key=lambda c: (c.suit, c.rank))
+    assert len(rest) == 13 and hand(west) == frozenset(rest), sorted(map(str, rest))
+    state = DealState.new(Deal(Seat.N, (north, east, south, hand(west))))
+    for call in ("1N", "P", "3N", "P", "P", "P"):
+        state = state.apply(MakeCall(state.actor or Seat.N, Call.parse(call)))
+    state = state.apply(PlayCard(Seat.E, Card(Suit.HEARTS, Rank.FOUR)))
+    return state.apply(PlayCard(Seat.N, Card(Suit.HEARTS, Rank.ACE)))  # dummy's, by declarer
+
+
+FULL = frozenset(Card(suit, rank) for suit in Suit for rank in Rank)
+WEST = "876.Q83.765.J765"
+
+
+def test_the_agreement_says_when_a_card_is_a_signal_and_what_it_asks() -> None:
+    state = _hearts_led(WEST)
+    view = state.view(Seat.W)
+    assert signal_kind(view, 0, Seat.W) == ATTITUDE  # partner led
+    assert signal_kind(view, 0, Seat.S) is None  # declarer's side does not signal
+    assert signal_kind(view, 0, Seat.E) is None  # the leader does not signal
+    hearts = [Card(Suit.HEARTS, r) for r in (Rank.EIGHT, Rank.THREE)]
+    # An honour held: encourage with the higher of the cards free to choose; without: low.
+    assert _signal_card(view, hearts) == Card(Suit.HEARTS, Rank.EIGHT)
+    assert wants_high(COUNT, hearts) and not wants_high(COUNT, hearts[:1])
+    assert not wants_high(ATTITUDE, hearts)
+    # One small card free to choose, or a ten or honour: no signal.
+    assert _signal_card(view, hearts[:1]) is None
+    assert _signal_card(view, [Card(Suit.HEARTS, Rank.QUEEN), hearts[0]]) is None
+    # Declarer's lead of a new suit to a defender: count.
+    after = state.apply(PlayCard(Seat.W, hearts[1])).apply(
+        PlayCard(Seat.N, Card(Suit.HEARTS, Rank.TWO))
+    )
+    after = after.apply(PlayCard(Seat.N, Card(Suit.CLUBS, Rank.FOUR)))  # dummy won: leads
+    assert signal_kind(after.view(Seat.W), 1, Seat.W) == COUNT
+    assert signal_kind(after.view(Seat.W), 1, Seat.S) is None
+
+
+def test_a_robot_reads_its_robot_partners_signal_as_a_weight_on_layouts() -> None:
+    """West (a robot) played the ♥8 on partner's lead: a layout in which it holds the queen
+    with it is as likely as before; one in which the 8 came from 8-5-3 (which would have
+    signalled low) counts less. A person's card is read as nothing."""
+    state = _hearts_led(WEST).apply(PlayCard(Seat.W, Card(Suit.HEARTS, Rank.EIGHT)))
+    state = state.apply(PlayCard(Seat.N, Card(Suit.HEARTS, Rank.TWO)))
+    view = state.view(Seat.E)
+    west_now = hand(WEST) - {Card(Suit.HEARTS, Rank.EIGHT)}
+    truth = {seat: (state.play.hand(seat) if state.play else frozenset()) for seat in Seat}
+    honest = {**truth, Seat.W: west_now}
+    # Swap West's ♥Q for North's ♥5: West then held 8-5-3, and the 8 said "I like it".
+    q5, h5 = Card(Suit.HEARTS, Rank.QUEEN), Card(Suit.HEARTS, Rank.FIVE)
+    swapped = {
+        **truth,
+        Seat.W: (west_now - {q5}) | {h5},
+        Seat.N: (truth[Seat.N] - {h5}) | {q5},
+    }
+    assert _signal_weights(view, [honest, swapped]) == [1.0, SIGNAL_TRUST]
+
+
+@settings(
+    max_examples=examples(6, least=2), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(st.integers(0, 2**32), st.sampled_from(list(Seat)))
+def test_robots_who_signal_play_random_deals_to_the_end(seed: int, dealer: Seat) -> None:
+    """Four robots who give and read signals: every card legal, every deal finished, and
+    the same card for the same view (the reading is as deterministic as the rest)."""
+    deal = Deal.shuffled(dealer, random.Random(seed).randrange)
+    robot = Robot(seed=seed, budget_s=0.05, signals=frozenset(Seat))
+    final = _play_deal(deal, robot)
+    assert final.result is not None
+    if final.play is not None:
+        assert final.play.is_over

@@ -110,6 +110,18 @@ def robot_notes(snap: Snapshot, view: SeatView, t: Translator) -> list[str]:
     return notes
 
 
+def robot_signals(snap: Snapshot, view: SeatView, t: Translator) -> list[str]:
+    """The robots' defensive signals (``games.bridge.robot``), while a robot defends: people
+    read a robot's small cards as the robots meant them."""
+    if view.phase is not Phase.PLAY or view.declarer is None:
+        return []
+    defending = any(
+        holder.robot and Seat(seat).side is not view.declarer.side
+        for seat, holder in snap.seats.items()
+    )
+    return [t("robot.signals")] if defending else []
+
+
 def _trick_line(view: SeatView, language: str) -> tuple[int, str]:
     """The trick to show (the one under way, or the one just completed while the next has no
     card yet) with its number, counted from 1."""
@@ -240,6 +252,7 @@ def render_table(
     if auction_over and view.phase is Phase.PLAY and sum(view.tricks_won.values()) == 0:
         lines.extend(robot_notes(snap, view, t))  # until the first trick is done
     lines.extend(_play_lines(snap, view, t))
+    lines.extend(robot_signals(snap, view, t))
     last = _last_trick_line(view, t)
     if last:
         lines.append(last)
