@@ -79,6 +79,7 @@ class GameUI(Protocol):
         """The seat in a button's data or a deep link: one letter or digit."""
 
     review_sides: tuple[str, ...]
+    par_in_imps: bool  # /stats gives a contract against par in IMPs (else: at par or not)
 
     def card_word(self, code: str, language: str) -> str:
         """A card as the game's text writes it (``SQ``), in the players' words."""
@@ -154,6 +155,8 @@ class UIBase:
 
     # The sides a deal's review names (``games.core.review.CostlyCard.side``), in order.
     review_sides: tuple[str, ...] = ()
+    # A deal's contract against par: IMPs (bridge), or the share of contracts at par.
+    par_in_imps: bool = False
 
     def card_word(self, code: str, language: str) -> str:
         """A card of the game's text (``SQ``) as players read it; the code itself by default."""

@@ -61,7 +61,8 @@ async def _send(
     t: Translator,
     chart: bool,
 ) -> None:
-    for part in render_stats(report.lines, report.names, title, t):
+    in_imps = {plugin.game for plugin in context.plugins if plugin.ui.par_in_imps}
+    for part in render_stats(report.lines, report.names, title, t, in_imps):
         context.outbox.post(chat_id, thread, part)
     if not chart or not report.weeks:
         return

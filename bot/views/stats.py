@@ -3,7 +3,7 @@ declarer and in defence, and contracts against par, over all time and the last 3
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from bot.callback_data import Act, Button
 from bot.i18n import Translator
@@ -53,16 +53,16 @@ def share(part: int, whole: int) -> str:
     return "—" if not whole else f"{round(100 * part / whole)} %"
 
 
-def _par(stats: SeatStats, game: str, t: Translator) -> str:
+def _par(stats: SeatStats, imps: bool, t: Translator) -> str:
     if not stats.contracts:
         return "—"
-    if game == "bridge":
+    if imps:
         average = f"{stats.par_imps / stats.contracts:+.1f}"
         return t("stats.imps", imps=average.replace(".", "," if t.language == "ru" else "."))
     return share(stats.at_par, stats.contracts)
 
 
-def _player_lines(line: Line, name: str, t: Translator) -> list[str]:
+def _player_lines(line: Line, name: str, imps: bool, t: Translator) -> list[str]:
     a, r = line.all_time, line.recent
     return [
         t("stats.player", name=name, deals=a.deals, recent=r.deals),
@@ -77,13 +77,17 @@ def _player_lines(line: Line, name: str, t: Translator) -> list[str]:
             all=share(a.defence_costly, a.defence_cards),
             recent=share(r.defence_costly, r.defence_cards),
         ),
-        t(f"stats.par.{'bridge' if line.game == 'bridge' else 'other'}",
-          all=_par(a, line.game, t), recent=_par(r, line.game, t)),
+        t(f"stats.par.{'imps' if imps else 'share'}",
+          all=_par(a, imps, t), recent=_par(r, imps, t)),
     ]  # fmt: skip
 
 
 def render_stats(
-    lines: Sequence[Line], names: Mapping[int, str], title: str, t: Translator
+    lines: Sequence[Line],
+    names: Mapping[int, str],
+    title: str,
+    t: Translator,
+    in_imps: Collection[str] = (),
 ) -> list[Rendered]:
     """One message per game (a message holds 4,096 characters), the title on the first; each
     game lists its most active players, robots last."""
@@ -103,7 +107,7 @@ def render_stats(
         shown += 1
         robots = line.player_id == ROBOTS
         name = t("stats.robots") if robots else user_text(names.get(line.player_id, "—"))
-        parts[-1].extend(_player_lines(line, name, t))
+        parts[-1].extend(_player_lines(line, name, line.game in in_imps, t))
     if left:
         parts[-1].append(t("stats.more", count=left))
     parts[0][:0] = [title, t("stats.legend"), ""]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import random
+import re
 import tempfile
 from pathlib import Path
 
@@ -197,6 +198,8 @@ async def test_stats_are_private_until_the_admins_show_them_and_the_costly_card_
         shown = [m for m in h.api.chat_messages(GROUP) if "📊" in m.text][-1].text
         for name in ("Anna", "Bob", "Cat", "Dima"):
             assert name in shown, shown
+        # Bridge's contracts against par are in IMPs (the game's UI says so).
+        assert re.search(r"контракт против пара: [+-]\d+,\d IMP", shown), shown
         assert any(c.method == "sendPhoto" for c in h.api.calls[-3:])
     finally:
         await h.stop()

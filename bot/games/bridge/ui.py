@@ -103,6 +103,7 @@ class BridgeUI(UIBase):
     game = "bridge"
     commands: tuple[str, ...] = ("bridge", "table")
     review_sides: tuple[str, ...] = ("NS", "EW")
+    par_in_imps: bool = True
 
     def card_word(self, code: str, language: str) -> str:
         return card_text(Card.parse(code), language)
