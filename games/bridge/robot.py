@@ -10,6 +10,11 @@ trick in a layout makes that layout less likely); solves every layout double-dum
 best weighted average. The number of samples grows as the deal shortens (later positions solve
 much faster), sized so a card takes about ``budget_s`` seconds on two cores.
 
+In defence robots signal to each other (attitude on partner's lead, count on declarer's; see
+``signal_kind``) with the cards the sampling leaves free to choose, and read a robot partner's
+signals as weights on the layouts; a person's cards are read only by the double-dummy check
+above.
+
 It sees only a ``SeatView`` (declarer's, which holds dummy, when dummy plays), so it cannot see a
 hidden card; and for a given seed and view it always does the same thing.
 """
