@@ -25,7 +25,7 @@ import statistics
 import time
 from typing import Any
 
-from bot.thinking import LocalThinking, QueueThinking, Thinking, question_key
+from bot.thinking import LocalThinking, QueueThinking, Thinking
 from games.bridge.cards import Deal, Seat
 from games.bridge.deal import DealState, MakeCall, Phase
 from games.bridge.robot import Robot, move
@@ -57,7 +57,7 @@ async def round_trips(thinking: Thinking, views: list[Any]) -> list[float]:
     for i, view in enumerate(views):
         args = (view, i, 0.1, thinking.cores)
         started = time.perf_counter()
-        await thinking.run(question_key(f"rt:{i}", move, *args), move, *args)
+        await thinking.run(f"rt:{i}", move, *args)
         took.append(time.perf_counter() - started)
     return took
 
@@ -65,10 +65,7 @@ async def round_trips(thinking: Thinking, views: list[Any]) -> list[float]:
 async def throughput(thinking: Thinking, views: list[Any], budget: float, tag: str) -> float:
     started = time.perf_counter()
     await asyncio.gather(
-        *(
-            thinking.run(question_key(f"{tag}:{i}", move, v, i, budget, 1), move, v, i, budget, 1)
-            for i, v in enumerate(views)
-        )
+        *(thinking.run(f"{tag}:{i}", move, v, i, budget, 1) for i, v in enumerate(views))
     )
     return len(views) / (time.perf_counter() - started)
 
@@ -104,9 +101,7 @@ async def main_async(count: int, budget: float, worker_counts: list[int]) -> Non
                     # A worker killed in the middle of a thought: how long until it is answered.
                     args = (leads[0], 99, 3.0, 1)
                     asked = time.perf_counter()
-                    thought = asyncio.create_task(
-                        queue.run(question_key("kill", move, *args), move, *args)
-                    )
+                    thought = asyncio.create_task(queue.run("kill", move, *args))
                     while not any(w.said("thinking kill") for w in started):
                         await asyncio.sleep(0.01)
                     victim = next(w for w in started if w.said("thinking kill"))

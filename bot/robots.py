@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from bot.plugin import Plugins, RobotMove
 from bot.tables import Change, Refusal, Snapshot, TableService
-from bot.thinking import LocalThinking, Thinking, question_key
+from bot.thinking import LocalThinking, Thinking
 from games.errors import RuleError
 
 log = logging.getLogger(__name__)
@@ -88,8 +88,8 @@ class RobotPlayers:
             budget = self.budget_for()
             robots = frozenset(int(s) for s, holder in snap.seats.items() if holder.robot)
             args = (view, seed, budget, self.thinking.cores, robots)
-            key = question_key(f"{table_id}:{snap.deal_no}:{snap.actions}", mover, *args)
-            action = await self.thinking.run(key, mover, *args)
+            where = f"{table_id}:{snap.deal_no}:{snap.actions}"
+            action = await self.thinking.run(where, mover, *args)
             text = snap.game.codec.encode(action)
             holder = snap.seats[seat]
             change = await self.service.act(

@@ -70,8 +70,9 @@ class Thinking(Protocol):
     def cores(self) -> int:
         """The cores each thought has (the robot sizes its sampling by them)."""
 
-    async def run(self, key: str, work: Callable[..., Any], *args: Any) -> Any:
-        """``work(*args)`` somewhere else; ``key`` names the question (see the module)."""
+    async def run(self, where: str, work: Callable[..., Any], *args: Any) -> Any:
+        """``work(*args)`` somewhere else; ``where`` says where it was asked (the queue keys a
+        thought by it and a digest of the question: see the module)."""
 
     async def close(self) -> None: ...
 
@@ -107,12 +108,6 @@ def think(cpus: tuple[int, ...] | None, work: Callable[..., Any], *args: Any) ->
         yield_to_people(cpus)
 
 
-def question_key(prefix: str, work: Callable[..., Any], *args: Any) -> str:
-    """A thought's key: ``prefix`` (where it was asked) and a digest of the question."""
-    digest = hashlib.sha256(pickle.dumps((work, args))).hexdigest()[:24]
-    return f"{prefix}:{digest}"
-
-
 class LocalThinking:
     """Spawned processes on this machine, one a CPU but the people's (or ``workers``)."""
 
@@ -135,7 +130,7 @@ class LocalThinking:
         """The cores each thought has (the robot sizes its sampling by them)."""
         return max(1, len(self.cpus) // self.workers)
 
-    async def run(self, key: str, work: Callable[..., Any], *args: Any) -> Any:
+    async def run(self, where: str, work: Callable[..., Any], *args: Any) -> Any:
         loop = asyncio.get_running_loop()
         self._pending += 1
         try:
@@ -167,10 +162,13 @@ class LocalThinking:
             self._pool = None
 
 
-def encode(work: Callable[..., Any], args: tuple[Any, ...]) -> str:
-    """A question as a job's argument (JSON text): pickled, since the bot and its workers run
-    the same code, and only they can write the queue's database."""
-    return base64.b64encode(pickle.dumps((work, args))).decode("ascii")
+def question(where: str, work: Callable[..., Any], args: tuple[Any, ...]) -> tuple[str, str]:
+    """A thought's key (``where`` and a digest of the question) and the question as a job's
+    argument (JSON text): pickled once for both, since the bot and its workers run the same
+    code, and only they can write the queue's database."""
+    blob = pickle.dumps((work, args))
+    key = f"{where}:{hashlib.sha256(blob).hexdigest()[:24]}"
+    return key, base64.b64encode(blob).decode("ascii")
 
 
 def decode(payload: str) -> tuple[Callable[..., Any], tuple[Any, ...]]:
@@ -241,18 +239,19 @@ class QueueThinking:
             asyncio.create_task(self._sweep(), name="thoughts:sweep"),
         ]
 
-    async def run(self, key: str, work: Callable[..., Any], *args: Any) -> Any:
+    async def run(self, where: str, work: Callable[..., Any], *args: Any) -> Any:
         if self._started is None or (
             self._started.done() and self._started.exception() is not None
         ):  # the first thought starts the queue; a failed start is tried again
             self._started = asyncio.create_task(self.start())
         await asyncio.shield(self._started)
+        key, payload = question(where, work, args)
         future = self._waiting.get(key)
         if future is None:
             future = asyncio.get_running_loop().create_future()
             self._waiting[key] = future
             try:
-                await self._ask(key, work, args)
+                await self._ask(key, payload)
             except BaseException:
                 self._waiting.pop(key, None)
                 raise
@@ -265,14 +264,14 @@ class QueueThinking:
             raise ThoughtFailed(value)
         return value
 
-    async def _ask(self, key: str, work: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    async def _ask(self, key: str, payload: str) -> None:
         import procrastinate.exceptions
 
         if await self._collect([key]):
             return  # answered already (asked before, by this bot or the one before it)
         deferrer = self._app.configure_task(TASK, queue=QUEUE, queueing_lock=key)
         with contextlib.suppress(procrastinate.exceptions.AlreadyEnqueued):
-            await deferrer.defer_async(key=key, payload=encode(work, args))
+            await deferrer.defer_async(key=key, payload=payload)
 
     async def _collect(self, keys: list[str]) -> bool:
         """Hands the answers found for ``keys`` to their waiters; whether any was found."""

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Any, ClassVar, TypeVar
 
-from bot.thinking import Thinking, question_key
+from bot.thinking import Thinking
 
 log = logging.getLogger(__name__)
 
@@ -40,9 +40,8 @@ class Nicety:
         try:
             place = Nicety.elsewhere
             if place is not None:
-                key = question_key(self.what, work, *args)
                 timeout = min(self.timeout_s or self.QUEUE_TIMEOUT_S, self.QUEUE_TIMEOUT_S)
-                answer: T = await asyncio.wait_for(place.run(key, work, *args), timeout)
+                answer: T = await asyncio.wait_for(place.run(self.what, work, *args), timeout)
                 return answer
             if self._executor is None:
                 self._executor = self._start()
