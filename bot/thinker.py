@@ -18,7 +18,7 @@ import pickle
 import sys
 from typing import Any
 
-from bot.config import database_password
+from bot.config import ConfigError, database_password, robot_queue_from_env
 from bot.redact import install
 from bot.thinking import (
     CHANNEL,
@@ -78,16 +78,21 @@ async def work(url: str) -> None:
 
 
 def main() -> int:
-    url = os.environ.get("ROBOT_QUEUE_URL", "").strip()
+    given = os.environ.get("ROBOT_QUEUE_URL", "").strip()
     level = os.environ.get("LOG_LEVEL", "INFO").strip().upper()
     logging.basicConfig(
         level=level if level in logging.getLevelNamesMapping() else "INFO",
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stdout,
     )
-    install("", database_password(url))  # the queue's password: never in a line
-    if not url.startswith(("postgresql://", "postgres://")):
-        log.error("ROBOT_QUEUE_URL must be the queue's postgresql://… address")
+    install("", database_password(given))  # the queue's password: never in a line
+    try:  # the bot's own rule for the setting
+        url = robot_queue_from_env(os.environ)
+    except ConfigError as error:
+        log.error("%s", error)
+        return 2
+    if url is None:
+        log.error("ROBOT_QUEUE_URL is not set: give the queue's postgresql://… address")
         return 2
     if hasattr(os, "setpriority"):
         os.setpriority(os.PRIO_PROCESS, 0, 19)
