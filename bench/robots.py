@@ -36,7 +36,7 @@ from endplay.dds import solve_board
 from games.bridge.analysis import SOLVER_LOCK, analyse
 from games.bridge.cards import Card, Deal, Seat
 from games.bridge.deal import DealState, MakeCall, Phase, PlayCard, SeatView
-from games.bridge.robot import Robot, _card, solver_position
+from games.bridge.robot import Robot, _card, position_text, solver_position
 
 Chooser = Callable[[DealState, Seat], Card]
 
@@ -130,19 +130,6 @@ VERSIONS: dict[str, dict[str, Any]] = {
 PARTS = ("lead", "defence", "declarer")
 
 
-def fingerprint(view: SeatView) -> str:
-    """What a robot decides from: the same text its own seed is drawn from."""
-    return "|".join(
-        (
-            str(view.viewer),
-            str(view.dealer),
-            " ".join(map(str, view.calls)),
-            " ".join(str(c) for t in view.tricks for c in t.cards),
-            " ".join(sorted(str(c) for h in view.hands.values() for c in h)),
-        )
-    )
-
-
 Shared = dict[tuple[str, tuple[object, ...]], Card]
 
 
@@ -166,7 +153,7 @@ class Versioned:
 
     def card(self, state: DealState, actor: Seat) -> Card:
         view = state.view(actor)
-        key = (fingerprint(view), self._params(view))
+        key = (position_text(view), self._params(view))
         found = self.shared.get(key)
         if found is None:
             started = time.perf_counter()

@@ -192,16 +192,7 @@ class Robot:
 
     def _rng(self, view: SeatView) -> random.Random:
         """Seeded by the seed and the position, so the same view gets the same answer."""
-        text = "|".join(
-            (
-                str(self.seed),
-                str(view.viewer),
-                str(view.dealer),
-                " ".join(map(str, view.calls)),
-                " ".join(str(c) for t in view.tricks for c in t.cards),
-                " ".join(sorted(str(c) for h in view.hands.values() for c in h)),
-            )
-        )
+        text = f"{self.seed}|{position_text(view)}"
         digest = hashlib.sha256(text.encode()).digest()
         return random.Random(int.from_bytes(digest[:8], "big"))
 
@@ -226,6 +217,20 @@ class Robot:
             (fitting if fits else others).append({**position.known, **layout})
         prior = [1.0] * len(fitting) + [MISBID] * len(others)
         return fitting + others, prior
+
+
+def position_text(view: SeatView) -> str:
+    """What a robot decides from, as text: the seat, the auction, the cards played and the
+    cards in view (its randomness is drawn from this and its seed)."""
+    return "|".join(
+        (
+            str(view.viewer),
+            str(view.dealer),
+            " ".join(map(str, view.calls)),
+            " ".join(str(c) for t in view.tricks for c in t.cards),
+            " ".join(sorted(str(c) for h in view.hands.values() for c in h)),
+        )
+    )
 
 
 SEAT_TRIES = 60  # hands dealt to one hidden seat at most, looking for one that bid as it did
@@ -513,29 +518,23 @@ def _signal_weights(
     seat = view.viewer
     assert seat is not None
     partner = seat.partner
-    signals: list[tuple[int, Card, list[Card]]] = []  # trick, card, partner's later cards
+    signals: list[tuple[str, Card, list[Card]]] = []  # kind, card, partner's later cards
     for index, trick in enumerate(view.tricks):
         for who, card in trick.plays():
-            if (
-                who is partner
-                and card.suit is trick.suit_led
-                and card.rank <= SPOT
-                and signal_kind(view, index, partner) is not None
-            ):
+            if who is not partner or card.suit is not trick.suit_led or card.rank > SPOT:
+                continue
+            kind = signal_kind(view, index, partner)
+            if kind is not None:
                 later = [
                     c
                     for t in view.tricks[index:]
                     for w, c in t.plays()
                     if w is partner and c.suit is card.suit
                 ]
-                signals.append((index, card, later))
+                signals.append((kind, card, later))
     weights = [1.0] * len(worlds)
-    if not signals:
-        return weights
     for i, world in enumerate(worlds):
-        for index, card, later in signals:
-            kind = signal_kind(view, index, partner)
-            assert kind is not None
+        for kind, card, later in signals:
             holding = [c for c in world[partner] if c.suit is card.suit] + later
             spots = [c.rank for c in holding if c.rank <= SPOT]
             if len(spots) < 2:
