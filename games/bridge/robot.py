@@ -10,10 +10,10 @@ trick in a layout makes that layout less likely); solves every layout double-dum
 best weighted average. The number of samples grows as the deal shortens (later positions solve
 much faster), sized so a card takes about ``budget_s`` seconds on two cores.
 
-In defence robots signal to each other (attitude on partner's lead, count on declarer's; see
-``signal_kind``) with the cards the sampling leaves free to choose, and read a robot partner's
-signals as weights on the layouts; a person's cards are read only by the double-dummy check
-above.
+In defence robots signal to each other (the agreed card when leading a new suit, attitude on
+partner's lead, count on declarer's; see ``signal_kind``) with cards that cost at most
+``SLACK`` tricks on average in its layouts, and read a robot partner's signals as weights on
+the layouts; a person's cards are read only by the double-dummy check above.
 
 It sees only a ``SeatView`` (declarer's, which holds dummy, when dummy plays), so it cannot see a
 hidden card; and for a given seed and view it always does the same thing.
@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from endplay.dds import solve_all_boards
+from endplay.dds.solve import SolveMode
 from endplay.types import Deal as SolverDeal
 from endplay.types import Denom
 
@@ -50,6 +51,12 @@ _DENOM = {
 _RATE = {13: 40, 12: 60, 11: 80, 10: 120, 9: 160, 8: 220}
 MAX_SAMPLES = 256
 MIN_SAMPLES = 6
+# A check (was a seen card best in a layout?) asks DDS only for the best cards, not every
+# card's tricks: about a third of the cost (bench: 2.2-4.0 s against 6.9-8.3 s a hundred deals).
+CHECK_COST = 0.4
+# Tricks on average (in the robot's layouts) a signal or an agreed lead may cost: a little,
+# for what partner learns (bench.robots, 300 deals: defence 0.573 -> 0.520 tricks given away).
+SLACK = 0.05
 _BATCH = 100  # DDS solves at most 200 boards a call
 
 
@@ -101,16 +108,22 @@ class Robot:
         cores: int = 2,
         lead_factor: float = 1.0,
         signals: frozenset[Seat] = frozenset(),
+        check_cost: float = CHECK_COST,
+        slack: float = SLACK,
+        leads: bool = True,
     ) -> None:
         self.seed = seed
         self.budget_s = budget_s
         self.cores = cores  # the cores it thinks on (``_RATE`` is for two)
         # The opening lead's budget, in budgets: the one card chosen with no card seen.
         self.lead_factor = lead_factor
+        self.check_cost = check_cost  # a check's solve, in full solves (1.0: counted as one)
         # The seats that signal by the robots' agreement (``signal_kind``): the robots. A
         # robot defending signals when a card is free to choose; it reads its partner's
         # cards as signals only if the partner is one of these (a person's are not trusted).
         self.signals = signals
+        self.leads = leads  # defenders lead by the agreement (``agreed_lead``)
+        self.slack = slack  # tricks on average a signal or agreed lead may cost
 
     def act(self, view: SeatView) -> Action:
         seat = view.viewer
@@ -128,12 +141,14 @@ class Robot:
 
     # --- play ---------------------------------------------------------------------------
 
-    def samples_for(self, *tricks_left: int) -> int:
-        """Layouts the budget pays for when each is solved once per position, positions
-        named by their tricks left (earlier positions are dearer)."""
+    def samples_for(self, left: int, *checked: int, factor: float = 1.0) -> int:
+        """Layouts ``factor`` budgets pay for when each is solved at the position with
+        ``left`` tricks left and checked at positions with ``checked`` tricks left (earlier
+        positions are dearer)."""
         speed = max(1, self.cores) / 2
-        seconds = sum(1 / (_RATE.get(left, MAX_SAMPLES) * speed) for left in tricks_left)
-        return max(MIN_SAMPLES, min(MAX_SAMPLES, int(self.budget_s / seconds)))
+        solves = [(left, 1.0)] + [(c, self.check_cost) for c in checked]
+        seconds = sum(cost / (_RATE.get(n, MAX_SAMPLES) * speed) for n, cost in solves)
+        return max(MIN_SAMPLES, min(MAX_SAMPLES, int(self.budget_s * factor / seconds)))
 
     def card(self, view: SeatView) -> Card:
         legal = sorted(view.legal_cards, key=lambda c: (c.rank, c.suit))
@@ -143,16 +158,22 @@ class Robot:
         rng = self._rng(view)
         # Weighing a layout solves it again at each checked card: all solves counted.
         checks = _checks(view, position)
-        count = self.samples_for(position.tricks_left, *(13 - index for index, _ in checks))
-        if not any(position.played.values()):  # the opening lead
-            count = max(MIN_SAMPLES, min(MAX_SAMPLES, int(count * self.lead_factor)))
+        opening = not any(position.played.values())
+        factor = self.lead_factor if opening else 1.0
+        count = self.samples_for(
+            position.tricks_left, *(13 - index for index, _ in checks), factor=factor
+        )
         worlds, prior = self._sample(view, position, rng, count)
         reads = view.viewer is not None and view.viewer.partner in self.signals
-        read = _signal_weights(view, worlds) if reads else None
+        read = _signal_weights(view, worlds, self.leads) if reads else None
         weights = [
             p * w * (read[i] if read is not None else 1.0)
             for i, (p, w) in enumerate(
-                zip(prior, _weights(view, checks, position.trump, worlds), strict=True)
+                zip(
+                    prior,
+                    _weights(view, checks, position.trump, worlds, self.check_cost < 1),
+                    strict=True,
+                )
             )
         ]
         totals = dict.fromkeys(legal, 0.0)
@@ -165,11 +186,17 @@ class Robot:
         # The most tricks on average; then the card right in the most layouts; then the
         # lowest (it gives nothing away that the sampling cannot see), or the signal.
         most = max(totals.values())
-        tied = [card for card in legal if totals[card] >= most - 1e-9 * max(1.0, abs(most))]
-        signal = _signal_card(view, tied) if self.signals else None
-        if signal is not None:
-            return signal
-        return max(legal, key=lambda card: (totals[card], best_in[card], -legal.index(card)))
+        mass = sum(weights) or 1.0
+        slack = max(self.slack * mass, 1e-9 * max(1.0, abs(most)))
+        tied = [card for card in legal if totals[card] >= most - slack]
+        best = max(legal, key=lambda card: (totals[card], best_in[card], -legal.index(card)))
+        if self.signals:
+            signal = _signal_card(view, tied)
+            if signal is None and self.leads and not position.trick:
+                signal = _lead_card(view, best, tied)
+            if signal is not None:
+                return signal
+        return best
 
     def claim_is_good(self, view: SeatView) -> bool:
         """Accept a claim only if the claiming side takes that many tricks in every sampled
@@ -334,6 +361,8 @@ def _draw(
     room = position.counts[seat]
     if not later:
         return frozenset(left) if all(c.suit not in position.voids[seat] for c in left) else None
+    if not position.voids[seat] and not any(position.voids[s] for s in later):
+        return frozenset(rng.sample(left, room))  # what the general case comes to, faster
     forced = [c for c in left if all(c.suit in position.voids[s] for s in later)]
     free = [c for c in left if c.suit not in position.voids[seat] and c not in forced]
     if len(forced) > room or any(c.suit in position.voids[seat] for c in forced):
@@ -390,12 +419,15 @@ def solver_position(
     return deal
 
 
-def _solve_all(deals: Sequence[SolverDeal]) -> list[dict[Card, int]]:
-    """Each position's cards for the seat to play, with the tricks its side then takes."""
+def _solve_all(
+    deals: Sequence[SolverDeal], mode: SolveMode = SolveMode.Default
+) -> list[dict[Card, int]]:
+    """Each position's cards for the seat to play, with the tricks its side then takes (with
+    ``SolveMode.OptimalAll``, only the cards that take the most)."""
     found: list[dict[Card, int]] = []
     for start in range(0, len(deals), _BATCH):
         with SOLVER_LOCK:
-            solved = solve_all_boards(deals[start : start + _BATCH])
+            solved = solve_all_boards(deals[start : start + _BATCH], mode)
         found += [{_card(c): int(t) for c, t in board} for board in solved]
     return found
 
@@ -421,6 +453,7 @@ def _weights(
     checks: Sequence[tuple[int, int]],
     trump: Suit | None,
     worlds: Sequence[Mapping[Seat, frozenset[Card]]],
+    fast: bool = True,
 ) -> list[float]:
     """How likely each layout is given the unseen players' recent cards (``checks``):
     players mostly play a card that does not cost a trick, so a layout in which a recent card
@@ -437,12 +470,12 @@ def _weights(
                     at_start[seat].add(card)
             trick = tricks[index]
             deals.append(solver_position(at_start, trick.leader, trump, trick.cards[:step]))
-    values = _solve_all(deals)
+    best = _solve_all(deals, SolveMode.OptimalAll if fast else SolveMode.Default)
     weights = []
     for i in range(len(worlds)):
         weight = 1.0
         for j, (index, step) in enumerate(checks):
-            found = values[i * len(checks) + j]
+            found = best[i * len(checks) + j]
             played = tricks[index].cards[step]
             if found.get(played, -1) < max(found.values()):
                 weight *= UNLIKELY
@@ -458,8 +491,10 @@ def _card(card: object) -> Card:
 
 # --- signals: the robots' defensive agreement ------------------------------------------------
 #
+# A defender leading a side suit for the first time leads the agreed card (``agreed_lead``: top
+# of touching honours, fourth highest, ...) if it costs at most ``SLACK`` tricks on average.
 # On the first round of a side suit, a defender following suit with small cards (below the ten)
-# free to choose among (double-dummy alike in its layouts) plays
+# free to choose among (costing at most ``SLACK`` on average in its layouts) plays
 # - attitude, when its partner led: a high one if it holds the ace, king or queen of the suit,
 #   else its lowest;
 # - count, when declarer or dummy led: a high one from an even number of cards, else its lowest.
@@ -468,7 +503,7 @@ def _card(card: object) -> Card:
 
 SIGNAL_TRUST = 0.3
 SPOT = 9  # the highest rank a signal is given with (a ten or an honour may be a try to win)
-ATTITUDE, COUNT = "attitude", "count"
+ATTITUDE, COUNT, LEAD = "attitude", "count", "lead"
 
 
 def signal_kind(view: SeatView, index: int, seat: Seat) -> str | None:
@@ -478,11 +513,40 @@ def signal_kind(view: SeatView, index: int, seat: Seat) -> str | None:
     tricks = view.tricks
     trick = tricks[index]
     led = trick.suit_led
-    if led is None or led is view.trump or trick.leader is seat:
+    if led is None or led is view.trump:
         return None
     if any(t.suit_led is led for t in tricks[:index]):
         return None  # signals are given on a suit's first round only
+    if trick.leader is seat:
+        return LEAD
     return ATTITUDE if trick.leader is seat.partner else COUNT
+
+
+def agreed_lead(holding: Iterable[Card]) -> Card:
+    """The card the agreement leads from a suit's ``holding``: the top of touching honours
+    (the ten up), else the fourth highest from four or more, the lowest from three with an
+    honour (the jack up), and the highest from three small or from two."""
+    cards = sorted(holding, key=lambda c: c.rank, reverse=True)
+    if len(cards) >= 2 and cards[0].rank >= 10 and cards[1].rank == cards[0].rank - 1:
+        return cards[0]
+    if len(cards) >= 4:
+        return cards[3]
+    if len(cards) == 3 and cards[0].rank >= 11:
+        return cards[-1]
+    return cards[0]
+
+
+def _lead_card(view: SeatView, best: Card, tied: Sequence[Card]) -> Card | None:
+    """The agreed lead in the suit of the ``best`` lead, if it is among the cards ``tied``
+    for best and the suit has not been led; None otherwise."""
+    seat = view.viewer
+    if seat is None or view.declarer is None or seat.side is view.declarer.side:
+        return None
+    suit = best.suit
+    if suit is view.trump or any(t.suit_led is suit for t in view.tricks):
+        return None
+    agreed = agreed_lead(c for c in view.hands[seat] if c.suit is suit)
+    return agreed if agreed in tied else None
 
 
 def wants_high(kind: str, holding: Iterable[Card]) -> bool:
@@ -501,7 +565,7 @@ def _signal_card(view: SeatView, tied: Sequence[Card]) -> Card | None:
         return None
     kind = signal_kind(view, len(view.tricks) - 1, seat)
     led = view.tricks[-1].suit_led
-    if kind is None or led is None:
+    if kind is None or kind == LEAD or led is None:
         return None
     spots = sorted((c for c in tied if c.suit is led and c.rank <= SPOT), key=lambda c: c.rank)
     if len(spots) < 2:
@@ -511,7 +575,7 @@ def _signal_card(view: SeatView, tied: Sequence[Card]) -> Card | None:
 
 
 def _signal_weights(
-    view: SeatView, worlds: Sequence[Mapping[Seat, frozenset[Card]]]
+    view: SeatView, worlds: Sequence[Mapping[Seat, frozenset[Card]]], leads: bool = True
 ) -> list[float]:
     """How likely each layout is given the partner's signals so far (``SIGNAL_TRUST`` for each
     signal the partner would have given otherwise with its cards in that layout)."""
@@ -521,10 +585,12 @@ def _signal_weights(
     signals: list[tuple[str, Card, list[Card]]] = []  # kind, card, partner's later cards
     for index, trick in enumerate(view.tricks):
         for who, card in trick.plays():
-            if who is not partner or card.suit is not trick.suit_led or card.rank > SPOT:
+            if who is not partner or card.suit is not trick.suit_led:
                 continue
             kind = signal_kind(view, index, partner)
-            if kind is not None:
+            if kind == LEAD and not leads:
+                continue
+            if kind is not None and (kind == LEAD or card.rank <= SPOT):
                 later = [
                     c
                     for t in view.tricks[index:]
@@ -536,6 +602,10 @@ def _signal_weights(
     for i, world in enumerate(worlds):
         for kind, card, later in signals:
             holding = [c for c in world[partner] if c.suit is card.suit] + later
+            if kind == LEAD:
+                if agreed_lead(holding) != card:
+                    weights[i] *= SIGNAL_TRUST
+                continue
             spots = [c.rank for c in holding if c.rank <= SPOT]
             if len(spots) < 2:
                 continue  # no choice: nothing to read

@@ -24,12 +24,17 @@ from games.bridge.deal import (
 from games.bridge.robot import (
     ATTITUDE,
     COUNT,
+    LEAD,
     SIGNAL_TRUST,
     Position,
     Robot,
     _Bidding,
+    _checks,
+    _lead_card,
     _signal_card,
     _signal_weights,
+    _weights,
+    agreed_lead,
     move,
     signal_kind,
     wants_high,
@@ -319,7 +324,7 @@ def test_the_agreement_says_when_a_card_is_a_signal_and_what_it_asks() -> None:
     view = state.view(Seat.W)
     assert signal_kind(view, 0, Seat.W) == ATTITUDE  # partner led
     assert signal_kind(view, 0, Seat.S) is None  # declarer's side does not signal
-    assert signal_kind(view, 0, Seat.E) is None  # the leader does not signal
+    assert signal_kind(view, 0, Seat.E) == LEAD  # the leader's card is an agreed lead
     hearts = [Card(Suit.HEARTS, r) for r in (Rank.EIGHT, Rank.THREE)]
     # An honour held: encourage with the higher of the cards free to choose; without: low.
     assert _signal_card(view, hearts) == Card(Suit.HEARTS, Rank.EIGHT)
@@ -370,3 +375,99 @@ def test_robots_who_signal_play_random_deals_to_the_end(seed: int, dealer: Seat)
     assert final.result is not None
     if final.play is not None:
         assert final.play.is_over
+
+
+@pytest.mark.parametrize(
+    ("holding", "led"),
+    [
+        ("KQ5", "K"),  # top of touching honours
+        ("AK73", "A"),
+        ("QJ4", "Q"),
+        ("T93", "T"),
+        ("K852", "2"),  # fourth highest
+        ("KJ853", "5"),
+        ("Q73", "3"),  # lowest from three with an honour
+        ("J52", "2"),
+        ("852", "8"),  # top of three small
+        ("95", "9"),  # top of two
+        ("A5", "A"),
+        ("7", "7"),
+    ],
+)
+def test_the_agreed_lead_from_a_holding(holding: str, led: str) -> None:
+    cards = [Card(Suit.SPADES, Rank.parse(r)) for r in holding]
+    assert agreed_lead(cards) == Card(Suit.SPADES, Rank.parse(led))
+
+
+def test_a_defender_leads_the_agreed_card_only_when_it_costs_nothing_it_may_not() -> None:
+    """Among the cards tied for best (within the slack), the agreed card of the best card's
+    suit; not in trumps, nor in a suit already led, nor for declarer's side."""
+    state = _hearts_led(WEST)
+    state = state.apply(PlayCard(Seat.W, Card(Suit.HEARTS, Rank.THREE)))
+    state = state.apply(PlayCard(Seat.N, Card(Suit.HEARTS, Rank.TWO)))  # dummy's ace wins
+    state = state.apply(PlayCard(Seat.N, Card(Suit.CLUBS, Rank.FOUR)))  # dummy's, by declarer
+    state = state.apply(PlayCard(Seat.W, Card(Suit.CLUBS, Rank.JACK)))
+    state = state.apply(PlayCard(Seat.N, Card(Suit.CLUBS, Rank.ACE)))
+    state = state.apply(PlayCard(Seat.E, Card(Suit.CLUBS, Rank.EIGHT)))
+    # North (declarer) won the club: no agreed lead for declarer's side.
+    north = state.view(Seat.N)
+    spade = Card(Suit.SPADES, Rank.TWO)
+    assert _lead_card(north, spade, [spade]) is None
+    # The same position seen as a defender's lead: West's diamonds 7-6-5 lead the 7.
+    west = state.view(Seat.W)
+    diamonds = sorted((c for c in west.hands[Seat.W] if c.suit is Suit.DIAMONDS), key=str)
+    seven = Card(Suit.DIAMONDS, Rank.SEVEN)
+    five = Card(Suit.DIAMONDS, Rank.FIVE)
+    assert _lead_card(west, five, diamonds) == seven
+    assert _lead_card(west, five, [five]) is None  # the agreed card would cost too much
+    hearts = [c for c in west.hands[Seat.W] if c.suit is Suit.HEARTS]
+    assert _lead_card(west, hearts[0], hearts) is None  # hearts were led
+
+
+def test_a_robot_reads_its_robot_partners_lead_by_the_agreement() -> None:
+    """East led the ♥4. From East's real J-10-9-4 the agreement leads the jack (touching
+    honours), so that layout counts less; from J-9-5-4 (East's ♥10 swapped for North's ♥5)
+    it leads the fourth highest, the 4: as likely as before. A robot without the agreement
+    reads nothing into a lead."""
+    state = _hearts_led(WEST)
+    view = state.view(Seat.W)
+    truth = {seat: (state.play.hand(seat) if state.play else frozenset()) for seat in Seat}
+    ten, five = Card(Suit.HEARTS, Rank.TEN), Card(Suit.HEARTS, Rank.FIVE)
+    assert ten in truth[Seat.E] and five in truth[Seat.N]
+    swapped = {
+        **truth,
+        Seat.E: (truth[Seat.E] - {ten}) | {five},
+        Seat.N: (truth[Seat.N] - {five}) | {ten},
+    }
+    assert _signal_weights(view, [truth, swapped]) == [SIGNAL_TRUST, 1.0]
+    assert _signal_weights(view, [truth, swapped], leads=False) == [1.0, 1.0]
+
+
+def test_checks_asking_only_for_the_best_cards_weigh_layouts_as_full_solves_do() -> None:
+    """``CHECK_COST``'s cheaper solve (DDS's best cards only) changes no weight."""
+    rng = random.Random(7)
+    seen: list[float] = []
+    while len(seen) < 60:
+        deal = Deal.shuffled(Seat(rng.randrange(4)), rng.randrange)
+        state = _play_until(deal, Robot(seed=1, budget_s=0.02), cards=6)
+        if state.phase is not Phase.PLAY or state.actor is None:
+            continue  # passed out
+        view = state.view(state.actor)
+        position = Position.of(view)
+        checks = _checks(view, position)
+        worlds, _ = Robot(seed=2)._sample(view, position, random.Random(3), 20)
+        fast = _weights(view, checks, position.trump, worlds, True)
+        assert checks and fast == _weights(view, checks, position.trump, worlds, False)
+        seen += fast
+    assert min(seen) < 1.0  # some layout was found less likely: the check was not idle
+
+
+def _play_until(deal: Deal, robot: Robot, cards: int) -> DealState:
+    """Four robots bid ``deal`` and play ``cards`` cards of it."""
+    state = DealState.new(deal)
+    while state.phase is not Phase.FINISHED:
+        actor = state.actor
+        if actor is None or (state.play is not None and state.play.cards_played >= cards):
+            break
+        state = state.apply(robot.act(state.view(actor)))
+    return state
