@@ -41,8 +41,8 @@ from games.bridge.robot import Robot, _card, position_text, solver_position
 Chooser = Callable[[DealState, Seat], Card]
 
 
-def dd_card(state: DealState, actor: Seat) -> Card:
-    """The double-dummy card: every hand in view, a card that keeps the most tricks."""
+def dd_tricks(state: DealState) -> dict[Card, int]:
+    """Each card of the seat to play, with the tricks its side then takes, double-dummy."""
     play = state.play
     assert play is not None
     trick = play.current
@@ -51,7 +51,12 @@ def dd_card(state: DealState, actor: Seat) -> Card:
         at_start[trick.leader.after(i)].add(card)
     deal = solver_position(at_start, trick.leader, play.trump, trick.cards)
     with SOLVER_LOCK:
-        solved = {_card(c): int(t) for c, t in solve_board(deal)}
+        return {_card(c): int(t) for c, t in solve_board(deal)}
+
+
+def dd_card(state: DealState, actor: Seat) -> Card:
+    """The double-dummy card: every hand in view, a card that keeps the most tricks."""
+    solved = dd_tricks(state)
     legal = sorted(state.legal_cards(actor), key=lambda c: (c.rank, c.suit))
     best = max(solved[c] for c in legal)
     return next(c for c in legal if solved[c] == best)
@@ -119,13 +124,24 @@ def bid(deal: Deal, robot: Robot, call_times: list[float]) -> DealState:
 
 # Robot versions the paired comparison knows, by name: keyword arguments of ``Robot``.
 EVERY_SEAT = frozenset(Seat)  # robots in every seat: defenders signal to each other
+TODAY: dict[str, Any] = {"check_cost": 1.0}  # checks solved as fully as a decision
 VERSIONS: dict[str, dict[str, Any]] = {
-    "today": {},  # the robot as it was when issue #31 was filed
-    "lead2": {"lead_factor": 2.0},
-    "lead3": {"lead_factor": 3.0},
-    "lead6": {"lead_factor": 6.0},
-    "signals": {"signals": EVERY_SEAT},
-    "lead3signals": {"lead_factor": 3.0, "signals": EVERY_SEAT},
+    "today": TODAY,  # the robot as it was when issue #31 was filed
+    "lead2": {**TODAY, "lead_factor": 2.0},
+    "lead3": {**TODAY, "lead_factor": 3.0},
+    "lead6": {**TODAY, "lead_factor": 6.0},
+    # Issue #31's steps: signals as first built (small cards exactly tied only, no agreed
+    # leads); checks solved for the best cards only; and the agreement as the bot plays it.
+    "signals": {**TODAY, "signals": EVERY_SEAT, "leads": False, "slack": 0.0},
+    "lead3signals": {
+        **TODAY,
+        "lead_factor": 3.0,
+        "signals": EVERY_SEAT,
+        "leads": False,
+        "slack": 0.0,
+    },
+    "fastchecks": {"signals": EVERY_SEAT, "leads": False, "slack": 0.0},
+    "agreed": {"signals": EVERY_SEAT},
 }
 PARTS = ("lead", "defence", "declarer")
 
@@ -148,8 +164,8 @@ class Versioned:
     def _params(self, view: SeatView) -> tuple[object, ...]:
         robot = self.robot
         opening = not any(t.cards for t in view.tricks)
-        lead = robot.lead_factor if opening else None
-        return (robot.seed, robot.budget_s, robot.cores, lead, robot.signals)
+        settings = {**vars(robot), "lead_factor": robot.lead_factor if opening else None}
+        return tuple(sorted(settings.items()))
 
     def card(self, state: DealState, actor: Seat) -> Card:
         view = state.view(actor)
