@@ -117,7 +117,8 @@ class Robot:
         self.cores = cores  # the cores it thinks on (``_RATE`` is for two)
         # The opening lead's budget, in budgets: the one card chosen with no card seen.
         self.lead_factor = lead_factor
-        self.check_cost = check_cost  # a check's solve, in full solves (1.0: counted as one)
+        # A check's solve, in full solves; 1.0 asks DDS for every card's tricks, as before.
+        self.check_cost = check_cost
         # The seats that signal by the robots' agreement (``signal_kind``): the robots. A
         # robot defending signals when a card is free to choose; it reads its partner's
         # cards as signals only if the partner is one of these (a person's are not trusted).
@@ -156,7 +157,8 @@ class Robot:
             return legal[0]
         position = Position.of(view)
         rng = self._rng(view)
-        # Weighing a layout solves it again at each checked card: all solves counted.
+        # Weighing a layout solves it again at each checked card (``check_cost`` of a full
+        # solve each): all solves counted.
         checks = _checks(view, position)
         opening = not any(position.played.values())
         factor = self.lead_factor if opening else 1.0
