@@ -32,11 +32,11 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from bench.robots import VERSIONS, bid, dd_card, dd_tricks
+from bench.robots import VERSIONS, Chooser, bid, dd_card, dd_tricks, play_out
 from games.bridge.calls import Strain
 from games.bridge.cards import Card, Deal, Seat
-from games.bridge.deal import Phase, PlayCard, SeatView
-from games.bridge.robot import Position, Robot, _checks, _signal_weights, _solve, _weights
+from games.bridge.deal import DealState, Phase, PlayCard, SeatView
+from games.bridge.robot import Robot
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,28 @@ class Recorded:
     decisions: list[Decision]
 
 
+def _recording(
+    robot: Robot, decisions: list[Decision], given: dict[tuple[int, int], int]
+) -> Chooser:
+    """The robot as a defender that keeps each of its decisions, and what it gave away where."""
+
+    def defend(state: DealState, actor: Seat) -> Card:
+        play = state.play
+        assert play is not None
+        legal = state.legal_cards(actor)
+        tricks = {c: t for c, t in dd_tricks(state).items() if c in legal}
+        view = state.view(actor)
+        action = robot.act(view)
+        assert isinstance(action, PlayCard)
+        trick, place = len(play.tricks) - 1, len(play.current.cards)
+        decision = Decision(trick, place, view, tricks, action.card)
+        given[(min(trick, 3), place)] += decision.given
+        decisions.append(decision)
+        return action.card
+
+    return defend
+
+
 def record(path: str, deals: int, version: str) -> None:
     rng = random.Random(1)
     robot = Robot(seed=1, **VERSIONS[version])
@@ -71,27 +93,11 @@ def record(path: str, deals: int, version: str) -> None:
             deal = Deal.shuffled(Seat(rng.randrange(4)), rng.randrange)
             state = bid(deal, bidder, [])
             contract = state.contract
-            if state.phase is not Phase.PLAY or contract is None or state.play is None:
+            if state.phase is not Phase.PLAY or contract is None:
                 continue
             played += 1
-            side = state.play.declarer.side
-            decisions = []
-            while state.phase is Phase.PLAY:
-                actor, play = state.actor, state.play
-                assert actor is not None and play is not None
-                if actor.side is side:
-                    state = state.apply(PlayCard(actor, dd_card(state, actor)))
-                    continue
-                legal = state.legal_cards(actor)
-                tricks = {c: t for c, t in dd_tricks(state).items() if c in legal}
-                view = state.view(actor)
-                action = robot.act(view)
-                assert isinstance(action, PlayCard)
-                trick, place = len(play.tricks) - 1, len(play.current.cards)
-                decision = Decision(trick, place, view, tricks, action.card)
-                given[(min(trick, 3), place)] += decision.given
-                decisions.append(decision)
-                state = state.apply(action)
+            decisions: list[Decision] = []
+            play_out(state, dd_card, _recording(robot, decisions, given))
             pickle.dump(Recorded(played, contract.strain, decisions), out)
             if played % 25 == 0:
                 print(f"  {played} deals, {time.perf_counter() - started:.0f} s", flush=True)
@@ -160,27 +166,16 @@ def calibration(path: str, at: str, limit: int, version: str) -> None:
         for d in deal.decisions:
             if not _chosen(d, at) or len(d.tricks) < 2:
                 continue
-            legal = sorted(d.tricks, key=lambda c: (c.rank, c.suit))
-            position = Position.of(d.view)
-            checks = _checks(d.view, position)
-            count = robot.samples_for(position.tricks_left, *(13 - i for i, _ in checks))
-            worlds, prior = robot._sample(d.view, position, robot._rng(d.view), count)
-            weights = _weights(d.view, checks, position.trump, worlds)
-            if d.view.viewer is not None and d.view.viewer.partner in robot.signals:
-                read = _signal_weights(d.view, worlds, robot.leads)
-                weights = [w * r for w, r in zip(weights, read, strict=True)]
-            weights = [p * w for p, w in zip(prior, weights, strict=True)]
-            solved = _solve(worlds, position)
+            legal = d.tricks
+            weights, solved = robot.layouts(d.view)
+            card = robot.choose(d.view, weights, solved)
             mass = sum(weights)
-            mean = {
-                c: sum(w * s[c] for w, s in zip(weights, solved, strict=True)) / mass for c in legal
-            }
+            mean = sum(w * s[card] for w, s in zip(weights, solved, strict=True)) / mass
             top = (
                 sum(w * max(s[c] for c in legal) for w, s in zip(weights, solved, strict=True))
                 / mass
             )
-            card = max(legal, key=mean.__getitem__)
-            expected += top - mean[card]
+            expected += top - mean
             measured += max(d.tricks.values()) - d.tricks[card]
     print(
         f"{deals} deals, {at}: the robot expects to give away {expected / deals:.3f} tricks a "

@@ -152,9 +152,14 @@ class Robot:
         return max(MIN_SAMPLES, min(MAX_SAMPLES, int(self.budget_s * factor / seconds)))
 
     def card(self, view: SeatView) -> Card:
-        legal = sorted(view.legal_cards, key=lambda c: (c.rank, c.suit))
-        if len(legal) == 1:
-            return legal[0]
+        if len(view.legal_cards) == 1:
+            return next(iter(view.legal_cards))
+        weights, solved = self.layouts(view)
+        return self.choose(view, weights, solved)
+
+    def layouts(self, view: SeatView) -> tuple[list[float], list[dict[Card, int]]]:
+        """The layouts the robot samples for ``view``: how likely each is, and the tricks each
+        of the seat's cards then takes in it, double-dummy."""
         position = Position.of(view)
         rng = self._rng(view)
         # Weighing a layout solves it again at each checked card (``check_cost`` of a full
@@ -171,20 +176,23 @@ class Robot:
         weights = [
             p * w * (read[i] if read is not None else 1.0)
             for i, (p, w) in enumerate(
-                zip(
-                    prior,
-                    _weights(view, checks, position.trump, worlds, self.check_cost < 1),
-                    strict=True,
-                )
+                zip(prior, _weights(view, checks, position.trump, worlds), strict=True)
             )
         ]
+        return weights, _solve(worlds, position)
+
+    def choose(
+        self, view: SeatView, weights: Sequence[float], solved: Sequence[Mapping[Card, int]]
+    ) -> Card:
+        """The card to play, given the ``layouts``."""
+        legal = sorted(view.legal_cards, key=lambda c: (c.rank, c.suit))
         totals = dict.fromkeys(legal, 0.0)
         best_in = dict.fromkeys(legal, 0.0)  # layouts in which the card is among the best
-        for weight, solved in zip(weights, _solve(worlds, position), strict=True):
-            top = max(solved[card] for card in legal)
+        for weight, tricks in zip(weights, solved, strict=True):
+            top = max(tricks[card] for card in legal)
             for card in legal:
-                totals[card] += weight * solved[card]
-                best_in[card] += weight * (solved[card] == top)
+                totals[card] += weight * tricks[card]
+                best_in[card] += weight * (tricks[card] == top)
         # The most tricks on average; then the card right in the most layouts; then the
         # lowest (it gives nothing away that the sampling cannot see), or the signal.
         most = max(totals.values())
@@ -194,7 +202,7 @@ class Robot:
         best = max(legal, key=lambda card: (totals[card], best_in[card], -legal.index(card)))
         if self.signals:
             signal = _signal_card(view, tied)
-            if signal is None and self.leads and not position.trick:
+            if signal is None and self.leads and not view.tricks[-1].cards:
                 signal = _lead_card(view, best, tied)
             if signal is not None:
                 return signal
@@ -508,17 +516,21 @@ SPOT = 9  # the highest rank a signal is given with (a ten or an honour may be a
 ATTITUDE, COUNT, LEAD = "attitude", "count", "lead"
 
 
+def _agreed(view: SeatView, seat: Seat, suit: Suit | None, index: int) -> bool:
+    """Whether the agreement speaks for ``seat``'s card of ``suit`` in trick ``index``: a
+    defender's, in a side suit, on that suit's first round."""
+    if view.declarer is None or seat.side is view.declarer.side:
+        return False
+    if suit is None or suit is view.trump:
+        return False
+    return not any(t.suit_led is suit for t in view.tricks[:index])
+
+
 def signal_kind(view: SeatView, index: int, seat: Seat) -> str | None:
     """Whether ``seat``'s card in trick ``index`` is a signal by the agreement, and which."""
-    if view.declarer is None or seat.side is view.declarer.side:
+    trick = view.tricks[index]
+    if not _agreed(view, seat, trick.suit_led, index):
         return None
-    tricks = view.tricks
-    trick = tricks[index]
-    led = trick.suit_led
-    if led is None or led is view.trump:
-        return None
-    if any(t.suit_led is led for t in tricks[:index]):
-        return None  # signals are given on a suit's first round only
     if trick.leader is seat:
         return LEAD
     return ATTITUDE if trick.leader is seat.partner else COUNT
@@ -542,12 +554,9 @@ def _lead_card(view: SeatView, best: Card, tied: Sequence[Card]) -> Card | None:
     """The agreed lead in the suit of the ``best`` lead, if it is among the cards ``tied``
     for best and the suit has not been led; None otherwise."""
     seat = view.viewer
-    if seat is None or view.declarer is None or seat.side is view.declarer.side:
+    if seat is None or not _agreed(view, seat, best.suit, len(view.tricks)):
         return None
-    suit = best.suit
-    if suit is view.trump or any(t.suit_led is suit for t in view.tricks):
-        return None
-    agreed = agreed_lead(c for c in view.hands[seat] if c.suit is suit)
+    agreed = agreed_lead(c for c in view.hands[seat] if c.suit is best.suit)
     return agreed if agreed in tied else None
 
 
@@ -590,9 +599,9 @@ def _signal_weights(
             if who is not partner or card.suit is not trick.suit_led:
                 continue
             kind = signal_kind(view, index, partner)
-            if kind == LEAD and not leads:
+            if kind is None or (kind == LEAD and not leads):
                 continue
-            if kind is not None and (kind == LEAD or card.rank <= SPOT):
+            if kind == LEAD or card.rank <= SPOT:  # a lead is read whatever its rank
                 later = [
                     c
                     for t in view.tricks[index:]
