@@ -124,7 +124,7 @@ def bid(deal: Deal, robot: Robot, call_times: list[float]) -> DealState:
 
 # Robot versions the paired comparison knows, by name: keyword arguments of ``Robot``.
 EVERY_SEAT = frozenset(Seat)  # robots in every seat: defenders signal to each other
-TODAY: dict[str, Any] = {"check_cost": 1.0}  # checks solved as fully as a decision
+TODAY: dict[str, Any] = {"check_cost": 1.0}  # sampling sized as when checks cost a full solve
 VERSIONS: dict[str, dict[str, Any]] = {
     "today": TODAY,  # the robot as it was when issue #31 was filed
     "lead2": {**TODAY, "lead_factor": 2.0},

@@ -117,7 +117,8 @@ class Robot:
         self.cores = cores  # the cores it thinks on (``_RATE`` is for two)
         # The opening lead's budget, in budgets: the one card chosen with no card seen.
         self.lead_factor = lead_factor
-        # A check's solve, in full solves; 1.0 asks DDS for every card's tricks, as before.
+        # A check's solve, in full solves, for sizing the sampling (1.0: sized as before the
+        # checks asked DDS for the best cards only).
         self.check_cost = check_cost
         # The seats that signal by the robots' agreement (``signal_kind``): the robots. A
         # robot defending signals when a card is free to choose; it reads its partner's
