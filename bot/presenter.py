@@ -27,6 +27,7 @@ from bot.tables import (
     SubDone,
     SubProposed,
     SubRefused,
+    SwitchAsked,
     TakeoverAsked,
 )
 from bot.timers import TurnTimers
@@ -79,6 +80,11 @@ class Presenter:
                 self.outbox.post(chat, thread, _sub_proposed(snap, notice, t, ui.seat_name))
             elif isinstance(notice, GameSwitched):
                 self._switched(snap, notice, t)
+            elif isinstance(notice, SwitchAsked):
+                game = t(f"game.{notice.game}")
+                command = self.plugins.ui(notice.game).commands[0]
+                text = t("table.switch_asked", game=game, agreed=notice.agreed, of=notice.of)
+                self.outbox.post(chat, thread, Rendered(f"{text} /{command}"))
             elif isinstance(notice, TakeoverAsked):
                 seat = ui.seat_name(notice.seat, t.language)
                 text = t("robot.takeover", name=user_text(notice.newcomer), seat=seat)

@@ -50,9 +50,22 @@ async def open_table(update: Update, context: BotContext, game: str) -> None:
     if chat.type == ChatType.PRIVATE:
         await message.reply_text(t("refusal.group_only"))
         return
+    user = update.effective_user
+    assert user is not None
+    asker = await acting_player(update, context)
+
+    async def admin() -> bool:  # asked of Telegram only when the table would switch games
+        return await is_admin(context, chat.id, user.id)
+
     try:
         change, created = await context.service.open_table(
-            chat.id, chat.title or "", thread_of(update), first_language(update, context), game
+            chat.id,
+            chat.title or "",
+            thread_of(update),
+            first_language(update, context),
+            game,
+            asker.id,
+            admin,
         )
     except Refusal as refusal:  # another game's match is being played here
         context.outbox.post(chat.id, thread_of(update), refusal_message(refusal, t))

@@ -42,6 +42,7 @@ from storage.interface import (
     DealSummary,
     Player,
     Storage,
+    Table,
     TableBundle,
 )
 
@@ -299,7 +300,7 @@ class TableBase:
             players=live.seat_count,
             first_deal=min(live.match_deals, default=1),
             takeovers=dict(live.takeovers),
-            commitments=self._commitments(live.table.id, live.deal_no),
+            commitments=self._commitments(live.table, live.deal_no),
         )
 
     @staticmethod
@@ -316,11 +317,13 @@ class TableBase:
             live.heard = before
             raise
 
-    def _commitments(self, table_id: int, deal_no: int) -> dict[int, str]:
+    def _commitments(self, table: Table, deal_no: int) -> dict[int, str]:
         if self.fair_key is None:
             return {}
         key = self.fair_key
-        return {n: commitment(seed_for(key, table_id, n)) for n in (deal_no, deal_no + 1)}
+        return {
+            n: commitment(seed_for(key, table.id, n, table.token)) for n in (deal_no, deal_no + 1)
+        }
 
     async def snapshot(self, table_id: int) -> Snapshot:
         async with self._lock(table_id):

@@ -58,7 +58,7 @@ class MatchLife(TableBase):
         if self.fair_key is not None:
             # The seed was fixed (and its hash shown) before this deal; the players' last
             # press came after: neither side alone chose the cards.
-            seed = seed_for(self.fair_key, live.table.id, number)
+            seed = seed_for(self.fair_key, live.table.id, number, live.table.token)
             fair = Fairness(number, seed, str(live.heard or 0))
             randbelow = FairStream(fair.seed, fair.entropy, number).randbelow
         payload = dict(live.game.new_deal(live.players, dealer, randbelow, options))

@@ -279,6 +279,15 @@ class GameSwitched:
 
 
 @dataclass(frozen=True, slots=True)
+class SwitchAsked:
+    """A seated player asked for another game; it starts when every seated person has."""
+
+    game: str
+    agreed: int
+    of: int
+
+
+@dataclass(frozen=True, slots=True)
 class TakeoverAsked:
     """A person will take a robot's seat when the deal in progress ends."""
 
@@ -314,6 +323,9 @@ class Live:
     seq: int  # events in the deal's log (rules' and votes'): the next one's key
     paused: set[Seat] = field(default_factory=set)
     end_votes: set[Seat] = field(default_factory=set)  # consent to stop the match now
+    # Seated people who asked for another game between matches (the game, their player ids):
+    # it takes every seated person's consent, or an admin (memory only).
+    switch_votes: tuple[str, frozenset[int]] | None = None
     undo_request: UndoRequest | None = None
     sub_request: SubRequest | None = None
     last_at: float = field(default_factory=time.time)

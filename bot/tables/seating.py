@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.tables.matches import MatchLife
@@ -18,6 +19,7 @@ from bot.tables.model import (
     PlayedDeal,
     Refusal,
     Seat,
+    SwitchAsked,
     TakeoverAsked,
     _check_sit,
     _holder,
@@ -53,15 +55,22 @@ class Seating(MatchLife):
         topic_id: int | None,
         language: str,
         game: str,
+        asker: int | None = None,
+        admin: Callable[[], Awaitable[bool]] | None = None,
     ) -> tuple[Change, bool]:
         """The chat's (topic's) table, opened for ``game`` if there is none. True if it was
         just opened, or switched to ``game`` from another (between matches; Refusal
-        "switch_mid_match" during one); False if it already plays ``game``."""
+        "switch_mid_match" during one); False if it already plays ``game``.
+
+        A switch stands people up and changes what the seated sat down to play: it is for
+        the seated people together (each asks; ``SwitchAsked`` until all have) or an
+        ``admin`` of the group; anyone else is refused. ``asker``: the player asking."""
         name = find_game(game).name
         chat = await self.storage.ensure_chat(tg_chat_id, title, language)
         existing = await self.storage.table_in(chat.id, topic_id)
         if existing is not None and existing.game != name:
-            return await self.switch_game(existing.id, name), True
+            by_admin = admin is not None and await admin()
+            return await self.switch_game(existing.id, name, asker, by_admin), True
         if existing is not None:
             return Change(await self.snapshot(existing.id)), False
         # A new table speaks the group's language (first met in its opener's, changeable).
@@ -69,10 +78,15 @@ class Seating(MatchLife):
         table = await self.storage.create_table(chat.id, topic_id, settings, game=name)
         return Change(await self.snapshot(table.id)), True
 
-    async def switch_game(self, table_id: int, game: str) -> Change:
+    async def switch_game(
+        self, table_id: int, game: str, asker: int | None = None, admin: bool = True
+    ) -> Change:
         """The table plays ``game`` from its next match (between matches only). Seats that
         the new game has keep their players; the others stand up, and so do robots (a robot
-        plays the game it was seated for). The ledger runs on: it is the group's."""
+        plays the game it was seated for). The ledger runs on: it is the group's.
+
+        Unless ``admin``, it takes the consent of every seated person: ``asker`` must be
+        seated, and the switch waits (``SwitchAsked``) until each of them has asked."""
         async with self._guard(table_id):
             live = await self._get(table_id)
             if live.table.status is TableStatus.PLAYING:
@@ -80,6 +94,18 @@ class Seating(MatchLife):
             if live.table.status is TableStatus.CLOSED:
                 raise Refusal("table_closed")
             new = find_game(game)
+            if not admin:
+                people = {h.player_id for h in live.holders.values() if not h.robot}
+                if people and asker not in people:
+                    raise Refusal("switch_not_seated")
+                votes = live.switch_votes
+                agreed = set(votes[1]) if votes is not None and votes[0] == new.name else set()
+                agreed = (agreed | {asker}) & people
+                if agreed != people:
+                    live.switch_votes = (new.name, frozenset(agreed))
+                    notice = SwitchAsked(new.name, len(agreed), len(people))
+                    return Change(self._snapshot(live), (notice,))
+            live.switch_votes = None
             size = new.table_size(live.table.settings.options)
             stood = [
                 (seat, holder)

@@ -49,10 +49,21 @@ def commitment(seed: str) -> str:
     return hashlib.sha256(bytes.fromhex(seed)).hexdigest()
 
 
-def seed_for(secret: bytes, table_id: int, deal_no: int) -> str:
+def seed_for(secret: bytes, table_id: int, deal_no: int, nonce: str) -> str:
     """The server seed of a table's deal: drawn from the bot's secret by HMAC, so it is fixed
-    (and its commitment can be shown) before the deal exists, and survives a restart."""
-    message = f"{VERSION}|seed|{table_id}|{deal_no}".encode()
+    (and its commitment can be shown) before the deal exists, and survives a restart.
+
+    ``nonce`` is drawn at random when the table is made and kept with it (its token): two
+    databases under one secret (a lost one restarted empty, a second instance) number their
+    tables alike, and without it would commit to the seeds the other already revealed.
+
+    >>> a = seed_for(b"k", 1, 1, "0f3c9a1b2d4e5f60")
+    >>> a == seed_for(b"k", 1, 1, "0f3c9a1b2d4e5f60"), a == seed_for(b"k", 1, 1, "77aa")
+    (True, False)
+    """
+    if not nonce:
+        raise ValueError("a table's seeds need its random nonce")
+    message = f"{VERSION}|seed|{nonce}|{table_id}|{deal_no}".encode()
     return hmac.new(secret, message, hashlib.sha256).hexdigest()
 
 

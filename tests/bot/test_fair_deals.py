@@ -190,11 +190,12 @@ async def test_only_a_press_the_table_takes_sets_the_players_value(tmp_path: Pat
     try:
         change, _ = await service.open_table(-5, "Club", None, "en", "bridge")
         table = change.snapshot.table_id
+        nonce = (await storage.get_table(table)).token
         for i, seat in enumerate(Seat):
             player = await service.player(100 + i, f"P{i}", "en")
             change = await service.sit(table, player, seat, heard=10 + i)
         first = (await storage.events(table, 1))[0].payload
-        assert first["fair"] == {"seed": seed_for(key, table, 1), "entropy": "13"}
+        assert first["fair"] == {"seed": seed_for(key, table, 1, nonce), "entropy": "13"}
         for step in range(4):
             snap = change.snapshot
             assert snap.state is not None and snap.state.turn is not None
@@ -210,8 +211,8 @@ async def test_only_a_press_the_table_takes_sets_the_players_value(tmp_path: Pat
             heard = 20 + step if step < 3 else None
             change = await service.act(table, 1, who, "call.P", snap.actions, heard=heard)
         second = (await storage.events(table, 2))[0].payload
-        assert second["fair"] == {"seed": seed_for(key, table, 2), "entropy": "22"}
-        assert change.snapshot.commitments[3] == commitment(seed_for(key, table, 3))
+        assert second["fair"] == {"seed": seed_for(key, table, 2, nonce), "entropy": "22"}
+        assert change.snapshot.commitments[3] == commitment(seed_for(key, table, 3, nonce))
     finally:
         await storage.close()
     again = TableService(await SqliteStorage.open(str(tmp_path / "fair.sqlite3")), fair_key=key)
@@ -221,3 +222,39 @@ async def test_only_a_press_the_table_takes_sets_the_players_value(tmp_path: Pat
         assert snap.commitments == change.snapshot.commitments  # the same promise after it
     finally:
         await again.storage.close()
+
+
+async def test_two_databases_under_one_key_never_commit_to_the_same_seeds(tmp_path: Path) -> None:
+    """The repeated-seed attack: a database lost and started empty under the same token (or a
+    second instance) numbers its tables and deals as the old one did. Its commitments must not
+    repeat the old one's: else the seed the old group saw revealed, tried against a player's own
+    thirteen cards with the players' values around the last reveal, gives all four hands."""
+    key = b"k" * 32
+    dealt: list[tuple[dict[int, str], dict[str, object]]] = []
+    for name in ("lost.sqlite3", "fresh.sqlite3"):
+        storage = await SqliteStorage.open(str(tmp_path / name))
+        service = TableService(storage, fair_key=key)
+        try:
+            change, _ = await service.open_table(-5, "Club", None, "en", "bridge")
+            table = change.snapshot.table_id
+            for i, seat in enumerate(Seat):
+                player = await service.player(100 + i, f"P{i}", "en")
+                change = await service.sit(table, player, seat, heard=10 + i)
+            payload = dict((await storage.events(table, 1))[0].payload)
+            dealt.append((change.snapshot.commitments, payload))
+        finally:
+            await storage.close()
+    (old_promise, old_payload), (new_promise, new_payload) = dealt
+    assert set(old_promise) == set(new_promise) == {1, 2}  # the same table and deal numbers
+    assert not set(old_promise.values()) & set(new_promise.values())
+    old_fair, new_fair = old_payload["fair"], new_payload["fair"]
+    assert isinstance(old_fair, dict) and isinstance(new_fair, dict)
+    # The attacker's try: the old group's revealed seed with the new table's players' value
+    # deals other cards than the new table holds; the new seed deals exactly them.
+    dealer = str(new_payload["dealer"])
+    held = BridgeDeal.from_pbn(str(new_payload["pbn"]))
+    truth = {seat.name: {str(c) for c in held.hands[seat]} for seat in Seat}
+    tried = fair.bridge_hands(old_fair["seed"], new_fair["entropy"], 1, dealer)
+    rebuilt = fair.bridge_hands(new_fair["seed"], new_fair["entropy"], 1, dealer)
+    assert {s: set(h) for s, h in rebuilt.items()} == truth
+    assert {s: set(h) for s, h in tried.items()} != truth

@@ -14,6 +14,7 @@ from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS, Harness, data_of, seat_four
 from tests.bot.test_preferans_table import _offer
 from tests.bot.test_records_privacy import _choose
+from tests.fakeapi import User
 
 RU = Translator("ru")
 
@@ -42,8 +43,15 @@ async def test_a_rubber_a_pulka_and_a_rubber_at_one_table(h: Harness) -> None:
     await _end_by_all(h, PLAYERS)
     assert (await _status(h))[1] == "open"
 
-    # Between matches: the table becomes a Preferans table; Dima's fourth seat is no more.
-    await h.say(PLAYERS[1], GROUP, "/preferans")
+    # Between matches: the table becomes a Preferans table once every seated person has
+    # asked (Dima's fourth seat is no more); until then it waits, and says how many agree.
+    for agreed, user in enumerate(PLAYERS[1:], start=1):
+        await h.say(user, GROUP, "/preferans")
+        if agreed < 4:
+            asked = RU("table.switch_asked", game=RU("game.preferans"), agreed=agreed, of=4)
+            assert f"{asked} /preferans" in [m.text for m in h.api.chat_messages(GROUP)[-2:]]
+            assert await _status(h) == ("bridge", "open")
+    await h.say(PLAYERS[0], GROUP, "/preferans")
     told = [m.text for m in h.api.chat_messages(GROUP)[-3:]]
     assert any(RU("table.switched", game=RU("game.preferans")) in m for m in told), told
     assert any("Dima" in m and RU("table.switched_stood", names="Dima", seats=3) in m for m in told)
@@ -67,7 +75,8 @@ async def test_a_rubber_a_pulka_and_a_rubber_at_one_table(h: Harness) -> None:
     assert await _status(h) == ("preferans", "open")
 
     # And back to bridge: three seats kept, Dima sits again, a rubber starts.
-    await h.say(PLAYERS[2], GROUP, "/bridge")
+    for user in players:
+        await h.say(user, GROUP, "/bridge")
     assert await _status(h) == ("bridge", "open")
     table = next(m for m in reversed(h.api.chat_messages(GROUP)) if ":sit:" in str(m.buttons()))
     assert not (await h.press(PLAYERS[3], table, data_of(table, ":sit:W"))).get("text")
@@ -93,3 +102,23 @@ async def test_a_rubber_a_pulka_and_a_rubber_at_one_table(h: Harness) -> None:
     # The first rubber's deal 1 (finished) and deal 2 (abandoned by /end); not the pulka's,
     # not the new rubber's deal under way.
     assert last.upload.data.decode().count('[Deal "') == 2
+
+
+async def test_only_the_seated_together_or_an_admin_switch_the_game(h: Harness) -> None:
+    """A member who neither sits at the table nor administers the group cannot switch its
+    game between matches (the switch would stand the fourth player up): they get the reason
+    and nothing changes. An admin can, at once."""
+    await seat_four(h)
+    await _end_by_all(h, PLAYERS)
+    assert await _status(h) == ("bridge", "open")
+    stranger = User(777, "Zed", "ru")
+    await h.say(stranger, GROUP, "/preferans")
+    assert RU("refusal.switch_not_seated") in [m.text for m in h.api.chat_messages(GROUP)[-2:]]
+    assert await _status(h) == ("bridge", "open")
+    assert h.app is not None
+    holders = h.app.bot_data["service"]._live[1].holders
+    assert len(holders) == 4  # nobody was stood up
+    h.api.admins.add(stranger.id)
+    await h.say(stranger, GROUP, "/preferans")
+    await h.settle()
+    assert await _status(h) == ("preferans", "playing")  # three kept seats: a pulka starts

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -74,9 +75,12 @@ def test_preferans_deals_are_what_the_checker_rebuilds(
     }
 
 
-def test_seeds_come_from_the_key_by_hmac_and_differ_by_table_and_deal() -> None:
+def test_seeds_come_from_the_key_by_hmac_and_differ_by_table_nonce_and_deal() -> None:
     key = b"k" * 32
-    seed = fair.seed_for(key, 5, 9)
-    assert seed == hmac.new(key, b"fair-v1|seed|5|9", hashlib.sha256).hexdigest()
-    assert len({fair.seed_for(key, t, d) for t in (1, 2) for d in (1, 2)}) == 4
+    seed = fair.seed_for(key, 5, 9, "ab12")
+    assert seed == hmac.new(key, b"fair-v1|seed|ab12|5|9", hashlib.sha256).hexdigest()
+    seeds = {fair.seed_for(key, t, d, n) for t in (1, 2) for d in (1, 2) for n in ("a1", "b2")}
+    assert len(seeds) == 8
+    with pytest.raises(ValueError):  # a table with no nonce would repeat another's seeds
+        fair.seed_for(key, 5, 9, "")
     assert fair.commitment(seed) == hashlib.sha256(bytes.fromhex(seed)).hexdigest()
