@@ -80,6 +80,11 @@ class MatchLife(TableBase):
         match. Idempotent, so a restart after a crash at any point between these writes
         completes them."""
         state, match = live.state, live.match
+        if match is not None and live.match_id is not None and not live.match_deals:
+            # The match was written but not its first deal (a kill or a failed write between
+            # the two): deal it now, as the start would have, or the table plays nothing.
+            await self._start_deal(live, self.randbelow(live.players))
+            return []
         if state is None or not state.finished or match is None or live.match_id is None:
             return []
         notices: list[Notice] = []

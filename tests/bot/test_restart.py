@@ -15,7 +15,7 @@ import pytest
 
 from games.bridge.game import BRIDGE, BridgeState
 from storage.events import replay
-from storage.interface import Storage
+from storage.interface import Storage, StorageError
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS, Harness, actor, data_of, seat_four
 from tests.fakeapi import FakeBotApi
@@ -170,3 +170,41 @@ async def test_a_restart_takes_away_the_keyboards_a_dying_process_left_on_a_fini
     new = [c for c in h.api.calls if c.method == "sendMessage"][posts:]
     assert all("сдача 1\n" not in str(c.params.get("text", "")).lower() for c in new)
     assert actor(h) is not None  # and deal 2 goes on
+
+
+class _FailingDealWrite:
+    """The storage's deal write fails the first ``times`` calls (a lost connection, a full
+    disk): the match row is already written, its first deal is not."""
+
+    def __init__(self, storage: Storage, times: int) -> None:
+        self.left, self.real = times, storage.start_deal
+        storage.start_deal = self  # type: ignore[method-assign]
+
+    async def __call__(self, *args: object, **kwargs: object) -> object:
+        if self.left > 0:
+            self.left -= 1
+            raise StorageError("the disk is full")
+        return await self.real(*args, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("how", ["recovered", "restarted"])
+async def test_a_match_whose_first_deal_was_not_written_gets_it(h: Harness, how: str) -> None:
+    """The match and its first deal are two writes. A failed write (or a kill) between them
+    must not leave the table "playing" a match with no deal and nobody with buttons: the
+    recovery deals it, and so does a restart."""
+    _FailingDealWrite(storage_of(h), 1 if how == "recovered" else 100)
+    await seat_four(h)
+    table = await storage_of(h).get_table(1)
+    assert table.match_id is not None and table.current_deal == 0  # the match, no deal
+    if how == "restarted":
+        await h.crash()  # killed before any recovery could write it
+        await h.start()
+    for _ in range(40):  # the recovery's first try is 0.2 s after the failure
+        await h.settle()
+        if (await storage_of(h).get_table(1)).current_deal == 1:
+            break
+        await asyncio.sleep(0.1)
+    assert (await storage_of(h).get_table(1)).current_deal == 1
+    driver = Driver(h, PLAYERS, random.Random(5))
+    assert driver.actor() is not None  # the player in turn has buttons
+    assert await driver.step()
