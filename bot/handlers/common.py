@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from telegram import Update, User
+from telegram import CallbackQuery, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import BadRequest, Forbidden
 
@@ -142,6 +142,14 @@ def update_key(context: BotContext, update: Update) -> str:
     return f"{context.bot.id}:{update.update_id}"
 
 
+def check_own_chat(query: CallbackQuery, snap: Snapshot) -> None:
+    """A look back at a table's deals answers only in the table's own chat: a press forged
+    elsewhere (a private chat, another group) would show that group's names and cards."""
+    here = query.message.chat.id if query.message is not None else None
+    if here != snap.chat.tg_chat_id:
+        raise BadCallbackData(query.data or "")
+
+
 def look_back(
     game: str, popup: Callable[[Snapshot, State[Any, Any], Translator], str]
 ) -> Callable[[Update, BotContext], Coroutine[Any, Any, None]]:
@@ -157,9 +165,9 @@ def look_back(
         try:
             pressed = Button.decode(query.data)
             snap = await context.service.snapshot(pressed.table_id)
-            here = query.message.chat.id if query.message is not None else None
-            if here != snap.chat.tg_chat_id:  # another group's table: not this chat's to see
+            if snap.game.name != game:  # a button of another game's table: not ours to read
                 raise BadCallbackData(query.data)
+            check_own_chat(query, snap)
             state = snap.state
             if pressed.deal_no != snap.deal_no or state is None:  # an earlier deal's message
                 _chat, state = await context.service.finished_deal(

@@ -15,6 +15,7 @@ from bot.context import BotContext
 from bot.deeplinks import sit_link
 from bot.handlers.common import (
     acting_player,
+    check_own_chat,
     chat_translator,
     first_language,
     group_only,
@@ -220,6 +221,7 @@ async def button(update: Update, context: BotContext) -> None:
             change = await service.vote_to_end(pressed.table_id, player.id, pressed.arg == "y")
         elif pressed.act is Act.COSTLY:  # anyone may ask: the deal is over, its cards shown
             snap = await service.snapshot(pressed.table_id)
+            check_own_chat(query, snap)
             if pressed.deal_no > snap.deal_no or (
                 pressed.deal_no == snap.deal_no
                 and snap.state is not None

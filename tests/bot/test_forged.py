@@ -5,7 +5,10 @@ is answered and changes nothing."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
+
+import pytest
 
 from bot.i18n import Translator
 from storage.interface import LedgerRow
@@ -269,3 +272,34 @@ async def test_a_failed_write_after_the_last_event_does_not_strand_the_table(h: 
     user, message = actor(h)  # somebody can call in deal 2
     answer = await h.press(user, message, data_of(message, ":a:call.P"))
     assert not answer.get("text")
+
+
+async def test_a_look_back_of_one_game_at_the_other_games_table_is_refused(
+    h: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``ptr`` (Preferans' tricks) at a bridge table, ``tr`` and ``dd`` (bridge's) at a
+    Preferans table: refused in a popup, no traceback."""
+    caplog.set_level(logging.WARNING)
+    await seat_four(h)
+    for _ in range(6):  # into the play: deal 1 has a state of its own
+        user, message = actor(h)
+        data = [b["callback_data"] for b in message.buttons() if ":a:" in b["callback_data"]]
+        await h.press(user, message, data[0])
+    await h.settle()
+    await h.say(ZOE, OTHER_GROUP, "/preferans")
+    await h.settle()
+    tables = {1: "bridge", 2: "preferans"}
+    assert h.app is not None
+    for table_id, game in tables.items():
+        assert (await storage_of(h).get_table(table_id)).game == game
+    wrong = {1: ["ptr"], 2: ["tr", "dd:o"]}
+    for table_id, kinds in wrong.items():
+        chat = GROUP if table_id == 1 else OTHER_GROUP
+        user = ANNA if table_id == 1 else ZOE
+        under = h.api.chat_messages(chat)[-1]
+        for deal in (0, 1, 2):
+            for kind in kinds:
+                answer = await h.press(user, under, f"b1:{table_id}:{deal}:{kind}")
+                assert answer.get("text") in BAD_BUTTON | texts("refusal.stale"), answer
+    errors = [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+    assert not errors, [(r.getMessage(), r.exc_info) for r in errors[:3]]

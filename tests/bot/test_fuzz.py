@@ -26,6 +26,7 @@ import pytest
 
 from bot.callback_data import Act, BadCallbackData, Button
 from bot.games.bridge import buttons as bridge_buttons
+from bot.games.preferans import buttons as preferans_buttons
 from bot.i18n import Translator
 from games.bridge.settlement import Transfer, transfers
 from games.core.registry import find_game
@@ -39,10 +40,20 @@ from tests.sizes import size
 OTHER = -500
 STRANGERS = [User(601, "Mallory", "en", "mallory"), User(602, "Trudy <b>", "ru", "trudy")]
 NEIGHBOURS = [User(611, "Zoe", "en", "zoe"), User(612, "Yan", "ru", "yan")]
+XI = User(613, "Xi", "ru", "xi")  # the other group's third Preferans player
 PRESSES = int(os.environ.get("FUZZ_PRESSES", size(10000, 1200)))  # tests.sizes
 BATCH = 100
 DEADLINE_S = 600
-ACTS = [a.value for a in Act if a not in (Act.CHART, Act.CSV)]  # pictures: slow, read-only
+# Every button kind of both games, the look-back kinds included (each pressed at either game's
+# table), but the pictures (slow, read-only).
+ACTS = sorted(
+    {a.value for a in Act if a not in (Act.CHART, Act.CSV)}
+    | bridge_buttons.OWN_BUTTONS
+    | bridge_buttons.TABLE_BUTTONS
+    | preferans_buttons.OWN_BUTTONS - {bridge_buttons.KEEP_PICTURE}
+)
+LOOKS = ("tr", "ptr", "dd", "cc")  # a look back at a deal: answered in the table's chat only
+PREF_TOPIC = 77  # the other group's forum topic where a pulka is played
 ARGS = [
     "P", "X", "XX", "1C", "7NT", "8S", "0H", "SA", "H2", "DT", "CK", "S1", "N", "E", "S", "W",
     "Q", "y", "n", "0", "13", "14", "-1", "99", "1-2-100", "2-1-100", "3-3-0", "pay=admins",
@@ -54,6 +65,10 @@ ARGS = [
     "bid.P", "bid.MIS", "drop.SA.H7", "redrop", "name.7H", "whist.whist", "whist.half",
     "whist.pass", "show.open", "show.closed", "card.H7", "claim.0",
 ]  # fmt: skip
+
+
+def texts(key: str) -> set[str]:
+    return {Translator(language)(key) for language in ("en", "ru")}
 
 
 @dataclass
@@ -218,6 +233,15 @@ async def test_ten_thousand_forged_presses_change_nothing(
         answer = await h.press(user, table, data_of(table, f":sit:{seat}"))
         assert not answer.get("text"), answer
     await h.settle()
+    # A pulka under way in the other group's topic: both games' tables take every kind.
+    await h.say(XI, XI.id, "/start")
+    await h.say(NEIGHBOURS[0], OTHER, "/preferans", PREF_TOPIC)
+    for seat, user in enumerate((*NEIGHBOURS, XI)):
+        seating = next(
+            m for m in reversed(h.api.chat_messages(OTHER)) if ":sit:" in str(m.buttons())
+        )
+        assert not (await h.press(user, seating, data_of(seating, f":sit:{seat}"))).get("text")
+    await h.settle()
     await h.say(PLAYERS[0], GROUP, "/settle")
     await h.say(PLAYERS[0], GROUP, "/ledger")
     await h.say(PLAYERS[0], GROUP, "/settings")
@@ -231,6 +255,7 @@ async def test_ten_thousand_forged_presses_change_nothing(
     sent = 0
     refusals: set[str] = set()
     undo_queries: list[str] = []
+    looks_elsewhere: list[str] = []
     started = time.monotonic()
     while sent < PRESSES:
         assert time.monotonic() - started < DEADLINE_S, f"only {sent} presses in time"
@@ -242,6 +267,18 @@ async def test_ten_thousand_forged_presses_change_nothing(
             if await legitimate(h, user, data):
                 continue
             queries.append(await api.press(user, fuzzer.message(user), data))
+        # Every look back at every table and deal, from a stranger's private chat and from
+        # the other group: nothing of either group's deals is shown elsewhere.
+        for kind in LOOKS:
+            user = rng.choice(STRANGERS)
+            deal = rng.randint(0, 4)
+            data = f"b1:{rng.randint(1, 4)}:{deal}:{kind}" + (":o" if kind == "dd" else "")
+            where = rng.choice([user.id, OTHER, GROUP])
+            found = api.chat_messages(where)
+            query = await api.press(user, found[-1] if found else fuzzer.message(user), data)
+            queries.append(query)
+            if where != GROUP:
+                looks_elsewhere.append(query)
         # A take-back forged at the exact position by every seated player: only a vote may.
         live = h.app.bot_data["service"]._live.get(table_id)
         if live is not None and live.state is not None and not live.state.finished:
@@ -252,6 +289,8 @@ async def test_ten_thousand_forged_presses_change_nothing(
         answers = await asyncio.gather(*(api.answer_of(q, timeout=30) for q in queries))
         assert len(answers) == len(queries)  # every press answered
         refusals.update(a["text"] for a in answers if a.get("text"))
+        # No press fell through to the error handler's "something went wrong".
+        assert not refusals & texts("refusal.error"), f"an unhandled press (batch at {sent})"
         await h.settle()
         assert snapshot_state(db) == before, f"a forged press changed state (batch at {sent})"
         sent += BATCH
@@ -260,6 +299,9 @@ async def test_ten_thousand_forged_presses_change_nothing(
     assert not tracebacks, [(r.getMessage(), r.exc_info) for r in tracebacks[:5]]
     assert api.refused == [], api.refused[:5]
     assert driver.presses >= PRESSES // BATCH
+    for query in looks_elsewhere:  # the group's names (and so its deals) never shown elsewhere
+        text = str((await api.answer_of(query)).get("text", ""))
+        assert not any(user.first_name in text for user in PLAYERS), text
     bad = {Translator(lang)("refusal.bad_button") for lang in ("en", "ru")}
     undo_answers = [await api.answer_of(q) for q in undo_queries]
     assert len(undo_answers) > PRESSES // BATCH and all(a.get("text") in bad for a in undo_answers)

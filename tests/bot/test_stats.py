@@ -26,7 +26,9 @@ from storage.events import replay
 from storage.interface import Storage
 from storage.sqlite import SqliteStorage
 from tests.bot.harness import GROUP, PLAYERS, Harness, actor, seat_four
-from tests.fakeapi import FakeBotApi
+from tests.fakeapi import FakeBotApi, User
+
+OTHER_GROUP = -300
 from tests.games.test_review import direct_bridge, direct_preferans
 from tests.sizes import examples
 
@@ -170,6 +172,19 @@ async def test_stats_are_private_until_the_admins_show_them_and_the_costly_card_
         assert popup.get("show_alert"), popup
         assert "N-S" in popup["text"] and "E-W" in popup["text"], popup
         assert len(h.api.chat_messages(GROUP)) == posted
+        # Every look back at this group's deals, pressed from a stranger's private chat or
+        # from another group (table and deal numbers are small: guessable), shows nothing.
+        stranger = User(909, "Eve", "en")
+        await h.say(stranger, stranger.id, "/start")
+        await h.say(stranger, OTHER_GROUP, "/help")
+        looks = [costly, "b1:1:1:tr", "b1:1:1:dd:o", Button(1, 1, Act.COSTLY).encode()]
+        for chat in (stranger.id, OTHER_GROUP):
+            elsewhere = h.api.chat_messages(chat)[-1]
+            for data in looks:
+                answer = await h.press(stranger, elsewhere, data)
+                text = str(answer.get("text", ""))
+                assert not any(n in text for n in ("Anna", "Bob", "Cat", "Dima", "N-S")), text
+                assert not re.search(r"[♠♥♦♣]", text), text
         # A forged button for a deal not yet over is refused.
         forged = Button(1, 2, Act.COSTLY).encode()
         assert not (await h.press(bob, result, forged)).get("show_alert")
