@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import pickle
 import sys
 from typing import Any
 
@@ -26,11 +25,13 @@ from bot.thinking import (
     QUEUE,
     STALL_S,
     TASK,
+    answer,
     decode,
     ensure_schema,
     queue_app,
     think,
 )
+from games.core.data import NotData
 
 log = logging.getLogger("bot.thinker")
 
@@ -41,19 +42,24 @@ def build(url: str) -> Any:
 
     @app.task(name=TASK, queue=QUEUE, pass_context=True)  # type: ignore[untyped-decorator]
     async def thought(context: Any, key: str, payload: str) -> None:
-        work, args = decode(payload)
-        log.info("thinking %s", key)
         try:
-            value = (True, await asyncio.to_thread(think, None, work, *args))
-        except Exception as error:
-            log.exception("thought %s failed", key)
-            value = (False, f"{type(error).__name__}: {error}")
+            work, args = decode(payload)
+        except NotData as error:  # not a question of the bot's: nothing of it is run
+            log.warning("thought %s refused: %s", key, error)
+            result = answer(False, f"refused question: {error}")
+        else:
+            log.info("thinking %s", key)
+            try:
+                result = answer(True, await asyncio.to_thread(think, None, work, *args))
+            except Exception as error:
+                log.exception("thought %s failed", key)
+                result = answer(False, f"{type(error).__name__}: {error}")
         connector = context.app.connector
         await connector.execute_query_async(
             f"INSERT INTO {CHANNEL} (key, result) VALUES (%(key)s, %(result)s) "
             "ON CONFLICT (key) DO NOTHING",
             key=key,
-            result=pickle.dumps(value),
+            result=result,
         )
         await connector.execute_query_async("SELECT pg_notify(%(c)s, %(k)s)", c=CHANNEL, k=key)
         log.info("answered %s", key)

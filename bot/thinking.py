@@ -21,18 +21,18 @@ robots think less when they are behind, instead of queueing (``bot.robots``).
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import hashlib
+import json
 import logging
 import os
-import pickle
 from collections.abc import Callable
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 from bot.workers import worker_pool
+from games.core.data import NotData, find_work, from_data, to_data, work_name
 
 log = logging.getLogger(__name__)
 
@@ -164,16 +164,45 @@ class LocalThinking:
 
 def question(where: str, work: Callable[..., Any], args: tuple[Any, ...]) -> tuple[str, str]:
     """A thought's key (``where`` and a digest of the question) and the question as a job's
-    argument (JSON text): pickled once for both, since the bot and its workers run the same
-    code, and only they can write the queue's database."""
-    blob = pickle.dumps((work, args))
-    key = f"{where}:{hashlib.sha256(blob).hexdigest()[:24]}"
-    return key, base64.b64encode(blob).decode("ascii")
+    argument: JSON data (``games.core.data``), never a pickle. Whoever can write the queue's
+    database (a worker's host, anyone with its password) can put any question or answer
+    there; data is only ever read back into the rules' own values and named works."""
+    text = json.dumps({"work": work_name(work), "args": to_data(args)}, ensure_ascii=False)
+    key = f"{where}:{hashlib.sha256(text.encode()).hexdigest()[:24]}"
+    return key, text
 
 
 def decode(payload: str) -> tuple[Callable[..., Any], tuple[Any, ...]]:
-    work, args = pickle.loads(base64.b64decode(payload))
-    return work, tuple(args)
+    """The work and its arguments a question names; NotData for anything else."""
+    try:
+        asked = json.loads(payload)
+    except ValueError as error:
+        raise NotData("not JSON") from error
+    if not isinstance(asked, dict) or not isinstance(asked.get("work"), str):
+        raise NotData("not a question")
+    args = from_data(asked.get("args"))
+    if not isinstance(args, tuple):
+        raise NotData("a question's arguments are not a tuple")
+    return find_work(asked["work"]), args
+
+
+def answer(ok: bool, value: Any) -> bytes:
+    """A worker's answer as stored: JSON data, the value or the error's text."""
+    body = to_data(value) if ok else str(value)
+    return json.dumps({"ok": ok, "value": body}, ensure_ascii=False).encode()
+
+
+def read_answer(blob: bytes) -> tuple[bool, Any]:
+    """An answer as stored, back to (ok, value); NotData for anything else (a pickle)."""
+    try:
+        found = json.loads(bytes(blob))
+    except (ValueError, UnicodeDecodeError) as error:
+        raise NotData("not JSON") from error
+    if not isinstance(found, dict) or not isinstance(found.get("ok"), bool):
+        raise NotData("not an answer")
+    if found["ok"]:
+        return True, from_data(found.get("value"))
+    return False, str(found.get("value"))
 
 
 def queue_app(url: str) -> Any:
@@ -281,7 +310,11 @@ class QueueThinking:
         for row in rows:
             future = self._waiting.get(row["key"])
             if future is not None and not future.done():
-                future.set_result(pickle.loads(row["result"]))
+                try:
+                    future.set_result(read_answer(row["result"]))
+                except NotData as error:  # not a worker's answer: refused, never run
+                    log.warning("robot thoughts: answer %s refused (%s)", row["key"], error)
+                    future.set_result((False, f"refused answer: {error}"))
         return bool(rows)
 
     async def _listen(self) -> None:

@@ -15,8 +15,8 @@ from bot.context import BotContext
 from bot.deeplinks import sit_link
 from bot.handlers.common import (
     acting_player,
-    check_own_chat,
     chat_translator,
+    check_own_chat,
     first_language,
     group_only,
     is_admin,

@@ -100,11 +100,12 @@ class Seating(MatchLife):
                     raise Refusal("switch_not_seated")
                 votes = live.switch_votes
                 agreed = set(votes[1]) if votes is not None and votes[0] == new.name else set()
-                agreed = (agreed | {asker}) & people
+                if asker is not None:
+                    agreed = (agreed | {asker}) & people
                 if agreed != people:
                     live.switch_votes = (new.name, frozenset(agreed))
-                    notice = SwitchAsked(new.name, len(agreed), len(people))
-                    return Change(self._snapshot(live), (notice,))
+                    asked = SwitchAsked(new.name, len(agreed), len(people))
+                    return Change(self._snapshot(live), (asked,))
             live.switch_votes = None
             size = new.table_size(live.table.settings.options)
             stood = [

@@ -16,6 +16,7 @@ from endplay.types import Denom, Penalty, Player, Vul
 
 from games.bridge.calls import Contract, Doubling, Strain
 from games.bridge.cards import Deal, Seat
+from games.core.data import remote
 
 # DDS keeps per-process solver state and crashes when two threads call it at once (found by
 # the test suite: a segfault with two tables' analyses in flight). It runs one solve at a time;
@@ -56,6 +57,7 @@ class Analysis:
         return self.tricks[(strain, declarer)]
 
 
+@remote
 def analyse(deal: Deal, ns_vulnerable: bool, ew_vulnerable: bool) -> Analysis:
     """The double-dummy table and the par of ``deal`` with this vulnerability."""
     solver_deal = SolverDeal.from_pbn(deal.to_pbn())

@@ -37,6 +37,7 @@ from games.bridge.bidding import HandInfo, Meaning, Turn, choose_call, promises
 from games.bridge.calls import Call
 from games.bridge.cards import FULL_DECK, Card, Seat, Suit, hand_pbn
 from games.bridge.deal import Action, AnswerClaim, MakeCall, Phase, PlayCard, SeatView
+from games.core.data import remote
 from games.errors import OutOfTurn, Reason
 
 _DENOM = {
@@ -626,6 +627,7 @@ def _signal_weights(
     return weights
 
 
+@remote
 def move(
     view: SeatView,
     seed: int,

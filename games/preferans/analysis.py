@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.core.data import remote
 from games.preferans.bids import OBLIGATION, Bid, Strain
 from games.preferans.cards import Card, Suit
 from games.preferans.deal import DealState, Kind
@@ -78,6 +79,7 @@ def tricks_in(state: DealState, strain: Strain | None) -> int:
     return solve(position, order.index(state.declarer), maximize=True)
 
 
+@remote
 def analyse(state: DealState) -> Analysis | None:
     """The analysis of a deal whose contract is known (a game or a misère, played or not);
     None for a raspasy or a deal still in its auction or discard."""

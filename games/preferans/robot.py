@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from games.core.data import remote
 from games.preferans.bids import OBLIGATION, PRICE, Bid, Strain
 from games.preferans.cards import PACK, Card, Rank, Suit
 from games.preferans.deal import (
@@ -722,6 +723,7 @@ def _misere_drop(twelve: frozenset[Card]) -> frozenset[Card]:
     return frozenset(sorted(twelve, key=lambda c: -int(c.rank))[:2])
 
 
+@remote
 def move(
     view: SeatView,
     seed: int,

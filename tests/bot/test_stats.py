@@ -27,11 +27,10 @@ from storage.interface import Storage
 from storage.sqlite import SqliteStorage
 from tests.bot.harness import GROUP, PLAYERS, Harness, actor, seat_four
 from tests.fakeapi import FakeBotApi, User
-
-OTHER_GROUP = -300
 from tests.games.test_review import direct_bridge, direct_preferans
 from tests.sizes import examples
 
+OTHER_GROUP = -300
 TODAY = datetime.datetime.now(datetime.UTC).date()
 
 

@@ -7,6 +7,7 @@ process is replaced and the thought asked again."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import os
 import random
 import signal
@@ -16,11 +17,12 @@ from contextlib import closing
 from pathlib import Path
 
 import psycopg
+import pytest
 
 from bot.games.bridge.dd import solve
 from bot.games.nicety import Nicety
 from bot.robots import RobotPlayers
-from bot.thinking import CHANNEL, LocalThinking, QueueThinking
+from bot.thinking import CHANNEL, LocalThinking, QueueThinking, ThoughtFailed, question
 from games.bridge.analysis import analyse
 from games.bridge.cards import Deal, Seat
 from tests.bot.harness import Harness
@@ -155,3 +157,49 @@ async def test_analyses_go_to_the_queue_workers_when_robots_do(pg_url: str) -> N
         finally:
             Nicety.elsewhere = None
             await queue.close()
+
+
+class _Planted:
+    """What a stranger with the queue's password would plant: a pickle that runs a command
+    when it is loaded (it would create ``marker``)."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (os.system, (f"touch {self.marker}",))
+
+
+async def test_a_pickle_on_the_queue_runs_nothing_in_the_bot_or_a_worker(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """Questions and answers travel as data: a pickle planted as a job's question is refused
+    by the worker, one planted as an answer is refused by the bot; neither is ever loaded."""
+    import pickle
+
+    marker = tmp_path / "ran"
+    planted = pickle.dumps(_Planted(marker))
+    async with workers(pg_url, 1) as [worker]:
+        queue = QueueThinking(pg_url)
+        try:
+            # The worker's side: a question that is a pickle (the old format, base64).
+            await queue.start()
+            deferrer = queue._app.configure_task("bot.think", queue="thoughts")
+            await deferrer.defer_async(key="planted:1", payload=base64.b64encode(planted).decode())
+            for _ in range(100):
+                if worker.said("planted:1 refused"):
+                    break
+                await asyncio.sleep(0.1)
+            assert worker.said("planted:1 refused"), worker.lines[-5:]
+            # The bot's side: an answer that is a pickle, for a thought it waits for.
+            deal = Deal.shuffled(Seat.N, random.Random(4).randrange)
+            with psycopg.connect(pg_url, autocommit=True) as conn:
+                conn.execute(f"DELETE FROM {CHANNEL}")
+            key, _ = question("planted", analyse, (deal, False, False))
+            with psycopg.connect(pg_url, autocommit=True) as conn:
+                conn.execute(f"INSERT INTO {CHANNEL} (key, result) VALUES (%s, %s)", (key, planted))
+            with pytest.raises(ThoughtFailed, match="refused"):
+                await asyncio.wait_for(queue.run("planted", analyse, deal, False, False), 30)
+        finally:
+            await queue.close()
+    assert not marker.exists()
