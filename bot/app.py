@@ -182,6 +182,7 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
         config.robot_delay,
         config.robot_budget,
         thinking := thinking_for(config),
+        presenter.robot_trouble,
     )
     if isinstance(thinking, QueueThinking):  # the results' analyses go to its workers too
         Nicety.elsewhere = thinking

@@ -38,7 +38,7 @@ from storage.interface import TableStatus
 
 if TYPE_CHECKING:
     from bot.reviews import Reviewer
-    from bot.robots import RobotPlayers
+    from bot.robots import RobotPlayers, RobotTrouble
 
 
 class Presenter:
@@ -103,6 +103,14 @@ class Presenter:
             self.outbox.want(snap.table_id, key, chat, thread, seating)
         if self.robots is not None:
             self.robots.poke(snap)
+
+    def robot_trouble(self, snap: Snapshot, trouble: RobotTrouble) -> None:
+        """The group is told a robot cannot move now (its thought is unanswered, or failed
+        and is asked again later), so nobody waits in silence."""
+        t = self.group_translator(snap)
+        seat = self.plugins.ui(snap.game.name).seat_name(trouble.seat, t.language)
+        text = t(f"robot.trouble.{trouble.kind}", seat=seat, seconds=round(trouble.retry_s))
+        self.outbox.post(snap.chat.tg_chat_id, snap.topic_id, Rendered(text))
 
     def redraw(self, change: Change) -> None:
         """A restart's correction of finished deals' screens (``DealRedrawn``), and only that:

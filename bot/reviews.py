@@ -33,6 +33,7 @@ from storage.interface import (
 log = logging.getLogger(__name__)
 
 PAGE = 50  # deals read from storage at a time
+STRIKES = 2  # a deal whose review broke the worker this often is marked refused, not retried
 
 
 class Reviewer:
@@ -43,6 +44,7 @@ class Reviewer:
         self._tables: asyncio.Queue[int] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.reviewed = 0  # deals this process reviewed (for tests and benchmarks)
+        self._strikes: dict[tuple[int, int], int] = {}  # deals whose review broke the worker
         self.idle = asyncio.Event()  # set while there is nothing to review
 
     def start(self) -> None:
@@ -114,12 +116,17 @@ class Reviewer:
                 review, holders = await asyncio.get_running_loop().run_in_executor(
                     self._executor(), review_deal, game, players, options, outcomes, log_data
                 )
-            except BrokenProcessPool:  # the worker died (killed, out of memory): not the deal's
-                self._pool = None  # fault; a new worker takes it on the table's next poke
-                raise
-            except Exception:  # a deal the rules cannot replay: say so, mark it done
+            except BrokenProcessPool:  # the worker died (killed, out of memory): perhaps not
+                self._pool = None  # the deal's fault, so a new worker takes it again; but a
+                where = (summary.table_id, summary.deal_no)  # deal that kills it every time is
+                self._strikes[where] = self._strikes.get(where, 0) + 1  # marked refused, or
+                if self._strikes[where] < STRIKES:  # every later deal would wait behind it
+                    raise
+                log.error("Deal %s/%s broke the reviewer %s times: refused", *where, STRIKES)
+                review = {"refused": "worker"}
+            except Exception as error:  # a deal the rules cannot replay: say so, mark it done
                 log.exception("Deal %s/%s could not be reviewed", summary.table_id, summary.deal_no)
-                review = {}
+                review = {"refused": type(error).__name__}
         else:
             game = table.game
         day = first.at[:10]
@@ -134,7 +141,7 @@ class Reviewer:
                     summary.table_id, summary.deal_no, player_id, chat.id, game, day, robot, stats
                 )
             )
-        if review:  # who held each seat: the costly-card popup names them
+        if review and "refused" not in review:  # who held each seat: the popup names them
             review["holders"] = {str(seat): pid for seat, pid in sorted(holders.items())}
         await self.storage.record_review(  # a racing process's first review stands
             summary.table_id, summary.deal_no, chat.id, game, day, review, rows

@@ -17,7 +17,9 @@ import collections
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
 
 from bot.plugin import Plugins, RobotMove
 from bot.tables import Change, Refusal, Snapshot, TableService
@@ -33,6 +35,22 @@ log = logging.getLogger(__name__)
 # local pool at p90 2.2 s, 1.0 at 1.1-2.0 s).
 MOVE_TARGET_S = 1.0
 MOVES_KEPT = 10_000  # seconds each recent move took, for the benchmarks
+# A thought that failed (its process killed twice, the queue's database away) is asked again
+# after these pauses, the last repeated; the group is told at the second failure in a row.
+RETRY_S = (1.0, 3.0, 10.0, 30.0, 60.0)
+TELL_AFTER = 2
+WAIT_NOTICE_S = 10.0  # a thought unanswered this long: the group is told (no worker running?)
+
+
+@dataclass(frozen=True, slots=True)
+class RobotTrouble:
+    """A notice for the group: a robot's seat cannot move now. ``kind``: "waiting" (its
+    thought is not answered: no worker takes it) or "failed" (thinking failed; asked again
+    in ``retry_s`` seconds)."""
+
+    seat: int
+    kind: str
+    retry_s: float = 0.0
 
 
 class RobotPlayers:
@@ -46,6 +64,7 @@ class RobotPlayers:
         delay: float = 1.0,
         budget_s: float = 1.0,
         thinking: Thinking | None = None,
+        tell: Callable[[Snapshot, RobotTrouble], None] | None = None,
     ) -> None:
         self.service = service
         self.show = show
@@ -59,6 +78,10 @@ class RobotPlayers:
         self._busy: set[int] = set()  # tables with a robot thinking
         self._again: set[int] = set()  # tables changed while it thought
         self._tasks: set[asyncio.Task[None]] = set()
+        self._failures: dict[int, int] = {}  # tables: failed thoughts in a row
+        self.tell = tell or (lambda snap, trouble: None)  # the group is told (the presenter)
+        self.wait_notice_s = WAIT_NOTICE_S
+        self.retry_s = RETRY_S
 
     def poke(self, snap: Snapshot) -> None:
         """A table changed: if a robot there has something to do, it starts thinking."""
@@ -78,7 +101,7 @@ class RobotPlayers:
 
     async def _move(self, snap: Snapshot, seat: int, mover: RobotMove) -> None:
         table_id = snap.table_id
-        acted = False
+        acted = failed = False
         try:
             if self.delay > 0:
                 await asyncio.sleep(self.delay)  # people see a call or card before the next
@@ -89,7 +112,7 @@ class RobotPlayers:
             robots = frozenset(int(s) for s, holder in snap.seats.items() if holder.robot)
             args = (view, seed, budget, self.thinking.cores, robots)
             where = f"{table_id}:{snap.deal_no}:{snap.actions}"
-            action = await self.thinking.run(where, mover, *args)
+            action = await self._answer(snap, seat, self.thinking.run(where, mover, *args))
             text = snap.game.codec.encode(action)
             holder = snap.seats[seat]
             change = await self.service.act(
@@ -107,8 +130,14 @@ class RobotPlayers:
             raise
         except Exception:
             log.exception("table %s: robot failed to move", table_id)
+            failed = True
         finally:
             self._busy.discard(table_id)
+        if failed:
+            self._again.discard(table_id)
+            self._retry_later(snap, seat)
+            return
+        self._failures.pop(table_id, None)
         if acted:
             self._again.discard(table_id)
             self.show(change)  # pokes again if another robot is to act
@@ -116,6 +145,48 @@ class RobotPlayers:
             self._again.discard(table_id)
             with contextlib.suppress(Refusal):
                 self.poke(await self.service.snapshot(table_id))
+
+    async def _answer(self, snap: Snapshot, seat: int, thought: Awaitable[Any]) -> Any:
+        """The thought's answer; if it is long in coming (no worker takes the queue's jobs),
+        the group is told once and the log says why, and the robot goes on waiting."""
+        task = asyncio.ensure_future(thought)
+        try:
+            done, _ = await asyncio.wait({task}, timeout=self.wait_notice_s)
+            if not done:
+                log.warning(
+                    "table %s: a robot's thought is unanswered after %.0f s "
+                    "(is a robot worker running for ROBOT_QUEUE_URL?)",
+                    snap.table_id,
+                    self.wait_notice_s,
+                )
+                self.tell(snap, RobotTrouble(seat, "waiting"))
+            return await task
+        finally:
+            if not task.done():
+                task.cancel()
+
+    def _retry_later(self, snap: Snapshot, seat: int) -> None:
+        """A failed thought is asked again after a pause that grows with each failure in a
+        row; from the second, the group is told the robot is stuck and when it tries again."""
+        table_id = snap.table_id
+        failures = self._failures[table_id] = self._failures.get(table_id, 0) + 1
+        pause = self.retry_s[min(failures, len(self.retry_s)) - 1]
+        if failures >= TELL_AFTER:
+            self.tell(snap, RobotTrouble(seat, "failed", pause))
+        self._busy.add(table_id)  # no other change starts it again before the pause is over
+
+        async def again() -> None:
+            try:
+                await asyncio.sleep(pause)
+            finally:
+                self._busy.discard(table_id)
+                self._again.discard(table_id)
+            with contextlib.suppress(Refusal):
+                self.poke(await self.service.snapshot(table_id))
+
+        task = asyncio.create_task(again(), name=f"robot-again:{table_id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def budget_for(self) -> float:
         """The seconds a thought asked now may take: the whole budget while a worker is free,

@@ -74,7 +74,19 @@ class RuleError(ValueError):
 
     def __init__(self, message: str, reason: Reason) -> None:
         super().__init__(f"{message}: {reason.value}")
+        self.message = message
         self.reason = reason
+
+    def __reduce__(self) -> tuple[type[RuleError], tuple[str, Reason]]:
+        """Pickled as its message and reason: a refusal raised in a worker process (a deal
+        under review, a robot's thought) reaches the bot as itself, not as a broken pool.
+
+        >>> import pickle
+        >>> error = pickle.loads(pickle.dumps(IllegalPlay("SQ", Reason.NOT_YOUR_TURN)))
+        >>> type(error).__name__, error.reason is Reason.NOT_YOUR_TURN, str(error)
+        ('IllegalPlay', True, 'SQ: not_your_turn')
+        """
+        return type(self), (self.message, self.reason)
 
 
 class NotationError(RuleError):

@@ -32,6 +32,8 @@ def costly_popup(
     ``sides``: the game's, in the order it names them."""
     if review is None:
         return t("costly.not_yet")
+    if review.refused:
+        return t("costly.refused")
     if not any(s.declarer_cards or s.defence_cards for s in review.seats.values()):
         return t("costly.nothing")
     lines = []

@@ -75,6 +75,7 @@ class DealReview:
 
     seats: Mapping[int, SeatStats]
     costly: tuple[CostlyCard, ...] = ()
+    refused: bool = False  # the deal could not be reviewed (and never will be)
 
     def to_payload(self) -> dict[str, Any]:
         return {
@@ -86,7 +87,7 @@ class DealReview:
     def from_payload(cls, payload: Mapping[str, Any]) -> DealReview:
         seats = {int(s): SeatStats.from_payload(v) for s, v in payload.get("seats", {}).items()}
         costly = tuple(CostlyCard.from_payload(c) for c in payload.get("costly", ()))
-        return cls(seats, costly)
+        return cls(seats, costly, "refused" in payload)
 
 
 class CardCosts:

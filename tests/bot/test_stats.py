@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import json
 import random
 import re
+import sqlite3
 import tempfile
+from contextlib import closing
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -20,6 +23,7 @@ from bot.i18n import Translator
 from bot.reviews import Reviewer
 from bot.stats import ROBOTS, StatsService
 from bot.tables import ROBOT, TableService
+from bot.views.stats import costly_popup
 from games.core.registry import find_game
 from games.core.review import SeatStats
 from storage.events import replay
@@ -240,6 +244,57 @@ async def test_a_reviewer_whose_worker_dies_leaves_the_deal_to_review_again(tmp_
         await asyncio.wait_for(reviewer.idle.wait(), 120)
         assert reviewer.reviewed == 1 and await storage.unreviewed() == []
         assert (await storage.review_of(table, 1) or {}).get("seats")
+    finally:
+        await reviewer.close()
+        await service.close()
+        await storage.close()
+
+
+async def test_a_deal_that_does_not_replay_is_marked_and_the_next_are_reviewed(
+    tmp_path: Path,
+) -> None:
+    """A deal whose log the rules refuse (an old release's, a hand edit) is reviewed as
+    refused, once: the rules' refusal crosses the worker's process as itself, the deals after
+    it are reviewed, and its costly-card popup says there will be no review."""
+    path = tmp_path / "stats.sqlite3"
+    storage = await SqliteStorage.open(str(path))
+    service = TableService(storage, random.Random(4).randrange)
+    reviewer = Reviewer(storage, 1)
+    try:
+        table, match_id = await play_deals(service, random.Random(4), "bridge", 4, 3, -9)
+        first = min(d.deal_no for d in await storage.deals(match_id) if d.result)
+        events = await storage.events(table, first)
+        broken = events[1]  # the first call, made illegal: a call of level 8
+        payload = dict(broken.payload)
+        key = next(k for k, v in payload.items() if isinstance(v, str) and v)
+        payload[key] = "8NT"
+        await storage.close()
+        with closing(sqlite3.connect(path)) as con, con:  # a hand edit: past the log's guard
+            guards = con.execute(
+                "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'"
+            ).fetchall()
+            for name, _ in guards:
+                con.execute(f"DROP TRIGGER {name}")
+            con.execute(
+                "UPDATE events SET payload = ? WHERE table_id = ? AND deal_no = ? AND seq = ?",
+                (json.dumps(payload), table, first, broken.seq),
+            )
+            for _, sql in guards:
+                con.execute(sql)
+        storage = await SqliteStorage.open(str(path))
+        reviewer = Reviewer(storage, 1)
+        reviewer.start()
+        await asyncio.wait_for(reviewer.idle.wait(), 300)
+        assert await storage.unreviewed() == []
+        refused = await storage.review_of(table, first)
+        assert refused is not None and "refused" in refused
+        later = [d.deal_no for d in await storage.deals(match_id) if d.result and d.deal_no > first]
+        assert later
+        for number in later:
+            assert await storage.review_of(table, number)
+        found, _ = await StatsService(storage).costly(table, first)
+        popup = costly_popup(found, {}, ("NS", "EW"), str, Translator("en"))
+        assert popup == Translator("en")("costly.refused")
     finally:
         await reviewer.close()
         await service.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import os
 import random
 import signal
@@ -21,14 +22,17 @@ import pytest
 
 from bot.games.bridge.dd import solve
 from bot.games.nicety import Nicety
+from bot.i18n import Translator
 from bot.robots import RobotPlayers
 from bot.thinking import CHANNEL, LocalThinking, QueueThinking, ThoughtFailed, question
 from games.bridge.analysis import analyse
 from games.bridge.cards import Deal, Seat
-from tests.bot.harness import Harness
+from tests.bot.harness import GROUP, Harness
 from tests.bot.processes import Worker, workers
 from tests.bot.test_robots import ANNA, _press_own, robot_table
 from tests.fakeapi import FakeBotApi
+
+RU = Translator("ru")
 
 
 def _thinking(line: str) -> str | None:
@@ -203,3 +207,91 @@ async def test_a_pickle_on_the_queue_runs_nothing_in_the_bot_or_a_worker(
         finally:
             await queue.close()
     assert not marker.exists()
+
+
+def _children() -> list[int]:
+    """This process's pool workers (the robots' among them; not a database server), from
+    /proc: its children that multiprocessing started."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):
+                with open(f"/proc/{entry}/stat") as stat:
+                    parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+                with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                    started = b"multiprocessing" in cmdline.read()
+                if parent == os.getpid() and started:
+                    found.append(int(entry))
+    return found
+
+
+def _robot_moved(database: str, table_id: int) -> int:
+    """The robots' and people's events written at the table so far."""
+    return len(_numbers(database, table_id))
+
+
+async def test_a_robot_whose_thinking_keeps_dying_tries_again_and_says_so(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """The robots' processes are killed again and again (the out-of-memory killer): each
+    thought fails twice in a row. The robot is not given up: it is asked again after a pause
+    that grows, the group is told at the second failure, and once the kills stop it moves."""
+    database = str(tmp_path / "bot.sqlite3")
+    h = Harness(api, database, robot_workers=1, robot_budget=0.3)
+    await h.start()
+    try:
+        assert h.app is not None
+        robots: RobotPlayers = h.app.bot_data["presenter"].robots
+        robots.retry_s = (0.3, 0.5, 1.0)
+        killing = True
+
+        async def kill_children() -> None:
+            while killing:
+                for pid in _children():
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
+                await asyncio.sleep(0.02)
+
+        killer = asyncio.create_task(kill_children())
+        await robot_table(h, ANNA, Seat.N)
+        rng = random.Random(1)
+        told = RU("robot.trouble.failed", seat="", seconds=0).split(":")[1].split(";")[0].strip()
+        async with asyncio.timeout(60):
+            while not any(told in m.text for m in api.chat_messages(GROUP)):
+                await _press_own(h, ANNA, rng, [])
+                await asyncio.sleep(0.05)
+            moved = _robot_moved(database, 1)
+            killing = False
+            await killer
+            while _robot_moved(database, 1) <= moved:  # the robot moves once the kills stop
+                await _press_own(h, ANNA, rng, [])
+                await asyncio.sleep(0.05)
+    finally:
+        killing = False
+        await h.stop()
+
+
+async def test_robots_with_no_queue_worker_tell_the_group_and_move_when_one_comes(
+    api: FakeBotApi, tmp_path: Path, pg_url: str
+) -> None:
+    database = str(tmp_path / "bot.sqlite3")
+    h = Harness(api, database, shuffle_seed=5, robot_queue=pg_url, robot_budget=0.2)
+    await h.start()
+    try:
+        assert h.app is not None
+        robots: RobotPlayers = h.app.bot_data["presenter"].robots
+        robots.wait_notice_s = 0.5
+        await robot_table(h, ANNA, Seat.N)
+        rng = random.Random(2)
+        waiting = RU("robot.trouble.waiting", seat="").split(":")[1].strip()
+        async with asyncio.timeout(60):
+            while not any(waiting in m.text for m in api.chat_messages(GROUP)):
+                await _press_own(h, ANNA, rng, [])
+                await asyncio.sleep(0.05)
+            moved = _robot_moved(database, 1)
+            async with workers(pg_url, 1):
+                while _robot_moved(database, 1) <= moved:
+                    await _press_own(h, ANNA, rng, [])
+                    await asyncio.sleep(0.05)
+    finally:
+        await h.stop()
