@@ -30,3 +30,10 @@ class Throttle:
     def end(self, key: Hashable) -> None:
         self._busy.discard(key)
         self._last[key] = self.clock()
+
+    def once(self, key: Hashable) -> bool:
+        """For a job that is one post: True (and the pause starts) if it may go now."""
+        if not self.begin(key):
+            return False
+        self.end(key)
+        return True

@@ -80,3 +80,15 @@ async def test_the_readmes_pictures_are_drawn_from_the_real_bot(tmp_path: Path) 
     assert sorted(p.name for p in drawn) == ["pulka.png", "rubber.png", "table.png"]
     for path in drawn:
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 5000
+
+
+def test_the_fairness_text_claims_what_holds_and_says_what_does_not() -> None:
+    """The players' value is a Telegram number players never see: the texts must not claim
+    that even whoever runs the bot cannot choose a deal, and must say what is not proved."""
+    from bot.i18n import Translator
+
+    texts = [README, (ROOT / "docs" / "playing.md").read_text()]
+    texts += [Translator(lang)("fair.how") for lang in ("en", "ru")]
+    for text in (" ".join(t.split()) for t in texts):
+        assert "not even whoever runs the bot" not in text
+        assert "whoever runs the bot could" in text or "тот, кто запускает бота" in text

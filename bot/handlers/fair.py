@@ -20,6 +20,8 @@ async def fair_command(update: Update, context: BotContext) -> None:
     t = await chat_translator(update, context)
     thread = thread_of(update)
     revealed, upcoming = None, ""
+    if chat.type != ChatType.PRIVATE and not context.records.once(("fair", chat.id)):
+        return  # just posted here: a repeat would only push the table up the chat
     if chat.type != ChatType.PRIVATE:
         table_id = await context.service.table_for(chat.id, thread)
         if table_id is not None:

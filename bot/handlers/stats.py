@@ -37,6 +37,8 @@ async def stats_command(update: Update, context: BotContext) -> None:
     group_t = translator(group.language, context.config.language)
     thread = thread_of(update)
     if group.settings.stats_public:
+        if not context.records.once(("stats", chat.id)):
+            return  # just posted here: a repeat would only push the table up the chat
         report = await context.stats.report(today, chat_id=group.id)
         title = group_t("stats.title.group", chat=user_text(group.title))
         await _send(context, chat.id, thread, report, title, group_t, chart)
@@ -49,7 +51,8 @@ async def stats_command(update: Update, context: BotContext) -> None:
     title = own_t("stats.title.own_in", chat=user_text(group.title))
     await _send(context, user.id, None, report, title, own_t, chart)
     name = user_text(user.full_name)
-    context.outbox.post(chat.id, thread, Rendered(group_t("stats.sent_privately", name=name)))
+    if context.records.once(("stats", chat.id, user.id)):  # the group's note, not a flood
+        context.outbox.post(chat.id, thread, Rendered(group_t("stats.sent_privately", name=name)))
 
 
 async def _send(

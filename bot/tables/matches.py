@@ -72,6 +72,7 @@ class MatchLife(TableBase):
         # Votes belong to the deal they were cast in (its log keeps them across a restart):
         # a new deal starts with none open.
         live.end_votes.clear()
+        live.end_proposals.clear()
         live.undo_request = live.sub_request = None
         live.match_deals.add(number)
 

@@ -323,6 +323,7 @@ class Live:
     seq: int  # events in the deal's log (rules' and votes'): the next one's key
     paused: set[Seat] = field(default_factory=set)
     end_votes: set[Seat] = field(default_factory=set)  # consent to stop the match now
+    end_proposals: dict[Seat, int] = field(default_factory=dict)  # this deal's, by seat
     # Seated people who asked for another game between matches (the game, their player ids):
     # it takes every seated person's consent, or an admin (memory only).
     switch_votes: tuple[str, frozenset[int]] | None = None

@@ -184,6 +184,8 @@ def _restore_votes(live: Live, events: Sequence[Event]) -> None:
             live.takeovers[seat] = Holder(**vote["newcomer"])
         elif what == END:
             if agree:
+                if not live.end_votes:  # a proposal: counted, so a restart resets no bound
+                    live.end_proposals[seat] = live.end_proposals.get(seat, 0) + 1
                 live.end_votes.add(seat)
             else:
                 live.end_votes.clear()

@@ -36,6 +36,8 @@ from storage.interface import (
 
 log = logging.getLogger(__name__)
 
+END_PROPOSALS = 2  # times a seat may propose to stop the match in one deal
+
 
 class Votes(Play):
     """What the players at a table agree to together."""
@@ -178,6 +180,11 @@ class Votes(Play):
                 raise Refusal("not_seated")
             if (agree and seat in live.end_votes) or (not agree and not live.end_votes):
                 raise Refusal("already_voted")  # the same answer again: nothing changes
+            if agree and not live.end_votes:  # a new proposal: a few a deal, not a spam loop
+                proposed = live.end_proposals.get(seat, 0)
+                if proposed >= END_PROPOSALS:
+                    raise Refusal("end_vote_limit")
+                live.end_proposals[seat] = proposed + 1
             if live.state is not None and not live.state.finished:
                 vote = {"what": END, "seat": seat, "agree": agree}
                 await self._log_vote(live, player_id, vote)

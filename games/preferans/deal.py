@@ -118,6 +118,10 @@ class Undo:
 
 Action = Call | Discard | Redrop | Declare | Whist | Show | Play | MakeClaim | AnswerClaim | Undo
 
+# A declarer may take the discard back and discard again before naming the contract, this many
+# times a deal: enough to change one's mind, not a way to write the log without end.
+REDROPS = 3
+
 
 def effective_actions(history: Iterable[Action]) -> list[Action]:
     """The actions that stand once each Undo has taken back the action before it."""
@@ -383,7 +387,8 @@ class DealState:
             floor = self.bid
             assert floor is not None
             names = tuple(Declare(seat, b) for b in ALL_BIDS if not b.is_misere and b >= floor)
-            return (*names, Redrop(seat))
+            redrops = sum(isinstance(a, Redrop) for a in effective_actions(self.history))
+            return (*names, Redrop(seat)) if redrops < REDROPS else names
         if phase is Phase.WHIST:
             return tuple(Whist(seat, word) for word in self._whist_words(seat))
         if phase is Phase.SHOW:

@@ -61,6 +61,21 @@ async def test_repeated_votes_write_once_and_post_once(h: Harness) -> None:
     await h.say(PLAYERS[1], GROUP, "/end")
     assert len(h.api.chat_messages(GROUP)) == posts + 1
     assert PLAYERS[0].first_name in proposal.text and PLAYERS[1].first_name in proposal.text
+    # Thirty alternating yes and no from one player: a seat proposes a stop at most twice a
+    # deal, so a bounded few events and posts, not one of each a press.
+    yes = next(
+        b["callback_data"] for b in proposal.buttons() if b["callback_data"].endswith(":end:y")
+    )
+    no = yes[: -len("y")] + "n"
+    await h.press(PLAYERS[2], proposal, no)  # the vote is refused: a new one may start
+    await h.settle()
+    events, posts = await log_size(h), len(h.api.chat_messages(GROUP))
+    limit = {Translator(lang)("refusal.end_vote_limit") for lang in ("en", "ru")}
+    answers = [await h.press(PLAYERS[0], proposal, (yes, no)[i % 2]) for i in range(30)]
+    await h.settle()
+    assert await log_size(h) <= events + 2
+    assert len(h.api.chat_messages(GROUP)) <= posts + 1
+    assert any(a.get("text") in limit for a in answers)
 
 
 async def test_hand_records_are_limited_per_chat(api: FakeBotApi, tmp_path: Path) -> None:
@@ -79,6 +94,24 @@ async def test_hand_records_are_limited_per_chat(api: FakeBotApi, tmp_path: Path
         before = len(h.api.chat_messages(OTHER))
         await h.say(OTHERS[0], OTHER, "/pbn")
         assert len(h.api.chat_messages(OTHER)) == before + 1  # its own answer, at once
+        # Ten /fair and ten public /stats (and charts) post once each, not ten times ahead
+        # of the table.
+        h.api.admins.add(PLAYERS[0].id)
+        await h.say(PLAYERS[0], GROUP, "/settings")
+        screen = h.api.chat_messages(GROUP)[-1]
+        show = next(
+            b["callback_data"] for b in screen.buttons() if "stats=public" in b["callback_data"]
+        )
+        await h.press(PLAYERS[0], screen, show)
+        await h.settle()
+        posted = len(h.api.chat_messages(GROUP))
+        for i in range(10):
+            await h.say(PLAYERS[i % 4], GROUP, "/fair")
+        assert len(h.api.chat_messages(GROUP)) == posted + 2  # the text and the checker
+        posted = len(h.api.chat_messages(GROUP))
+        for i in range(10):
+            await h.say(PLAYERS[i % 4], GROUP, "/stats chart" if i % 2 else "/stats")
+        assert posted < len(h.api.chat_messages(GROUP)) <= posted + 3
     finally:
         await h.stop()
 

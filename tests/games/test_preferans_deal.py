@@ -17,6 +17,7 @@ from games.errors import OutOfTurn, Reason, RuleError
 from games.preferans.bids import Bid
 from games.preferans.cards import PACK, Card, Deal, Suit
 from games.preferans.deal import (
+    REDROPS,
     AnswerClaim,
     Call,
     DealState,
@@ -230,8 +231,9 @@ def test_talon_discard_contract_whist_and_open_play() -> None:
 
 
 def test_the_discard_can_be_changed_until_the_game_is_named() -> None:
-    """The Code: a new discard while no game is named, as often as declarer likes; not once
-    it is named, and never in a misère (named at the auction)."""
+    """The Code: a new discard while no game is named (here up to ``REDROPS`` times a deal: a
+    bound on the log, not a rule players meet); not once it is named, and never in a misère
+    (named at the auction)."""
     state = calls(DealState.new(fixed_deal()), "6S", "P", "P")
     held = state.hands[0]
     assert Redrop(0) not in state.legal_actions(0)  # nothing laid away yet
@@ -255,6 +257,14 @@ def test_the_discard_can_be_changed_until_the_game_is_named() -> None:
     misere = calls(DealState.new(fixed_deal()), "MIS", "P", "P")
     misere = misere.apply(Discard(0, (Card.parse("SA"), Card.parse("SK"))))
     assert refused(misere, Redrop(0)) is Reason.WRONG_PHASE
+    again = calls(DealState.new(fixed_deal()), "6S", "P", "P")
+    for _ in range(REDROPS):
+        again = again.apply(Discard(0, (Card.parse("H8"), Card.parse("H7"))))
+        again = again.apply(Redrop(0))
+    again = again.apply(Discard(0, (Card.parse("H8"), Card.parse("H7"))))
+    assert Redrop(0) not in again.legal_actions(0)
+    assert refused(again, Redrop(0)) is not None
+    assert again.apply(Declare(0, Bid.parse("6S"))).contract == Bid.parse("6S")
 
 
 def test_half_whist_on_an_eight_is_refused_and_both_passing_ends_the_deal() -> None:
