@@ -134,7 +134,7 @@ class Config:
             webhook_port=_whole(source, "WEBHOOK_PORT", 8080, least=1, most=65535),
             webhook_idle_seconds=_number(source, "WEBHOOK_IDLE_SECONDS", 10.0, positive=True),
             heartbeat=heartbeat_from_env(source, database),
-            fair_secret=source.get("FAIR_SECRET", "").strip() or None,
+            fair_secret=fair_secret_from_env(source),
         )
 
     @property
@@ -191,6 +191,42 @@ def _whole(
 
 
 HTTP_CLIENTS = ("aiohttp", "httpx")
+
+
+FAIR_BITS = 256  # a FAIR_SECRET worth at least 32 random bytes
+
+
+def secret_bits(text: str) -> float:
+    """How many random bits ``text`` can hold at most, by the alphabet it is written in (hex,
+    base64, anything printable): a short or repetitive text is guessable, and with it every
+    deal's seed.
+
+    >>> round(secret_bits("ab" * 32)), round(secret_bits("0123456789abcdef" * 4))
+    (0, 256)
+    """
+    if len(set(text)) < 8:
+        return 0.0
+    if all(c in "0123456789abcdefABCDEF" for c in text):
+        alphabet = 16
+    elif all(c.isascii() and (c.isalnum() or c in "+/=-_") for c in text):
+        alphabet = 64
+    else:
+        alphabet = 94
+    return len(text) * math.log2(alphabet)
+
+
+def fair_secret_from_env(source: Mapping[str, str]) -> str | None:
+    """``FAIR_SECRET``, refused in one line if it is too short to keep the seeds unguessable."""
+    secret = source.get("FAIR_SECRET", "").strip()
+    if not secret:
+        return None
+    if secret_bits(secret) < FAIR_BITS:
+        raise ConfigError(
+            "FAIR_SECRET is too weak to keep the deals' seeds unguessable: give it 32 random "
+            "bytes, for example the 64 characters of "
+            "python3 -c 'import secrets; print(secrets.token_hex(32))'"
+        )
+    return secret
 
 
 def _choice(source: Mapping[str, str], name: str, default: str, accepted: tuple[str, ...]) -> str:

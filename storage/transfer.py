@@ -43,6 +43,14 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
 )  # fmt: skip
 
 
+# Columns that hold whole numbers (ids, positions, amounts): anything else in a file is refused
+# before the database sees it.
+NUMBERS = frozenset(
+    {"id", "chat_id", "player_id", "table_id", "match_id", "tg_chat_id", "tg_user_id", "topic_id",
+     "seat", "deal_no", "seq", "points", "message_id", "turn_timer"}
+)  # fmt: skip
+
+
 class TransferError(StorageError):
     """The file is not an export, is of another schema, or the target is not empty."""
 
@@ -78,7 +86,14 @@ async def import_(storage: SqlStore, source: IO[str]) -> dict[str, int]:
     if counts != head["rows"]:
         raise TransferError(f"the file is cut short: {counts} rows, its header says {head['rows']}")
     check(data)
-    await storage.load(data)
+    try:
+        await storage.load(data)
+    except TransferError:
+        raise
+    except Exception as exc:  # whatever else the database refuses: one line, nothing written
+        raise TransferError(
+            f"the database refused the file ({type(exc).__name__}: {str(exc)[:120]})"
+        ) from None
     return counts
 
 
@@ -89,9 +104,18 @@ def check(data: Sequence[tuple[str, Sequence[str], list[list[Any]]]]) -> None:
     tables = {name: [dict(zip(columns, row, strict=True)) for row in rows]
               for name, columns, rows in data}  # fmt: skip
     for name, rows in tables.items():
+        keys: set[Any] = set()
         for number, row in enumerate(rows, start=1):
             if any(isinstance(v, str) and "\x00" in v for v in row.values()):
                 raise TransferError(f"row {number} of {name} holds a NUL character")
+            for column in NUMBERS & row.keys():
+                value = row[column]
+                if value is not None and (type(value) is not int or abs(value) >= 2**63):
+                    raise TransferError(f"row {number} of {name}: {column} is not a number")
+            if "id" in row:
+                if row["id"] in keys:
+                    raise TransferError(f"row {number} of {name}: id {row['id']} twice")
+                keys.add(row["id"])
     sums: dict[str, int] = {}
     for row in tables.get("ledger", []):
         sums[str(row["txn"])] = sums.get(str(row["txn"]), 0) + int(row["points"])

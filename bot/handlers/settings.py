@@ -201,7 +201,7 @@ async def setting_button(update: Update, context: BotContext) -> None:
         if pressed.arg.startswith("stats=") and not await is_admin(
             context, snap.chat.tg_chat_id, user.id
         ):
-            raise Refusal("group_admins")  # who sees whose statistics: the group's admins
+            raise Refusal("stats_admins")  # who sees whose statistics: the group's admins
         if table_settings is None:
             group = _group_changed(snap.chat.settings, pressed.arg)
             change = await context.service.update_chat_settings(snap.chat.id, group, snap.table_id)

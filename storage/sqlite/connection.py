@@ -284,7 +284,7 @@ def _take_lock(path: str) -> IO[bytes]:
     except OSError:
         handle.close()
         raise DatabaseLocked(
-            f"{path!r} is in use by another bot process; stop it or use another BRIDGE_DB"
+            f"{path!r} is in use by another bot process; stop it or set another DATABASE_URL"
         ) from None
     return handle
 

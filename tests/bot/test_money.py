@@ -11,7 +11,11 @@ import random
 import re
 import struct
 
+from bot.callback_data import Act, Button
+from bot.i18n import Translator
+from bot.views.money import pay_arg
 from games.bridge.cards import Seat, Side
+from games.bridge.settlement import Transfer
 from storage.sqlite import SqliteStorage
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
@@ -211,3 +215,28 @@ async def test_online_and_scorekeeper_rubbers_share_one_ledger(h: Harness) -> No
     assert chart.kind == "photo" and chart.upload is not None
     assert png_size(chart.upload.data) == (800, 450)
     assert 10_000 < len(chart.upload.data) < 500_000
+
+
+async def test_a_large_debt_is_settled_by_its_paid_button(h: Harness) -> None:
+    """A debt of 10¹⁰ points or more (a long history at a high stake) has a "paid" button the
+    bot's own decoder reads: the payee's press records it, and the plan is empty after."""
+    for user in PLAYERS:
+        await h.say(user, user.id, "/start")
+    await h.say(PLAYERS[0], GROUP, "/ledger")
+    storage = storage_of(h)
+    chat = await storage.chat_by_tg(GROUP)
+    assert chat is not None
+    found = await ids(h)
+    anna, bob = found["Anna"], found["Bob"]
+    await storage.record_payment(chat.id, anna, bob, 98_765_432_109)
+    await h.say(PLAYERS[0], GROUP, "/settle")
+    plan = h.api.chat_messages(GROUP)[-1]
+    [paid] = [b["callback_data"] for b in plan.buttons() if ":pay:" in b["callback_data"]]
+    refused = Translator("ru")("refusal.bad_button"), Translator("en")("refusal.bad_button")
+    answer = await h.press(PLAYERS[0], plan, paid)  # Anna is owed: the payee marks it paid
+    assert answer.get("text") not in refused, answer
+    await h.settle()
+    assert not any((await storage.balances(chat.id)).values())
+    # The longest a "paid" button gets in a large group: six-digit ids, 10¹¹ whists.
+    arg = pay_arg("whists", Transfer(123456, 654321, 10**11))
+    assert Button.decode(Button(123456, 999999, Act.PAY, arg).encode()).arg == arg

@@ -303,3 +303,17 @@ async def test_a_robot_worker_out_of_reach_of_its_queue_says_so_without_its_pass
         assert process.returncode == code, text
         assert password not in text
         assert ("stopped" if url else "ROBOT_QUEUE_URL") in text, text
+
+
+@pytest.mark.parametrize("weak", ["hunter2", "correct horse battery", "ab" * 40, "0123abcd" * 6])
+async def test_a_weak_fair_secret_is_refused_in_one_line(
+    api: FakeBotApi, tmp_path: Path, weak: str
+) -> None:
+    """A FAIR_SECRET worth less than 32 random bytes would let players guess every seed: the
+    bot refuses to start, in one line that does not print it."""
+    code, output = await run_bot(api, tmp_path, 30, "INFO", {"FAIR_SECRET": weak})
+    assert code == 2, output
+    [line] = output.strip().splitlines()
+    assert line.startswith("bridge bot: FAIR_SECRET is too weak"), line
+    assert weak not in output
+    assert not api.calls

@@ -207,7 +207,7 @@ async def test_stats_are_private_until_the_admins_show_them_and_the_costly_card_
             b["callback_data"] for b in screen.buttons() if "stats=public" in b["callback_data"]
         )
         assert (await h.press(bob, screen, show)).get("text") == Translator("en")(
-            "refusal.group_admins"
+            "refusal.stats_admins"
         )
         await h.press(anna, screen, show)
         await h.settle()

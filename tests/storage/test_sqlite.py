@@ -122,8 +122,9 @@ async def test_a_newer_schema_is_refused(db_path: str) -> None:
 
 async def test_a_second_bot_process_is_refused(db_path: str) -> None:
     first = await SqliteStorage.open(db_path)
-    with pytest.raises(DatabaseLocked):
+    with pytest.raises(DatabaseLocked) as refused:
         await SqliteStorage.open(db_path)
+    assert "DATABASE_URL" in str(refused.value) and "BRIDGE_DB" not in str(refused.value)
     await first.close()
     second = await SqliteStorage.open(db_path)
     await second.close()

@@ -131,6 +131,17 @@ async def test_an_import_lands_whole_or_not_at_all(tmp_path: Path, pg_url: str) 
     stranger.write_text('{"hello": 1}\n')
     code, out = await tool(pg_url, "import", str(stranger))
     assert code == 1 and "not an export" in out, out
+    # A row twice (the same id): one line, no traceback, nothing written.
+    lines = dump.read_text().splitlines(keepends=True)
+    players = _rows_of(lines, "players")
+    lines.insert(players.start, lines[players.start])
+    head = json.loads(lines[0])
+    head["rows"]["players"] += 1
+    lines[0] = json.dumps(head) + "\n"
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text("".join(lines))
+    code, out = await tool(pg_url, "import", str(twice))
+    assert code == 1 and "Traceback" not in out and len(out.strip().splitlines()) == 1, out
     assert (await tool(pg_url, "import", str(dump)))[0] == 0
     # A second import into the now full database is refused and changes nothing.
     before = (await tool(pg_url, "export", "-"))[1]
@@ -210,7 +221,7 @@ async def test_an_import_that_does_not_replay_is_refused_whole(tmp_path: Path) -
 
 @pytest.mark.parametrize(
     "damage",
-    ["foreign", "short row", "not json", "nul", "unbalanced"],
+    ["foreign", "short row", "not json", "nul", "unbalanced", "text id", "twice"],
 )
 async def test_a_damaged_import_file_is_one_line_and_changes_nothing(
     tmp_path: Path, damage: str
@@ -228,6 +239,15 @@ async def test_a_damaged_import_file_is_one_line_and_changes_nothing(
         row = json.loads(lines[players.start])
         row[2] = "Anna\x00"
         lines[players.start] = json.dumps(row) + "\n"
+    elif damage == "text id":
+        row = json.loads(lines[players.start])
+        row[0] = "one"
+        lines[players.start] = json.dumps(row) + "\n"
+    elif damage == "twice":
+        lines.insert(players.start, lines[players.start])
+        head = json.loads(lines[0])
+        head["rows"]["players"] += 1
+        lines[0] = json.dumps(head) + "\n"
     else:
         row = json.loads(lines[ledger.start])
         row[3] = int(row[3]) + 1
