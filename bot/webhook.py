@@ -9,8 +9,8 @@ with four guards it lacks, because anyone can reach a webhook's port, not only T
   read up to 100 MB before looking at the secret).
 - A connection that sends no request for ``idle`` seconds is closed (PTB's waited an hour), and
   a body must arrive within ``BODY_SECONDS``.
-- At most ``MAX_CONNECTIONS`` connections are open at once: idle ones cannot use up the
-  process's file descriptors and make Telegram's own deliveries fail.
+- At most ``MAX_CONNECTIONS`` connections are open at once, a new one closing the oldest: idle
+  ones cannot use up the process's file descriptors nor keep Telegram's deliveries out.
 
 PTB 22 builds its server in ``Updater._start_webhook``; ``GuardedUpdater`` builds this one
 there instead, and everything else (setting the webhook with retries, stopping) stays PTB's.
@@ -79,12 +79,24 @@ class _GuardedApp(WebhookAppClass):
 
 
 class _CappedServer(HTTPServer):
-    """Closes a new connection at once while ``MAX_CONNECTIONS`` are open."""
+    """At most ``MAX_CONNECTIONS`` open: a new connection over the cap closes the oldest one.
+    Refusing the new one instead let a stranger's held idle connections turn Telegram's next
+    delivery away until they timed out (about 10 s a delivery at 256 held); Telegram's own
+    connections are the newest, and a delivery cut off is not acknowledged, so it is sent
+    again."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._streams: dict[IOStream, None] = {}  # open ones, oldest first
 
     def handle_stream(self, stream: IOStream, address: tuple[Any, ...]) -> None:
-        if len(self._connections) >= MAX_CONNECTIONS:
-            stream.close()
-            return
+        for old in [s for s in self._streams if s.closed()]:
+            del self._streams[old]
+        while len(self._streams) >= MAX_CONNECTIONS:
+            oldest = next(iter(self._streams))
+            del self._streams[oldest]
+            oldest.close()
+        self._streams[stream] = None
         super().handle_stream(stream, address)
 
 

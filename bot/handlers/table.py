@@ -229,6 +229,10 @@ async def button(update: Update, context: BotContext) -> None:
             ):
                 raise Refusal("stale")
             review, names = await context.stats.costly(pressed.table_id, pressed.deal_no)
+            reviewer = context.presenter.reviewer
+            if review is None and (reviewer is None or not reviewer.workers):
+                await query.answer(t("costly.off"), show_alert=True)  # reviews are off here
+                return
             ui = context.plugins.ui(snap.game.name)
             words = functools.partial(ui.card_word, language=t.language)
             text = costly_popup(review, names, ui.review_sides, words, t)

@@ -299,3 +299,20 @@ async def test_a_deal_that_does_not_replay_is_marked_and_the_next_are_reviewed(
         await reviewer.close()
         await service.close()
         await storage.close()
+
+
+async def test_the_costly_card_never_promises_a_review_that_will_not_come(h: Harness) -> None:
+    """With reviews off (REVIEW_WORKERS=0: the harness's default), the popup says so instead
+    of "still being reviewed" for ever."""
+    await seat_four(h)
+    rng = random.Random(3)
+    result = None
+    while result is None:
+        user, message = actor(h)
+        data = [b["callback_data"] for b in message.buttons() if ":a:" in b["callback_data"]]
+        await h.press(user, message, rng.choice(data))
+        await h.settle()
+        result = next((m for m in h.api.chat_messages(GROUP) if ":cc" in str(m.buttons())), None)
+    costly = next(b["callback_data"] for b in result.buttons() if ":cc" in b["callback_data"])
+    popup = await h.press(PLAYERS[1], result, costly)
+    assert popup.get("text") == Translator("en")("costly.off"), popup

@@ -226,3 +226,33 @@ async def test_the_webhook_judges_a_post_by_its_headers_and_drops_idle_connectio
         code = await bot.stop()
     assert code == 0, "".join(bot.lines)[-3000:]
     assert SECRET not in "".join(bot.lines)
+
+
+async def test_held_idle_connections_do_not_delay_telegrams_deliveries(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """A stranger holds 300 idle connections open (more than the cap) with the production
+    idle timeout: Telegram's next delivery is taken at once, not after the idle ones time out."""
+    port = _port()
+    bot = await BotProcess.start(
+        api,
+        str(tmp_path / "bot.sqlite3"),
+        "webhook",
+        {"WEBHOOK_URL": f"http://127.0.0.1:{port}/hook", "WEBHOOK_SECRET": SECRET,
+         "WEBHOOK_LISTEN": "127.0.0.1", "WEBHOOK_PORT": str(port)},
+    )  # fmt: skip
+    try:
+        await _eventually(lambda: api.webhook is not None)
+        await bot.until("ready")
+        await _eventually(lambda: _listening(port))
+        held = [await asyncio.open_connection("127.0.0.1", port) for _ in range(300)]
+        await asyncio.sleep(0.3)
+        began = time.monotonic()
+        await api.send_text(PLAYERS[0], GROUP, "/bridge")
+        await _eventually(lambda: any("🃏" in m.text for m in api.chat_messages(GROUP)), 20)
+        assert time.monotonic() - began < 3.0
+        for _, writer in held:
+            writer.close()
+    finally:
+        code = await bot.stop()
+    assert code == 0, "".join(bot.lines)[-3000:]
