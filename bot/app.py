@@ -39,7 +39,7 @@ from bot.tables import TableService, Written
 from bot.thinking import LocalThinking, QueueThinking, Thinking
 from bot.throttle import Throttle
 from bot.timers import TurnTimers
-from bot.transport import AiohttpRequest, Fenced, SlimUpdates
+from bot.transport import AiohttpRequest, Fenced, Handling, SlimUpdates
 from bot.views import Rendered
 from bot.webhook import GuardedApplication
 from storage import SqlStore, is_postgres, open_storage
@@ -73,6 +73,7 @@ def build_application(
     """The bot. ``request`` replaces PTB's HTTP transport (benchmarks answer in-process);
     ``plugins``: the games it serves (the built-in ones unless a test adds its own)."""
     games = Plugins(plugins)
+    handling = Handling()  # updates fetched and not yet handled: not confirmed to Telegram
     builder = (
         ApplicationBuilder()
         .token(config.token)
@@ -85,7 +86,9 @@ def build_application(
             )
         )
         .concurrent_updates(True)
-        .application_class(GuardedApplication, {"idle": config.webhook_idle_seconds})
+        .application_class(
+            GuardedApplication, {"idle": config.webhook_idle_seconds, "handling": handling}
+        )
         .post_init(_post_init)
         .post_stop(_post_stop)
         .post_shutdown(_post_shutdown)
@@ -95,7 +98,7 @@ def build_application(
     if config.base_file_url:
         builder = builder.base_file_url(config.base_file_url)
     updates: BaseRequest = SlimUpdates(
-        request if request is not None else _client(config.http_client, 1)
+        request if request is not None else _client(config.http_client, 1), handling
     )
     if request is None:
         request = _client(config.http_client, 256)

@@ -10,6 +10,8 @@ everything else in the update is untouched.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import re
 from collections.abc import Callable
@@ -39,6 +41,13 @@ class _Wrapper(BaseRequest):
     async def shutdown(self) -> None:
         await self._inner.shutdown()
 
+    def gate(self, allowed: Callable[[], bool]) -> None:
+        """The innermost transport checks ``allowed`` as late as it can before a request
+        leaves (see ``AiohttpRequest.gate``)."""
+        gate = getattr(self._inner, "gate", None)
+        if gate is not None:
+            gate(allowed)
+
     async def do_request(
         self,
         url: str,
@@ -60,8 +69,53 @@ class _Wrapper(BaseRequest):
         )
 
 
+class Handling:
+    """The updates handed to the application and not yet handled (``done``), so that the next
+    ``getUpdates`` (whose offset confirms to Telegram every update before it) waits for them:
+    a process frozen or killed with updates fetched but unhandled leaves them unconfirmed, and
+    its successor gets them again. A handler longer than ``HOLD_S`` (a long record, say) is
+    not waited for: that update alone would be at most once at a takeover."""
+
+    HOLD_S = 1.0
+
+    def __init__(self) -> None:
+        self._open: set[int] = set()
+        self._idle: asyncio.Event | None = None
+
+    def _event(self) -> asyncio.Event:
+        if self._idle is None:
+            self._idle = asyncio.Event()
+            if not self._open:
+                self._idle.set()
+        return self._idle
+
+    def taken(self, update_ids: list[int]) -> None:
+        if update_ids:
+            self._open.update(update_ids)
+            self._event().clear()
+
+    def done(self, update_id: int) -> None:
+        self._open.discard(update_id)
+        if not self._open:
+            self._event().set()
+
+    @property
+    def open(self) -> int:
+        return len(self._open)
+
+    async def settled(self) -> None:
+        """Until every update handed over is handled, for at most ``HOLD_S``."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._event().wait(), self.HOLD_S)
+
+
 class SlimUpdates(_Wrapper):
-    """Wraps the request object that makes ``getUpdates`` calls."""
+    """Wraps the request object that makes ``getUpdates`` calls (see the module); with
+    ``handling``, a call waits until the updates it would confirm are handled."""
+
+    def __init__(self, inner: BaseRequest, handling: Handling | None = None) -> None:
+        super().__init__(inner)
+        self.handling = handling
 
     async def do_request(
         self,
@@ -73,25 +127,37 @@ class SlimUpdates(_Wrapper):
         connect_timeout: Any = BaseRequest.DEFAULT_NONE,
         pool_timeout: Any = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
+        polling = url.endswith("/getUpdates")
+        if polling and self.handling is not None:
+            await self.handling.settled()  # its offset confirms what was handed over before
         status, body = await super().do_request(
             url, method, request_data, read_timeout, write_timeout, connect_timeout, pool_timeout
         )
-        if status != 200 or not url.endswith("/getUpdates"):
+        if status != 200 or not polling:
             return status, body
-        return status, slim(body)
+        body, ids = slim(body)
+        if self.handling is not None:
+            self.handling.taken(ids)
+        return status, body
 
 
-def slim(body: bytes) -> bytes:
+def slim(body: bytes) -> tuple[bytes, list[int]]:
+    """The updates without the keyboards under pressed buttons, and their ids."""
     data = json.loads(body)
     result = data.get("result")
     if not isinstance(result, list):
-        return body
+        return body, []
+    ids = []
     for update in result:
-        query = update.get("callback_query") if isinstance(update, dict) else None
+        if not isinstance(update, dict):
+            continue
+        if isinstance(update.get("update_id"), int):
+            ids.append(update["update_id"])
+        query = update.get("callback_query")
         message = query.get("message") if isinstance(query, dict) else None
         if isinstance(message, dict):
             message.pop("reply_markup", None)
-    return json.dumps(data).encode()
+    return json.dumps(data).encode(), ids
 
 
 class Fenced(_Wrapper):
@@ -102,6 +168,8 @@ class Fenced(_Wrapper):
     def __init__(self, inner: BaseRequest, allowed: Callable[[], bool]) -> None:
         super().__init__(inner)
         self._allowed = allowed
+        self.gate(allowed)  # checked again as the request leaves
+        self.dropped = 0  # answers that came back after the lease's time: taken as failed
 
     async def do_request(
         self,
@@ -115,9 +183,15 @@ class Fenced(_Wrapper):
     ) -> tuple[int, bytes]:
         if not self._allowed():
             raise NetworkError("not the active process now (its lease is not renewed): no call")
-        return await super().do_request(
+        answer = await super().do_request(
             url, method, request_data, read_timeout, write_timeout, connect_timeout, pool_timeout
         )
+        if not self._allowed():
+            # Frozen while it was on the way: whatever it did, this process may not count it
+            # done (record a message as shown, confirm updates): its successor does that.
+            self.dropped += 1
+            raise NetworkError("answered after the lease's time: dropped")
+        return answer
 
 
 class AiohttpRequest(BaseRequest):
@@ -140,6 +214,27 @@ class AiohttpRequest(BaseRequest):
         self._read, self._write, self._connect = read_timeout, write_timeout, connect_timeout
         self._pool, self._media_write = pool_timeout, media_write_timeout
         self._session: aiohttp.ClientSession | None = None
+        self._allowed: Callable[[], bool] | None = None
+
+    def gate(self, allowed: Callable[[], bool]) -> None:
+        """``allowed`` is asked again once a connection is in hand, the last moment before
+        the request's bytes are written: a process frozen while it waited for the connection
+        (up to the pool's timeout) sends nothing when it wakes without its lease."""
+        self._allowed = allowed
+
+    def _traces(self) -> list[aiohttp.TraceConfig]:
+        if self._allowed is None:
+            return []
+        allowed = self._allowed
+
+        async def check(*_: Any) -> None:
+            if not allowed():
+                raise NetworkError("not the active process now (its lease is not renewed)")
+
+        trace = aiohttp.TraceConfig()
+        trace.on_connection_create_end.append(check)
+        trace.on_connection_reuseconn.append(check)
+        return [trace]
 
     @property
     def read_timeout(self) -> float | None:
@@ -154,6 +249,7 @@ class AiohttpRequest(BaseRequest):
             connector=aiohttp.TCPConnector(limit=pool, ttl_dns_cache=300),
             headers={"User-Agent": self.USER_AGENT},
             skip_auto_headers=("Accept-Encoding",),
+            trace_configs=self._traces(),
         )
 
     async def shutdown(self) -> None:

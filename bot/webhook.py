@@ -26,11 +26,14 @@ from socket import socket
 from typing import Any
 
 import tornado.web
+from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import Application, Updater
 from telegram.ext._utils.webhookhandler import TelegramHandler, WebhookAppClass, WebhookServer
 from tornado.httpserver import HTTPServer
 from tornado.iostream import IOStream
+
+from bot.transport import Handling
 
 MAX_BODY = 1 << 20  # bytes
 BODY_SECONDS = 10.0
@@ -179,8 +182,17 @@ class GuardedApplication(Application[Any, Any, Any, Any, Any, Any]):
     """An ``Application`` whose updater serves webhooks through the guarded server (for
     ``ApplicationBuilder.application_class``, with ``idle``: seconds a connection may idle)."""
 
-    def __init__(self, idle: float, **kwargs: Any) -> None:
+    def __init__(self, idle: float, handling: Handling | None = None, **kwargs: Any) -> None:
         kwargs["updater"] = GuardedUpdater(
             bot=kwargs["bot"], update_queue=kwargs["update_queue"], idle=idle
         )
         super().__init__(**kwargs)
+        self.handling = handling
+
+    async def process_update(self, update: object) -> None:
+        """As PTB's, and then the update is handled: the next getUpdates may confirm it."""
+        try:
+            await super().process_update(update)
+        finally:
+            if self.handling is not None and isinstance(update, Update):
+                self.handling.done(update.update_id)

@@ -7,6 +7,7 @@ position its button named, nothing is in it that nobody pressed, and it replays 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import re
@@ -363,3 +364,91 @@ async def test_a_killed_bots_workers_die_with_it(api: FakeBotApi, tmp_path: Path
     finally:
         if bot.process.returncode is None:
             bot.kill()
+
+
+FREEZES = size(50, 3)  # tests.sizes: SOAK=1 freezes fifty times
+
+
+@pytest.mark.soak
+async def test_fifty_freezes_of_the_active_process_leave_no_call_from_it_and_no_press_unanswered(
+    api: FakeBotApi, pg_url: str
+) -> None:
+    """The standby probe: the active process is frozen (SIGSTOP) at random moments of play,
+    between presses, with a press just sent (perhaps fetched, not yet handled), and with its
+    answer on the way (held at the fake Bot API). Each time the standby takes over, and the
+    frozen one, woken once its successor is active, makes not one call to Telegram and leaves.
+    Every press is answered by someone: one fetched by the frozen process was not confirmed
+    to Telegram before it was handled, so its successor gets it."""
+    base = api.base_url.removesuffix("/bot")
+    rng = random.Random(20261204)
+    remote = Remote(api)
+
+    async def start(n: int) -> BotProcess:
+        return await BotProcess.start(
+            api, pg_url, f"p{n}", {"BOT_API_BASE_URL": f"{base}/p{n}/bot"}
+        )
+
+    processes = [await start(0)]
+    await processes[0].until("ready")
+    processes.append(await start(1))
+    await processes[1].until("waiting to take over")
+    driver = Driver(remote, PLAYERS, rng)  # type: ignore[arg-type]
+    queries: list[str] = []
+    takeovers: list[float] = []
+    late: list[tuple[str, str, float]] = []
+    try:
+        await seat_four(remote)
+        for freeze in range(FREEZES):
+            mode = ("between", "in flight", "answering")[freeze % 3]
+            for n in range(count := rng.randint(1, 4)):
+                user, message = await _on_turn(driver, 20)
+                data = driver.choose(user, message)
+                last = n == count - 1
+                entered = api.hold("answerCallbackQuery") if last and mode == "answering" else None
+                query = await api.press(user, message, data)
+                queries.append(query)
+                if last and mode == "in flight":
+                    await asyncio.sleep(rng.uniform(0.0, 0.05))
+                    break
+                if entered is not None:
+                    await asyncio.wait_for(entered.wait(), 30)
+                    break
+                await api.answer_of(query, 30)
+                await _moved_on(api, message, data)
+            active, standby = processes[-2], processes[-1]
+            os.kill(active.process.pid, signal.SIGSTOP)
+            frozen = time.monotonic()
+            api.release("answerCallbackQuery")
+            try:
+                took = await standby.until("taking over", 30)
+                takeovers.append(took - frozen)
+                await standby.until("ready", 60)
+                processes.append(await start(freeze + 2))
+                await processes[-1].until("waiting to take over")
+                await remote.quiet()
+            finally:
+                os.kill(active.process.pid, signal.SIGCONT)
+            code = await asyncio.wait_for(active.process.wait(), 30)
+            assert code == LOST_LEASE_EXIT, "".join(active.lines)[-3000:]
+            # Requests already in the kernel's buffers reach the API as it froze: a margin.
+            late += [c for c in api.tagged if c[0] == active.name and c[2] > frozen + 0.2]
+            await remote.quiet()
+        unanswered = []
+        for query in queries:
+            try:
+                await api.answer_of(query, 10)
+            except TimeoutError:
+                unanswered.append(query)
+    finally:
+        for process in processes:
+            if process.process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(process.process.pid, signal.SIGCONT)
+                await process.stop()
+    print(
+        f"freezes {FREEZES}, presses {len(queries)}, takeover seconds max {max(takeovers):.2f}, "
+        f"all {[round(t, 2) for t in takeovers]}"
+    )
+    assert late == [], late  # not one call from a process that lost its lease
+    assert unanswered == [], unanswered  # every press answered by someone
+    assert max(takeovers) < 10.0, takeovers
