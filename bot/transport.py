@@ -194,6 +194,46 @@ class Fenced(_Wrapper):
         return answer
 
 
+class _GatedTransport:
+    """A connection's transport that writes only while ``allowed()``: the check and the write
+    are one synchronous step, so no freeze can fall between them. Refused, the connection is
+    aborted (no part of the request leaves) and the request fails."""
+
+    def __init__(self, inner: asyncio.Transport, allowed: Callable[[], bool]) -> None:
+        self._inner = inner
+        self._allowed = allowed
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def _check(self) -> None:
+        if not self._allowed():
+            self._inner.abort()
+            raise ConnectionResetError("not the active process now (its lease is not renewed)")
+
+    def write(self, data: Any) -> None:
+        self._check()
+        self._inner.write(data)
+
+    def writelines(self, chunks: Any) -> None:
+        self._check()
+        self._inner.writelines(chunks)
+
+
+class _GatedConnector(aiohttp.TCPConnector):
+    """aiohttp's connector whose connections write through ``_GatedTransport``."""
+
+    def __init__(self, allowed: Callable[[], bool], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._allowed = allowed
+
+    async def _create_connection(self, req: Any, traces: Any, timeout: Any) -> Any:
+        proto = await super()._create_connection(req, traces, timeout)
+        if proto.transport is not None:
+            proto.transport = _GatedTransport(proto.transport, self._allowed)  # type: ignore[assignment]
+        return proto
+
+
 class AiohttpRequest(BaseRequest):
     """PTB's request contract on aiohttp's client, instead of httpx: the same calls, status
     codes, timeouts and errors (``TimedOut``, ``NetworkError``), the token never in an error's
@@ -217,24 +257,10 @@ class AiohttpRequest(BaseRequest):
         self._allowed: Callable[[], bool] | None = None
 
     def gate(self, allowed: Callable[[], bool]) -> None:
-        """``allowed`` is asked again once a connection is in hand, the last moment before
-        the request's bytes are written: a process frozen while it waited for the connection
-        (up to the pool's timeout) sends nothing when it wakes without its lease."""
+        """``allowed`` is asked again at the very moment a request's bytes are handed to the
+        socket (``_GatedTransport``): a process frozen anywhere between the call's own check
+        and that moment sends nothing when it wakes without its lease."""
         self._allowed = allowed
-
-    def _traces(self) -> list[aiohttp.TraceConfig]:
-        if self._allowed is None:
-            return []
-        allowed = self._allowed
-
-        async def check(*_: Any) -> None:
-            if not allowed():
-                raise NetworkError("not the active process now (its lease is not renewed)")
-
-        trace = aiohttp.TraceConfig()
-        trace.on_connection_create_end.append(check)
-        trace.on_connection_reuseconn.append(check)
-        return [trace]
 
     @property
     def read_timeout(self) -> float | None:
@@ -245,11 +271,15 @@ class AiohttpRequest(BaseRequest):
         token at start must leave no session open behind the one-line error)."""
 
     def _new_session(self, pool: int) -> aiohttp.ClientSession:
+        connector = (
+            aiohttp.TCPConnector(limit=pool, ttl_dns_cache=300)
+            if self._allowed is None
+            else _GatedConnector(self._allowed, limit=pool, ttl_dns_cache=300)
+        )
         return aiohttp.ClientSession(
-            connector=aiohttp.TCPConnector(limit=pool, ttl_dns_cache=300),
+            connector=connector,
             headers={"User-Agent": self.USER_AGENT},
             skip_auto_headers=("Accept-Encoding",),
-            trace_configs=self._traces(),
         )
 
     async def shutdown(self) -> None:

@@ -28,6 +28,8 @@ from storage.interface import LeaseLost, NotOurDatabase, StorageError
 from storage.postgres import safe_url
 from storage.postgres.schema import LEASE_TABLE
 
+TAKE_WAIT_MS = 1000  # how long a taking waits for the row's lock before it looks why
+
 
 class ActiveLock:
     def __init__(self, url: str, ttl: float = 4.0) -> None:
@@ -60,6 +62,8 @@ class ActiveLock:
             if stranger:
                 raise NotOurDatabase(f"{safe_url(self.url)} holds another program's tables")
             await self._conn.execute(LEASE_TABLE)
+            # A taking waits for the holder's write transactions; never for longer than this.
+            await self._conn.execute(f"SET lock_timeout = '{TAKE_WAIT_MS}ms'")
         return self._conn
 
     async def try_take(self) -> bool:
@@ -79,6 +83,9 @@ class ActiveLock:
                 self.holder,
                 self.ttl,
             )
+        except asyncpg.LockNotAvailableError:
+            await self._end_expired_holders()
+            return False
         except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
             await self.close()
             raise StorageError(f"cannot reach {safe_url(self.url)} ({exc})") from exc
@@ -87,6 +94,19 @@ class ActiveLock:
         self.epoch, self.taken = int(epoch), True
         self._valid_until = asked + self.ttl * 0.75
         return True
+
+    async def _end_expired_holders(self) -> None:
+        """The lease row is held by transactions of a holder whose lease has expired (a process
+        frozen inside a write, its session not idle so the server's idle timeout spares it):
+        they may no longer commit anything, so their sessions are ended, and the next taking
+        goes through. Nothing happens while the lease is still valid."""
+        with contextlib.suppress(asyncpg.PostgresError):
+            await self._conn.execute(
+                "SELECT pg_terminate_backend(l.pid) FROM pg_locks l "
+                "WHERE l.relation = 'bot_lease'::regclass AND l.granted "
+                "AND l.pid <> pg_backend_pid() "
+                "AND EXISTS (SELECT 1 FROM bot_lease WHERE id = 1 AND expires_at < now())"
+            )
 
     async def renew(self, timeout: float) -> None:
         """Extend the lease; LeaseLost if it is not this process's any more."""

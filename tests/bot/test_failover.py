@@ -396,6 +396,7 @@ async def test_fifty_freezes_of_the_active_process_leave_no_call_from_it_and_no_
     queries: list[str] = []
     takeovers: list[float] = []
     late: list[tuple[str, str, float]] = []
+    lagging: list[tuple[str, str, float]] = []  # sent before the freeze, read after it
     try:
         await seat_four(remote)
         for freeze in range(FREEZES):
@@ -427,11 +428,15 @@ async def test_fifty_freezes_of_the_active_process_leave_no_call_from_it_and_no_
                 await processes[-1].until("waiting to take over")
                 await remote.quiet()
             finally:
+                woke = time.monotonic()
                 os.kill(active.process.pid, signal.SIGCONT)
             code = await asyncio.wait_for(active.process.wait(), 30)
             assert code == LOST_LEASE_EXIT, "".join(active.lines)[-3000:]
-            # Requests already in the kernel's buffers reach the API as it froze: a margin.
-            late += [c for c in api.tagged if c[0] == active.name and c[2] > frozen + 0.2]
+            # A call sent before the freeze may be read by the fake API (in this busy process)
+            # a little late; one read after the wake left the process after it.
+            mine = [(m, round(at - frozen, 3)) for t, m, at in api.tagged if t == active.name]
+            late += [(active.name, m, d) for m, d in mine if d >= woke - frozen]
+            lagging += [(active.name, m, d) for m, d in mine if 0.2 < d < woke - frozen]
             await remote.quiet()
         unanswered = []
         for query in queries:
@@ -447,7 +452,7 @@ async def test_fifty_freezes_of_the_active_process_leave_no_call_from_it_and_no_
                 await process.stop()
     print(
         f"freezes {FREEZES}, presses {len(queries)}, takeover seconds max {max(takeovers):.2f}, "
-        f"all {[round(t, 2) for t in takeovers]}"
+        f"all {[round(t, 2) for t in takeovers]}; calls read late from before a freeze: {lagging}"
     )
     assert late == [], late  # not one call from a process that lost its lease
     assert unanswered == [], unanswered  # every press answered by someone
