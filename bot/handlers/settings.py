@@ -82,7 +82,8 @@ async def settings_command(update: Update, context: BotContext) -> None:
         else:
             assert changed is not None
             try:
-                change = await context.service.update_settings(table_id, changed)
+                admin = await is_admin(context, chat.id, user.id)
+                change = await context.service.update_settings(table_id, changed, admin)
             except Refusal as refused:
                 context.outbox.post(chat.id, thread, refusal_message(refused, t))
                 return
@@ -206,7 +207,8 @@ async def setting_button(update: Update, context: BotContext) -> None:
             group = _group_changed(snap.chat.settings, pressed.arg)
             change = await context.service.update_chat_settings(snap.chat.id, group, snap.table_id)
         else:
-            change = await context.service.update_settings(snap.table_id, table_settings)
+            admin = await is_admin(context, snap.chat.tg_chat_id, user.id)
+            change = await context.service.update_settings(snap.table_id, table_settings, admin)
     except (Refusal, BadCallbackData) as error:
         await query.answer(refusal_text(error, t))
         return

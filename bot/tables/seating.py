@@ -325,18 +325,31 @@ class Seating(MatchLife):
             await self._start_match(live)
             return Change(self._snapshot(live))
 
-    async def update_settings(self, table_id: int, settings: TableSettings) -> Change:
+    async def update_settings(
+        self, table_id: int, settings: TableSettings, admin: bool = True
+    ) -> Change:
+        """The table's settings. One that leaves fewer seats than people sit in (a Preferans
+        table from four to three) stands them up: an ``admin``'s change does, a seated
+        player's is refused until they have left (``settings_unseat``)."""
         async with self._guard(table_id):
             live = await self._get(table_id)
+            size = live.game.table_size(settings.options)
+            beyond = [s for s, h in live.holders.items() if s >= size]
+            if any(not live.holders[s].robot for s in beyond) and not admin:
+                raise Refusal("settings_unseat")
             changed = dict(live.table.settings.options) != dict(settings.options)
-            if changed and live.state is not None and not live.state.finished:
+            playing = live.match_id is not None  # a stopped match's deal is no one's now
+            if changed and playing and live.state is not None and not live.state.finished:
                 raise Refusal("settings_between_deals", game=live.game.name)
-            if changed and live.match is not None:
+            if changed and playing and live.match is not None:
                 try:  # the game checks them (a pulka's are fixed until it ends)
                     live.match.configure(match_options(settings, live.chat))
                     live.match_changed()
                 except RuleError:
                     raise Refusal("settings_between_matches", game=live.game.name) from None
+            for seat in beyond:
+                await self.storage.set_seat(table_id, seat, None)
+                del live.holders[seat]
             await self.storage.update_settings(table_id, settings)
             live.table = await self.storage.get_table(table_id)
             return Change(self._snapshot(live))

@@ -12,7 +12,7 @@ from games.bridge.game import BridgeState
 from games.preferans.deal import DealState
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS, Harness, data_of, seat_four
-from tests.bot.test_preferans_table import _offer
+from tests.bot.test_preferans_table import _offer, sit_all
 from tests.bot.test_records_privacy import _choose
 from tests.fakeapi import User
 
@@ -122,3 +122,36 @@ async def test_only_the_seated_together_or_an_admin_switch_the_game(h: Harness) 
     await h.say(stranger, GROUP, "/preferans")
     await h.settle()
     assert await _status(h) == ("preferans", "playing")  # three kept seats: a pulka starts
+
+
+def _data(button: dict[str, str]) -> str:
+    return button.get("callback_data", "")
+
+
+async def test_a_setting_that_would_stand_a_player_up_is_the_admins(h: Harness) -> None:
+    """Four at a Preferans table between pulkas: a seated player's "three players" would
+    stand the fourth up, so it is refused and nobody moves; an admin's stands them up."""
+    users = PLAYERS
+    for user in users:
+        await h.say(user, user.id, "/start")
+    await h.say(users[0], GROUP, "/preferans")
+    h.api.admins.add(users[0].id)
+    await h.say(users[0], GROUP, "/settings")
+    screen = h.api.chat_messages(GROUP)[-1]
+    four = next(d for d in map(_data, screen.buttons()) if d.endswith("players=4"))
+    await h.press(users[0], screen, four)
+    await sit_all(h, users)
+    await _end_by_all(h, users)
+    assert await _status(h) == ("preferans", "open")
+    await h.say(users[1], GROUP, "/settings")
+    screen = h.api.chat_messages(GROUP)[-1]
+    three = next(d for d in map(_data, screen.buttons()) if d.endswith("players=3"))
+    answer = await h.press(users[1], screen, three)  # Bob: seated, not an admin
+    assert answer.get("text") == Translator("en")("refusal.settings_unseat"), answer
+    assert h.app is not None
+    service = h.app.bot_data["service"]
+    assert len(service._live[1].holders) == 4
+    saved = await h.press(users[0], screen, three)  # Anna, an admin: the fourth stands up
+    assert saved.get("text") == Translator("ru")("settings.saved"), saved
+    assert sorted(service._live[1].holders) == [0, 1, 2]
+    assert sorted((await h.app.bot_data["storage"].get_table(1)).seats) == [0, 1, 2]
