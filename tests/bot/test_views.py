@@ -63,7 +63,7 @@ def test_every_button_fits_telegrams_64_bytes() -> None:
 def test_codec_round_trips_and_refuses_junk() -> None:
     button = Button(12, 3, CARD, "SQ")
     assert Button.decode(button.encode()) == button
-    for junk in ("", "b1:1:1", "b1:1:1:c:" + "x" * 30, "b2:1:1:c:P", "b1:-1:1:c:P"):
+    for junk in ("", "b1:1:1", "b1:1:1:c:" + "x" * 41, "b2:1:1:c:P", "b1:-1:1:c:P"):
         try:
             Button.decode(junk)
         except BadCallbackData:
