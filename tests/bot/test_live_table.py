@@ -10,8 +10,10 @@ import re
 import time
 from pathlib import Path
 
+from bot.i18n import Translator
+from games.bridge.deal import Phase
 from tests.bot.driver import Driver
-from tests.bot.harness import GROUP, PLAYERS, Harness, action_of, seat_four
+from tests.bot.harness import GROUP, PLAYERS, Harness, action_of, cards_in, seat_four
 from tests.fakeapi import FakeBotApi
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -87,3 +89,47 @@ async def test_at_a_robots_pace_the_group_gets_its_pace_and_no_more(
         assert presses > 40 and 5 <= busiest <= 16, (presses, busiest)
     finally:
         await h.stop()
+
+
+async def test_dummy_and_the_tricks_are_on_every_screen_from_the_opening_lead(
+    h: Harness,
+) -> None:
+    """After the opening lead every player's screen, waiting or not, shows dummy's cards and
+    our and their tricks (dummy's own screen shows its cards too), in each one's language;
+    before it, no screen shows dummy."""
+    await seat_four(h)
+    driver = Driver(h, PLAYERS, random.Random(11), short=True)
+    assert h.app is not None
+    service = h.app.bot_data["service"]
+    checked = 0
+    for _ in range(400):
+        deal = service._live[1].state.view(None)  # what a kibitzer sees
+        if deal.phase is Phase.PLAY and sum(len(t.cards) for t in deal.tricks) >= 2:
+            await h.settle()
+            dummy = deal.dummy
+            for user in PLAYERS:
+                seat = driver.seat_of(user)
+                screen = h.api.chat_messages(user.id)[-1].text
+                t = Translator(user.language_code)
+                assert t("private.tricks", we=0, they=0).split(":")[0] in screen, screen
+                if seat is dummy:
+                    assert t("private.you_are_dummy") in screen
+                    assert set(deal.hands[dummy]) <= cards_in(screen), screen
+                else:
+                    head = t("table.dummy", seat="", name="").split(" ")[0]
+                    assert head in screen, screen
+                    assert set(deal.hands[dummy]) <= cards_in(screen), screen
+            checked += 1
+            if checked >= 3:
+                break
+        elif deal.phase is not Phase.PLAY:
+            await h.settle()
+            for user in PLAYERS:
+                messages = h.api.chat_messages(user.id)
+                if messages and deal.dummy is None:
+                    t = Translator(user.language_code)
+                    head = t("table.dummy", seat="", name="").split(" ")[0]
+                    assert head not in messages[-1].text
+        assert await driver.step()
+        await h.settle()
+    assert checked >= 3

@@ -384,6 +384,9 @@ def render_private(
         if view.phase is Phase.AUCTION:
             lines.extend(robot_notes(snap, view, t))
     lines.extend(_play_lines(snap, view, t))
+    last = _last_trick_line(view, t)
+    if last:
+        lines.append(last)
     if view.phase is not Phase.AUCTION:
         mine = view.tricks_won[seat.side]
         theirs = view.tricks_won[seat.side.other]
@@ -525,21 +528,21 @@ def _quiet(snap: Snapshot, view: SeatView, lines: list[str], t: Translator) -> R
     assert seat is not None
     lang = t.language
     if seat is view.dummy and view.phase is Phase.PLAY:
-        lines.append(t("private.you_are_dummy"))
+        lines.append(t("private.you_are_dummy"))  # and the cards declarer plays from here
     else:
         lines.append(f"<b>{t('private.your_hand')}</b>")
-        lines.append(f"<pre>{escape(_hand_block(view.hands[seat], lang))}</pre>")
+    lines.append(f"<pre>{escape(_hand_block(view.hands[seat], lang))}</pre>")
     if view.calls or view.phase is Phase.AUCTION:
         lines.append(f"<pre>{escape(auction_grid(view, lang))}</pre>")
-    contract = _contract_line(view, snap, t)
-    if contract:
-        lines.append(contract)
-    number, trick = _trick_line(view, lang)
-    if trick:
-        lines.append(t("table.trick", number=number, cards=trick))
+    # Dummy and the tricks stay in view while others think (declarer plans, a defender
+    # follows the play without the group), as on the player's own turn.
+    lines.extend(_play_lines(snap, view, t))
     last = _last_trick_line(view, t)
     if last:
         lines.append(last)
+    if view.phase is not Phase.AUCTION:
+        we, they = view.tricks_won[seat.side], view.tricks_won[seat.side.other]
+        lines.append(t("private.tricks", we=we, they=they))
     if view.phase is Phase.AUCTION and view.turn is not None:
         turn = t("table.turn_call", name=_name(snap, view.turn), seat=seat_text(view.turn, lang))
         lines.append(turn)
