@@ -384,9 +384,9 @@ def render_private(
         if view.phase is Phase.AUCTION:
             lines.extend(robot_notes(snap, view, t))
     lines.extend(_play_lines(snap, view, t))
-    last = _last_trick_line(view, t)
-    if last:
-        lines.append(last)
+    previous = _last_trick_line(view, t)
+    if previous:
+        lines.append(previous)
     if view.phase is not Phase.AUCTION:
         mine = view.tricks_won[seat.side]
         theirs = view.tricks_won[seat.side.other]
