@@ -15,6 +15,7 @@ from bot.i18n import Translator
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
 from tests.fakeapi import User
+from tests.handedit import edit_events
 
 OTHER = -4040
 OTHERS = [User(801 + i, f"P{i}", "en", f"p{i}") for i in range(4)]
@@ -38,17 +39,11 @@ async def test_a_table_that_does_not_replay_is_set_aside_and_the_rest_runs(
         call = json.loads(payload)
         call["call"] = "8NT"  # no such call: the deal cannot be replayed
         # By hand, past the append-only guard, as someone editing the file would.
-        guards = con.execute(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'"
-        ).fetchall()
-        for name, _ in guards:
-            con.execute(f"DROP TRIGGER {name}")
-        con.execute(
+        edit_events(
+            con,
             "UPDATE events SET payload = ? WHERE table_id = 1 AND seq = ?",
             (json.dumps(call), seq),
         )
-        for _, sql in guards:
-            con.execute(sql)
     con.close()
     caplog.set_level(logging.INFO)
     before = len(h.api.chat_messages(GROUP))

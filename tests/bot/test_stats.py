@@ -32,6 +32,7 @@ from storage.sqlite import SqliteStorage
 from tests.bot.harness import GROUP, PLAYERS, Harness, actor, seat_four
 from tests.fakeapi import FakeBotApi, User
 from tests.games.test_review import direct_bridge, direct_preferans
+from tests.handedit import edit_events
 from tests.sizes import examples
 
 OTHER_GROUP = -300
@@ -269,18 +270,12 @@ async def test_a_deal_that_does_not_replay_is_marked_and_the_next_are_reviewed(
         key = next(k for k, v in payload.items() if isinstance(v, str) and v)
         payload[key] = "8NT"
         await storage.close()
-        with closing(sqlite3.connect(path)) as con, con:  # a hand edit: past the log's guard
-            guards = con.execute(
-                "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'"
-            ).fetchall()
-            for name, _ in guards:
-                con.execute(f"DROP TRIGGER {name}")
-            con.execute(
+        with closing(sqlite3.connect(path)) as con, con:
+            edit_events(
+                con,
                 "UPDATE events SET payload = ? WHERE table_id = ? AND deal_no = ? AND seq = ?",
                 (json.dumps(payload), table, first, broken.seq),
             )
-            for _, sql in guards:
-                con.execute(sql)
         storage = await SqliteStorage.open(str(path))
         reviewer = Reviewer(storage, 1)
         reviewer.start()

@@ -181,19 +181,8 @@ async def test_the_webhook_judges_a_post_by_its_headers_and_drops_idle_connectio
     secret; idle connections are closed, and the ones over the cap at once, while Telegram's
     deliveries go on."""
     port = _port()
-    bot = await BotProcess.start(
-        api,
-        str(tmp_path / "bot.sqlite3"),
-        "webhook",
-        {"WEBHOOK_URL": f"http://127.0.0.1:{port}/hook", "WEBHOOK_SECRET": SECRET,
-         "WEBHOOK_LISTEN": "127.0.0.1", "WEBHOOK_PORT": str(port),
-         "WEBHOOK_IDLE_SECONDS": "1"},
-    )  # fmt: skip
+    bot = await _webhook_bot(api, tmp_path, port, {"WEBHOOK_IDLE_SECONDS": "1"})
     try:
-        await _eventually(lambda: api.webhook is not None)
-        await bot.until("ready")
-        # PTB registers the webhook, then starts listening: wait for the port, not the log.
-        await _eventually(lambda: _listening(port))
         pid = bot.process.pid
         before = _rss_kb(pid)
         json_headers = {"Content-Type": "application/json"}
@@ -234,17 +223,8 @@ async def test_held_idle_connections_do_not_delay_telegrams_deliveries(
     """A stranger holds 300 idle connections open (more than the cap) with the production
     idle timeout: Telegram's next delivery is taken at once, not after the idle ones time out."""
     port = _port()
-    bot = await BotProcess.start(
-        api,
-        str(tmp_path / "bot.sqlite3"),
-        "webhook",
-        {"WEBHOOK_URL": f"http://127.0.0.1:{port}/hook", "WEBHOOK_SECRET": SECRET,
-         "WEBHOOK_LISTEN": "127.0.0.1", "WEBHOOK_PORT": str(port)},
-    )  # fmt: skip
+    bot = await _webhook_bot(api, tmp_path, port)
     try:
-        await _eventually(lambda: api.webhook is not None)
-        await bot.until("ready")
-        await _eventually(lambda: _listening(port))
         held = [await asyncio.open_connection("127.0.0.1", port) for _ in range(300)]
         await asyncio.sleep(0.3)
         began = time.monotonic()
@@ -256,3 +236,21 @@ async def test_held_idle_connections_do_not_delay_telegrams_deliveries(
     finally:
         code = await bot.stop()
     assert code == 0, "".join(bot.lines)[-3000:]
+
+
+async def _webhook_bot(
+    api: FakeBotApi, tmp_path: Path, port: int, extra: dict[str, str] | None = None
+) -> BotProcess:
+    """The bot serving its webhook on ``port``, once it listens there."""
+    bot = await BotProcess.start(
+        api,
+        str(tmp_path / "bot.sqlite3"),
+        "webhook",
+        {"WEBHOOK_URL": f"http://127.0.0.1:{port}/hook", "WEBHOOK_SECRET": SECRET,
+         "WEBHOOK_LISTEN": "127.0.0.1", "WEBHOOK_PORT": str(port), **(extra or {})},
+    )  # fmt: skip
+    await _eventually(lambda: api.webhook is not None)
+    await bot.until("ready")
+    # PTB registers the webhook, then starts listening: wait for the port, not the log.
+    await _eventually(lambda: _listening(port))
+    return bot
