@@ -70,8 +70,10 @@ def _type(name: str) -> type:
     found: Any = _module_of(name)
     for part in name.partition(":")[2].split("."):
         found = getattr(found, part, None)
-    if not isinstance(found, type) or not (
-        dataclasses.is_dataclass(found) or issubclass(found, enum.Enum)
+    if (
+        not isinstance(found, type)
+        or not found.__module__.startswith(ROOT)  # defined by the rules, not only reachable
+        or not (dataclasses.is_dataclass(found) or issubclass(found, enum.Enum))
     ):
         raise NotData(f"{name} is not one of the rules' types")
     return found

@@ -63,6 +63,7 @@ def test_analyses_come_back_equal() -> None:
         '{"c": "subprocess:Popen", "f": {"args": "true"}}',
         '{"e": "builtins:object", "v": 1}',
         '{"c": "games.core.data:NotData", "f": {}}',  # not a dataclass
+        '{"e": "games.core.data:enum.Enum", "v": 1}',  # reachable from the rules, not theirs
         '{"c": "games.bridge.cards:Card", "f": {"suit": 9}}',  # the constructor refuses it
         '{"x": 1}',
         "\\u0080garbage",
