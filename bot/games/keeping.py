@@ -201,6 +201,17 @@ async def named_players(
     return players
 
 
+NOTES_KEPT = 1000  # sheet messages whose ✅ line is remembered (a few per open sheet)
+
+
+def _notes(context: BotContext) -> dict[tuple[int, int], str]:
+    """The ✅ line each sheet message was shown with, by (table, entries): its own for good."""
+    notes: dict[tuple[int, int], str] = context.bot_data.setdefault("keeper.notes", {})
+    while len(notes) > NOTES_KEPT:
+        del notes[next(iter(notes))]
+    return notes
+
+
 def show_sheet(
     context: BotContext, table: Table, tg_chat_id: int, count: int, content: Rendered
 ) -> None:
@@ -364,11 +375,15 @@ class KeeperHandlers(abc.ABC, Generic[SheetT, EntryT]):
     def show(self, context: BotContext, sheet: SheetT, arg: str = "", note: str = "") -> None:
         """The sheet's message for this number of entries (a new one after each entry)."""
         content = self.render(sheet, arg, self.t(sheet), note)
+        _notes(context)[(sheet.table.id, sheet.count)] = note
         show_sheet(context, sheet.table, sheet.chat.tg_chat_id, sheet.count, content)
 
-    def close_old(self, context: BotContext, before: SheetT, summary: str) -> None:
-        """The previous wizard message keeps its sheet but loses its buttons."""
-        content = self.render(before, "", self.t(before), summary)
+    def close_old(self, context: BotContext, before: SheetT) -> None:
+        """The previous wizard message keeps its sheet, and the ✅ line it was shown with
+        (what was entered to make it, not what was entered from it), but loses its buttons.
+        After a restart that line is not known any more: the message keeps its sheet only."""
+        note = _notes(context).pop((before.table.id, before.count), "")
+        content = self.render(before, "", self.t(before), note)
         close_sheet(context, before.table, before.chat.tg_chat_id, before.count, content)
 
     async def save(
@@ -384,7 +399,7 @@ class KeeperHandlers(abc.ABC, Generic[SheetT, EntryT]):
         t = self.t(sheet)
         said = self.entry_text(entry, sheet, t)
         summary = t("keeper.entered", entry=said, name=user_text(player.name))
-        self.close_old(context, before, summary)
+        self.close_old(context, before)
         if sheet.finished is not None:
             await self.finished(context, sheet, summary)
         else:
@@ -400,7 +415,7 @@ class KeeperHandlers(abc.ABC, Generic[SheetT, EntryT]):
     ) -> None:
         before, sheet = await self.keeper(context).undo(table_id, expected, player.id, key)
         note = self.t(sheet)("keeper.undone", name=user_text(player.name))
-        self.close_old(context, before, note)
+        self.close_old(context, before)
         self.show(context, sheet, note=note)
 
     async def typed(

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
 from bot.i18n import Translator
 from tests.bot.harness import GROUP, PLAYERS, Harness, data_of
 from tests.fakeapi import User
@@ -62,3 +64,39 @@ async def test_a_non_members_typed_entries_change_nothing(h: Harness) -> None:
         assert entries(h) == before
         end = "/prefkeep end" if "prefkeep" in opening else "/keep end"
         await h.say(ANNA, GROUP, end)
+
+
+@pytest.mark.parametrize(
+    ("opening", "entries"),
+    [
+        ("/keep @anna @bob @cat @dima", ("/deal 4SX S -2", "/deal 3NT N =")),
+        ("/prefkeep @anna @bob @cat", ("/deal 7H 1 whist/pass 6/3/1", "/deal 6S 2 pass/pass")),
+    ],
+)
+async def test_an_old_sheet_message_keeps_its_own_entry_and_sheet_forever(
+    h: Harness, opening: str, entries: tuple[str, str]
+) -> None:
+    """Each kept sheet's message says what was entered to make it, over the sheet as it
+    then stood, for good: after the next entry it only loses its buttons. (It used to take
+    the next entry's ✅ line over its own older sheet: "4♠X S −2" over an empty sheet.)"""
+    for user in PLAYERS:
+        await h.say(user, user.id, "/start")
+    await h.say(PLAYERS[0], GROUP, opening)
+    first = h.api.chat_messages(GROUP)[-1]
+    empty = first.text
+    assert first.buttons() and "✅" not in empty
+    await h.say(PLAYERS[1], GROUP, entries[0])
+    second = h.api.chat_messages(GROUP)[-1]
+    assert second.message_id != first.message_id and "✅" in second.text
+    shown = second.text
+    now = h.api.messages[(GROUP, first.message_id)]
+    assert now.text == empty and not now.buttons()  # the same text, no buttons
+    await h.say(PLAYERS[2], GROUP, entries[1])
+    now = h.api.messages[(GROUP, second.message_id)]
+    assert now.text == shown and not now.buttons()
+
+    def written_by(text: str) -> str:
+        return next(line for line in text.splitlines() if "✅" in line)
+
+    assert "Bob" in written_by(now.text)  # the entry that made it, by whom: for good
+    assert "Cat" in written_by(h.api.chat_messages(GROUP)[-1].text)
