@@ -86,6 +86,7 @@ async def test_two_robots_and_a_person_play_preferans_as_practice(h: Harness) ->
     await h.say(ANNA, GROUP, "/prefrecords")
     [document] = [m for m in h.api.chat_messages(GROUP) if m.kind == "document"]
     assert document.upload is not None
+    assert "docs/" not in document.text and ".md" not in document.text  # no repository path
     records = from_text(document.upload.data.decode())
     assert len(records) == _results(h) and all(r.state.finished for r in records)
     assert h.app is not None
