@@ -21,7 +21,7 @@ from bot.i18n import Translator
 from bot.tables import Holder, Snapshot
 from games.core.registry import find_game
 from games.preferans.cards import Card, Rank, Suit
-from games.preferans.deal import DealState, MakeClaim, Phase
+from games.preferans.deal import DealState, Kind, MakeClaim, Phase
 from games.preferans.game import CODEC
 from storage.interface import Chat, TableSettings, TableStatus
 from tests.games.test_preferans_deal import allowed, random_deal
@@ -126,3 +126,18 @@ def test_the_look_back_names_who_took_each_trick(seed: int) -> None:
     for state in states:
         for number, trick, taker in completed_tricks(state.view(None)):
             assert taker == state._winner(trick), (number, trick)
+
+
+def test_the_look_back_names_raspasys_first_trick_winner() -> None:
+    """In raspasy the first hand leads trick 2 again (the talon's second card): the taker of
+    trick 1 is not the next trick's leader. The popup names the rules' winner."""
+    checked = 0
+    for seed in range(400):
+        final, _ = random_deal(seed)
+        view = final.view(None)
+        if final.kind is not Kind.RASPASY or len(view.tricks) < 2:
+            continue
+        [(number, first, taker), *_] = completed_tricks(view)
+        assert number == 1 and taker == first.winner(None), seed
+        checked += view.tricks[1].leader != taker
+    assert checked >= 5  # deals where the next leader is not the taker were among them

@@ -36,7 +36,7 @@ from bot.views import Key, Rendered, key_rows
 from bot.views.fair import commitment_lines, seating_commitment
 from bot.views.misc import seating_keys, undo_key
 from bot.views.text import plain_text, user_text
-from games.preferans.cards import Card
+from games.preferans.cards import Card, Suit
 from games.preferans.deal import (
     PASS,
     AnswerClaim,
@@ -93,23 +93,18 @@ def render_table(snap: Snapshot, deal_no: int, view: SeatView, t: Translator) ->
 
 
 def completed_tricks(view: SeatView) -> list[tuple[int, Trick, int | None]]:
-    """(number, trick, who took it) of every completed trick: its taker leads the next one,
-    and the last taker is whoever took one more than the tricks before say."""
+    """(number, trick, who took it) of every completed trick, by the rules' own count
+    (``Trick.winner``): not the next trick's leader, who in raspasy is the first hand again
+    after trick 1."""
     size = len(view.active)
-    done = [(n, trick) for n, trick in enumerate(view.tricks, start=1) if len(trick.plays) == size]
-    found: list[tuple[int, Trick, int | None]] = []
-    counted: dict[int, int] = {}
-    for number, trick in done:
-        taker: int | None = None
-        if number < len(view.tricks):
-            taker = view.tricks[number].leader
-        else:
-            extra = [s for s, n in view.taken.items() if n > counted.get(s, 0)]
-            taker = extra[0] if len(extra) == 1 else None
-        if taker is not None:
-            counted[taker] = counted.get(taker, 0) + 1
-        found.append((number, trick, taker))
-    return found
+    trump = None
+    if view.kind is Kind.GAME and view.contract is not None and view.contract.strain is not None:
+        trump = Suit.of(view.contract.strain)
+    return [
+        (number, trick, trick.winner(trump))
+        for number, trick in enumerate(view.tricks, start=1)
+        if len(trick.plays) == size
+    ]
 
 
 POPUP = 200  # characters Telegram shows in a button's popup
