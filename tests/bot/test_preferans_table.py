@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 
 from bot.callback_data import Act, Button
+from bot.i18n import Translator
 from bot.tables import TableService
 from games.core.registry import find_game
 from games.preferans.cards import PACK
@@ -103,6 +104,9 @@ async def test_three_players_play_preferans_deals_through_the_bot(
             found = _offer(h)
             assert found is not None, "nobody has a button to press"
             user, sent, data = found
+            # A private screen names its group: a player at two groups' tables tells them apart.
+            group = Translator(user.language_code)("pref.private.group", chat="Club")
+            assert group in sent.text, sent.text
             choice = _choose(rng, data)
             if presses % 7 == 0:  # another player's press of it is refused, changing nothing
                 other = PLAYERS[(PLAYERS.index(user) + 1) % 3]

@@ -136,6 +136,8 @@ def render_private(
 ) -> Rendered:
     names = names_of(snap)
     lines = _head(snap, deal_no, view, t)
+    # Which group's table this is: a player at two groups' tables tells the screens apart.
+    lines.insert(1, t("pref.private.group", chat=user_text(snap.chat.title or "—")))
     if seat not in view.active:
         lines.append(t("pref.you_sit_out"))
     lines.extend(_told(view, seat, t))
