@@ -266,16 +266,24 @@ class DealState:
         Claims are not undone (they are answered); a finished deal is not reopened, except that
         the 13th card or the call that ended the auction may be taken back like any other.
         """
+        refused = self.undo_refusal(action.seat)
+        if refused is not None:
+            raise OutOfTurn("undo", refused)
+        state = DealState.replay(self.deal, effective_actions(self.history)[:-1])
+        return replace(state, history=(*self.history, action))
+
+    def undo_refusal(self, seat: Seat) -> Reason | None:
+        """Why ``seat`` may not take back its last action now (None: it may): the one
+        definition both ``apply`` and the views' take-back buttons use."""
         kept = effective_actions(self.history)
         if not kept or self.claim is not None:
-            raise OutOfTurn("undo", Reason.NOTHING_TO_UNDO)
+            return Reason.NOTHING_TO_UNDO
         last = kept[-1]
-        if not isinstance(last, MakeCall | PlayCard) or last.seat is not action.seat:
-            raise OutOfTurn("undo", Reason.NOTHING_TO_UNDO)
+        if not isinstance(last, MakeCall | PlayCard) or last.seat is not seat:
+            return Reason.NOTHING_TO_UNDO
         if self.result is not None and self.result.claimed:
-            raise OutOfTurn("undo", Reason.DEAL_OVER)
-        state = DealState.replay(self.deal, kept[:-1])
-        return replace(state, history=(*self.history, action))
+            return Reason.DEAL_OVER
+        return None
 
     # --- views ------------------------------------------------------------------------
 
@@ -324,6 +332,7 @@ class DealState:
             result=self.result,
             legal_calls=legal_calls,
             legal_cards=legal_cards,
+            undoable=viewer is not None and self.undo_refusal(viewer) is None,
         )
 
 
@@ -348,6 +357,7 @@ class SeatView:
     result: DealResult | None
     legal_calls: tuple[Call, ...]
     legal_cards: frozenset[Card]
+    undoable: bool = False  # the viewer may ask to take back its last action now
 
 
 def effective_actions(history: Iterable[Action]) -> list[Action]:

@@ -133,3 +133,24 @@ async def test_dummy_and_the_tricks_are_on_every_screen_from_the_opening_lead(
         assert await driver.step()
         await h.settle()
     assert checked >= 3
+
+
+async def test_the_take_back_button_is_shown_only_while_it_can_work(h: Harness) -> None:
+    """A waiting player's "take back my last" is on their screen right after their own call,
+    and gone once someone has acted after it (a press then would only say there is nothing
+    to take back)."""
+    await seat_four(h)
+    driver = Driver(h, PLAYERS, random.Random(4))
+    undo = ":un"
+    for _ in range(6):
+        found = driver.actor()
+        assert found is not None
+        caller, _ = found
+        assert await driver.step()
+        await h.settle()
+        mine = h.api.chat_messages(caller.id)[-1]
+        assert any(undo in b.get("callback_data", "") for b in mine.buttons()), mine.text
+        assert await driver.step()  # the next player acts
+        await h.settle()
+        now = h.api.messages[(caller.id, mine.message_id)]
+        assert not any(undo in b.get("callback_data", "") for b in now.buttons()), now.text

@@ -550,8 +550,8 @@ def _quiet(snap: Snapshot, view: SeatView, lines: list[str], t: Translator) -> R
         key = "table.turn_dummy" if view.turn is view.dummy else "table.turn"
         lines.append(t(key, name=_name(snap, view.actor), seat=seat_text(view.turn, lang)))
     lines.append(t("private.not_your_turn"))
-    if len(view.calls) <= (seat - view.dealer) % 4:
-        return Rendered("\n".join(lines))  # nothing done yet: nothing to take back
+    if not view.undoable:  # only while the take-back can work: their action is the last
+        return Rendered("\n".join(lines))
     return Rendered("\n".join(lines), ((undo_key(snap.table_id, snap.deal_no, t),),))
 
 
