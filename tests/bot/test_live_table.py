@@ -154,3 +154,23 @@ async def test_the_take_back_button_is_shown_only_while_it_can_work(h: Harness) 
         await h.settle()
         now = h.api.messages[(caller.id, mine.message_id)]
         assert not any(undo in b.get("callback_data", "") for b in now.buttons()), now.text
+
+
+async def test_a_deals_result_gives_the_part_score(h: Harness) -> None:
+    """At a rubber the part score decides the bidding: each result mid-rubber says what is
+    below the line in the game under way, for both sides, and the totals."""
+    await seat_four(h)
+    driver = Driver(h, PLAYERS, random.Random(8), short=True)
+    assert h.app is not None
+    service = h.app.bot_data["service"]
+    await driver.play_until(lambda: any("BBO" in m.text for m in h.api.chat_messages(GROUP)))
+    await h.settle()
+    result = next(m.text for m in h.api.chat_messages(GROUP) if "BBO" in m.text)
+    rubber = service._live[1].match.rubber
+    line = next(x for x in result.splitlines() if x.startswith("Под чертой:"))
+    totals = rubber.totals()
+    ns, ew = rubber.below_in_game("NS"), rubber.below_in_game("EW")
+    assert line == (f"Под чертой: С-Ю {ns} · В-З {ew} · всего {totals['NS']} : {totals['EW']}"), (
+        line,
+        result,
+    )

@@ -171,6 +171,17 @@ def entry_lines(entries: Sequence[ScoreEntry], rubber: Rubber, t: Translator) ->
     games = rubber.games
     lines = [written] if written else []
     lines.append(t("result.games", ns=games[Side.NS], ew=games[Side.EW]))
+    if not rubber.finished:  # at a rubber the part score decides the bidding
+        totals = rubber.totals()
+        lines.append(
+            t(
+                "result.part_score",
+                ns=rubber.below_in_game(Side.NS),
+                ew=rubber.below_in_game(Side.EW),
+                total_ns=totals[Side.NS],
+                total_ew=totals[Side.EW],
+            )
+        )
     return lines
 
 
