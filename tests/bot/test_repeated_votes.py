@@ -61,6 +61,9 @@ async def test_repeated_votes_write_once_and_post_once(h: Harness) -> None:
     await h.say(PLAYERS[1], GROUP, "/end")
     assert len(h.api.chat_messages(GROUP)) == posts + 1
     assert PLAYERS[0].first_name in proposal.text and PLAYERS[1].first_name in proposal.text
+    # In the rubber's words (a game is a "гейм"), with the table's part-score premium.
+    assert "гейм" in proposal.text and "игра " not in proposal.text
+    assert "— 100" in proposal.text or "— 50" in proposal.text, proposal.text
     # Thirty alternating yes and no from one player: a seat proposes a stop at most twice a
     # deal, so a bounded few events and posts, not one of each a press.
     yes = next(

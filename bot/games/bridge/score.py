@@ -14,7 +14,7 @@ from bot.games.bridge.cards import (
     side_text,
     strain_text,
 )
-from bot.games.bridge.state import bridge_deal, bridge_rubber, rubber_of
+from bot.games.bridge.state import bridge_deal, bridge_options, bridge_rubber, rubber_of
 from bot.i18n import Translator
 from bot.tables import (
     DealFinished,
@@ -300,7 +300,9 @@ def render_end_vote(snap: Snapshot, notice: EndVote, t: Translator) -> Rendered:
     keys = answer_keys(
         snap.table_id, snap.deal_no, Act.END, t("button.end_yes"), t("button.end_no")
     )
-    return Rendered(t("end.proposed", names=agreed, count=len(snap.end_votes)), keys)
+    _, part = bridge_options(snap.settings.options)
+    text = t("end.proposed", names=agreed, count=len(snap.end_votes), part=part)
+    return Rendered(text, keys)
 
 
 def render_scoresheet(snap: Snapshot, t: Translator) -> Rendered:
