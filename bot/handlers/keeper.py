@@ -18,7 +18,11 @@ async def _typed(update: Update, context: BotContext, undo: bool) -> None:
     sheet = await context.service.sheet_for(chat.id, thread_of(update))
     if sheet is None:
         t = await chat_translator(update, context)
-        context.outbox.post(chat.id, thread_of(update), refusal_message(Refusal("keeper_none"), t))
+        # At a table played online, /undo means taking back one's own last call or card:
+        # that is the ↩ button on the player's screen, not the scorekeeper's help.
+        online = await context.service.table_for(chat.id, thread_of(update))
+        key = "undo_online" if undo and online is not None else "keeper_none"
+        context.outbox.post(chat.id, thread_of(update), refusal_message(Refusal(key), t))
         return
     try:
         user = update.effective_user

@@ -168,3 +168,12 @@ async def test_help_names_every_command_of_both_games_the_tables_first(h: Harnes
     await h.say(PLAYERS[1], PLAYERS[1].id, "/help")  # Bob reads English; no table here
     private = h.api.chat_messages(PLAYERS[1].id)[-1].text
     assert private.index("<b>Bridge</b>") < private.index("<b>Preferans</b>")
+
+
+async def test_undo_at_a_table_played_online_says_how_to_take_back(h: Harness) -> None:
+    """/undo at an online table means the player's own last call or card: the answer says
+    where that is (↩ on their screen), not the scorekeeper's help."""
+    await seat_four(h)
+    await h.say(PLAYERS[0], GROUP, "/undo")
+    told = h.api.chat_messages(GROUP)[-1].text
+    assert told == Translator("ru")("refusal.undo_online"), told
