@@ -31,6 +31,7 @@ from bot.plugin import Plugins
 from bot.tables import Refusal, stale_or_forged
 from bot.views import Rendered
 from bot.views.stats import costly_popup
+from bot.views.text import user_text
 from games.errors import RuleError
 
 
@@ -98,6 +99,27 @@ async def show_score(update: Update, context: BotContext) -> None:
     ui = context.plugins.ui(snap.game.name)
     context.outbox.post(chat.id, thread_of(update), ui.scoresheet(snap, group_t))
     ui.score_picture(context.presenter, snap, group_t)
+
+
+async def my_scores(update: Update, context: BotContext) -> None:
+    """/score in a private chat: the sheet of each table the person sits at, each under its
+    group's name (what they meant: their own games' scores)."""
+    chat = update.effective_chat
+    assert chat is not None
+    t = user_translator(update.effective_user, context.config.language)
+    player = await acting_player(update, context)
+    shown = 0
+    for table_id, group in await context.service.tables_of(player.id):
+        try:
+            snap = await context.service.snapshot(table_id)
+        except Refusal:
+            continue  # a scoresheet kept by hand (its group's /score shows it), or set aside
+        sheet = context.plugins.ui(snap.game.name).scoresheet(snap, t)
+        where = t("score.in_group", chat=user_text(group.title or "—"))
+        context.outbox.post(chat.id, None, Rendered(f"{where}\n{sheet.text}"))
+        shown += 1
+    if not shown:
+        context.outbox.post(chat.id, None, _short(t("score.no_tables")))
 
 
 async def leave_command(update: Update, context: BotContext) -> None:
@@ -311,10 +333,9 @@ def handlers(plugins: Plugins) -> list[BaseHandler[Update, BotContext, None]]:
     groups = filters.ChatType.GROUPS
     return [
         CommandHandler(
-            ["score", "leave", "settings", "end", "sub"],
-            group_only,
-            filters=filters.ChatType.PRIVATE,
+            ["leave", "settings", "end", "sub"], group_only, filters=filters.ChatType.PRIVATE
         ),
+        CommandHandler("score", my_scores, filters=filters.ChatType.PRIVATE),
         *(CommandHandler(list(p.ui.commands), opener(p.game)) for p in plugins),
         CommandHandler("score", show_score, filters=groups),
         CommandHandler("leave", leave_command, filters=groups),

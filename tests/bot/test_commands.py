@@ -177,3 +177,18 @@ async def test_undo_at_a_table_played_online_says_how_to_take_back(h: Harness) -
     await h.say(PLAYERS[0], GROUP, "/undo")
     told = h.api.chat_messages(GROUP)[-1].text
     assert told == Translator("ru")("refusal.undo_online"), told
+
+
+async def test_score_in_a_private_chat_shows_my_tables_sheets(h: Harness) -> None:
+    """/score in a private chat: the sheet of each table the person sits at, under its
+    group's name; for someone seated nowhere, where /score works."""
+    await seat_four(h)
+    await h.say(PLAYERS[0], PLAYERS[0].id, "/score")
+    sheet = h.api.chat_messages(PLAYERS[0].id)[-1].text
+    ru = Translator("ru")
+    assert sheet.startswith(ru("score.in_group", chat="Club")), sheet
+    assert "<pre>" in sheet  # the rubber's sheet itself
+    stranger = User(777, "Zed", "en")
+    await h.say(stranger, stranger.id, "/score")
+    told = h.api.chat_messages(stranger.id)[-1].text
+    assert told == Translator("en")("score.no_tables"), told
