@@ -192,3 +192,16 @@ async def test_score_in_a_private_chat_shows_my_tables_sheets(h: Harness) -> Non
     await h.say(stranger, stranger.id, "/score")
     told = h.api.chat_messages(stranger.id)[-1].text
     assert told == Translator("en")("score.no_tables"), told
+
+
+async def test_seats_are_named_as_players_say_them_in_sentences(h: Harness) -> None:
+    """ "Вы сели: Запад (З)", not "на место З" (a letter that reads as a digit beside
+    numbers); a Preferans seat is "место 3", never "место Место 3"."""
+    await seat_four(h)
+    ru, en = Translator("ru"), Translator("en")
+    anna = next(m.text for m in h.api.chat_messages(PLAYERS[0].id) if "Вы сели" in m.text)
+    assert anna.startswith(ru("private.seated", seat="Север (С)", chat="Club")), anna
+    bob = next(m.text for m in h.api.chat_messages(PLAYERS[1].id) if "You are seated" in m.text)
+    assert bob.startswith(en("private.seated", seat="East (E)", chat="Club")), bob
+    for text in (m.text for user in PLAYERS for m in h.api.chat_messages(user.id)):
+        assert "место Место" not in text and "на место З" not in text

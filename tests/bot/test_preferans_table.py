@@ -243,7 +243,8 @@ async def test_a_substitute_mid_deal_and_stopping_early_by_consent(
                 await h.settle()
                 players[1] = dima
                 assert any(
-                    "Дима" in m.text and "вместо" in m.text for m in h.api.chat_messages(GROUP)
+                    "теперь играет Дима" in m.text and "место 2" in m.text
+                    for m in h.api.chat_messages(GROUP)
                 )
             found = _offer(h, players)
             assert found is not None

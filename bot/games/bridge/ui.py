@@ -109,7 +109,8 @@ class BridgeUI(UIBase):
         return card_text(Card.parse(code), language)
 
     def seat_name(self, seat: int, language: str) -> str:
-        return seat_text(Seat(seat), language)
+        """The seat in a sentence: "Запад (З)" (the letter alone reads as a digit there)."""
+        return Translator(language)(f"bridge.seat_label.{Seat(seat).name}")
 
     def seat_code(self, seat: int) -> str:
         return Seat(seat).name

@@ -22,7 +22,6 @@ from bot.games.preferans.state import (
     names_of,
     next_of,
     pulka_options,
-    seat_name,
 )
 from bot.games.preferans.table import (
     render_private,
@@ -101,7 +100,8 @@ class PreferansUI(UIBase):
         return card_text(Card.parse(code), translator(language))
 
     def seat_name(self, seat: int, language: str) -> str:
-        return seat_name(seat, language)
+        """The seat in a sentence: "место 3" (the table's own "Место 3" heads a line)."""
+        return Translator(language)("pref.seat_label", number=seat + 1)
 
     def seat_from_word(self, word: str) -> int | None:
         return int(word) if word in ("0", "1", "2", "3") else None
