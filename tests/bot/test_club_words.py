@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 
 import pytest
 
@@ -221,3 +222,35 @@ def test_a_full_pool_names_whom_it_helped(language: str, said: str) -> None:
     assert all(said not in " ".join(lines) for lines in seen[:5])
     assert [line for line in seen[5] if said in line] == [said]
     assert "+20" in seen[5][0]  # and the whists Dan wrote on her for it
+
+
+NAME_FIELDS = {
+    "name", "names", "payer", "payee", "newcomer", "left", "leaving", "by", "helper",
+    "helped", "dealer", "others", "holder", "player", "kept", "stood",
+}  # fmt: skip
+# Words after which Russian would decline a name (prepositions, and the verbs and nouns
+# that take an object or a genitive here): names cannot be declined reliably, so no
+# message puts one there; it writes around them ("Слово: Боря", "Аня → Вика").
+GOVERNING = {
+    "за", "на", "у", "от", "для", "с", "со", "к", "ко", "о", "об", "про", "вместо", "после",
+    "до", "без", "при", "через", "против", "между", "перед", "над", "под", "по",
+    "заплатил(а)", "заплатил", "отдал(а)", "передал(а)", "ход", "место", "месте",
+}  # fmt: skip
+
+
+def test_no_russian_message_puts_a_name_where_russian_would_decline_it() -> None:
+    from babel.messages.pofile import read_po
+
+    from bot.i18n import LOCALE_DIR
+
+    with open(LOCALE_DIR / "ru" / "LC_MESSAGES" / "messages.po", "rb") as handle:
+        catalogue = read_po(handle)
+    wrong = []
+    for message in catalogue:
+        texts = message.string if isinstance(message.string, tuple) else (message.string,)
+        for text in texts:
+            for found in re.finditer(r"(\S+)\s+\{(\w+)\}", text or ""):
+                word, field = found.group(1).lower().strip("«(,"), found.group(2)
+                if field in NAME_FIELDS and word in GOVERNING:
+                    wrong.append((message.id, found.group(0)))
+    assert wrong == [], wrong

@@ -213,7 +213,7 @@ async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_th
         drawn = [i for i in results[:-1] if any(m.kind == "photo" for m in group[i + 1 : i + 3])]
         assert len(results) >= 2 and len(drawn) >= len(results) - 2, (len(results), len(drawn))
         written = "Written — " if language == "en" else "Записано — "
-        on = "whists on" if language == "en" else "висты на"
+        on = "whists → " if language == "en" else "висты → "
         assert any(written in m.text and on in m.text for m in h.api.chat_messages(GROUP))
         if language == "en":
             assert "Running accounts" in result.text and "whists" in result.text

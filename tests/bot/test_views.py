@@ -95,7 +95,7 @@ def test_the_group_follows_the_auction_call_by_call_and_names_whose_call_it_is()
     grid = table.text.split("<pre>")[1].split("</pre>")[0].splitlines()
     assert grid[1].split() == ["1♠", "?"] and "▶ To call: PE (E)" in table.text
     ru = render_table(snapshot(state), 1, state.view(None), (False, False), Translator("ru"), "b")
-    assert "▶ Слово за PE (В)" in ru.text
+    assert "▶ Слово: PE (В)" in ru.text
 
 
 def test_group_view_shows_dummy_only_after_the_lead_and_names_trick_winners() -> None:
