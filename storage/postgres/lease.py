@@ -62,8 +62,6 @@ class ActiveLock:
             if stranger:
                 raise NotOurDatabase(f"{safe_url(self.url)} holds another program's tables")
             await self._conn.execute(LEASE_TABLE)
-            # A taking waits for the holder's write transactions; never for longer than this.
-            await self._conn.execute(f"SET lock_timeout = '{TAKE_WAIT_MS}ms'")
         return self._conn
 
     async def try_take(self) -> bool:
@@ -72,17 +70,21 @@ class ActiveLock:
         asked = time.monotonic()
         try:
             conn = await self._connect()
-            epoch = await conn.fetchval(
-                "INSERT INTO bot_lease AS l (id, holder, epoch, backend, expires_at) "
-                "VALUES (1, $1, 1, pg_backend_pid(), now() + make_interval(secs => $2)) "
-                "ON CONFLICT (id) DO UPDATE SET holder = $1, epoch = l.epoch + 1, "
-                "backend = pg_backend_pid(), expires_at = now() + make_interval(secs => $2) "
-                "WHERE l.expires_at < now() "
-                "OR NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = l.backend) "
-                "RETURNING epoch",
-                self.holder,
-                self.ttl,
-            )
+            async with conn.transaction():
+                # A taking waits for the holder's write transactions, never longer than this
+                # (this taking only: the holder's own renewals wait as long as they must).
+                await conn.execute(f"SET LOCAL lock_timeout = '{TAKE_WAIT_MS}ms'")
+                epoch = await conn.fetchval(
+                    "INSERT INTO bot_lease AS l (id, holder, epoch, backend, expires_at) "
+                    "VALUES (1, $1, 1, pg_backend_pid(), now() + make_interval(secs => $2)) "
+                    "ON CONFLICT (id) DO UPDATE SET holder = $1, epoch = l.epoch + 1, "
+                    "backend = pg_backend_pid(), expires_at = now() + make_interval(secs => $2) "
+                    "WHERE l.expires_at < now() "
+                    "OR NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = l.backend) "
+                    "RETURNING epoch",
+                    self.holder,
+                    self.ttl,
+                )
         except asyncpg.LockNotAvailableError:
             await self._end_expired_holders()
             return False
@@ -96,16 +98,18 @@ class ActiveLock:
         return True
 
     async def _end_expired_holders(self) -> None:
-        """The lease row is held by transactions of a holder whose lease has expired (a process
-        frozen inside a write, its session not idle so the server's idle timeout spares it):
-        they may no longer commit anything, so their sessions are ended, and the next taking
-        goes through. Nothing happens while the lease is still valid."""
+        """The lease row is held by transactions of a holder whose lease has expired or whose
+        process is gone (frozen inside a write, its session not idle so the server's idle
+        timeout spares it; or killed, its sessions not yet reaped): they may no longer commit
+        anything, so their sessions are ended, and the next taking goes through. Nothing
+        happens while the lease is still its holder's."""
         with contextlib.suppress(asyncpg.PostgresError):
             await self._conn.execute(
                 "SELECT pg_terminate_backend(l.pid) FROM pg_locks l "
                 "WHERE l.relation = 'bot_lease'::regclass AND l.granted "
                 "AND l.pid <> pg_backend_pid() "
-                "AND EXISTS (SELECT 1 FROM bot_lease WHERE id = 1 AND expires_at < now())"
+                "AND EXISTS (SELECT 1 FROM bot_lease b WHERE b.id = 1 AND (b.expires_at < now() "
+                "OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = b.backend)))"
             )
 
     async def renew(self, timeout: float) -> None:
