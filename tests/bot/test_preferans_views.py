@@ -86,6 +86,9 @@ def test_every_screen_shows_only_what_its_reader_may_see(seed: int, language: st
             for menu in menus:
                 screen = render_private(snap, seat, 3, view, t, menu)
                 assert shown(screen.text) <= allowed(state, seat), (seat, state.phase, screen.text)
+                assert " 0 карт" not in screen.text and " 0 cards" not in screen.text
+                if menu.count(".") == 2 and menu != "drop.SA.SA":  # both chosen: confirm
+                    assert t("pref.discard_chosen") in screen.text, screen.text
                 actions = set()
                 for row in screen.keys:
                     for key in row:

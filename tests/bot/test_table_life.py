@@ -148,7 +148,7 @@ async def test_a_rubber_stopped_early_by_all_four_is_scored_unfinished(h: Harnes
         assert found is not None
         expected = points if (i - index) % 2 == 0 else -points
         assert balances[found.id] == expected
-    assert any("не доигран" in m.text for m in h.api.chat_messages(GROUP))
+    assert any("(досрочно)" in m.text for m in h.api.chat_messages(GROUP))
     # The abandoned deal's buttons are withdrawn, and a press on one changes nothing.
     assert all(h.action_message(p) is None for p in PLAYERS)
     answer = await h.press(user, held, stale)

@@ -256,7 +256,10 @@ def _discard_keys(
     assert view.viewer is not None
     hand = view.hands.get(view.viewer, frozenset())
     picked = picked_cards(menu, hand)
-    lines.append(t("pref.discard_ask", count=2 - len(picked)))
+    if len(picked) < 2:
+        lines.append(t("pref.discard_ask", count=2 - len(picked)))
+    else:  # both chosen: not "ещё 0 карт", but what is left to do
+        lines.append(t("pref.discard_chosen"))
 
     def pick(card: Card) -> Key:
         chosen = [c for c in picked if c != card] if card in picked else [*picked, card]
