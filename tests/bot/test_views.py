@@ -24,7 +24,7 @@ from bot.tables import Holder, Refusal, Snapshot
 from bot.views.money import ledger_csv
 from games.bridge.calls import Call
 from games.bridge.cards import FULL_DECK, Card, Deal, Seat, sort_hand
-from games.bridge.deal import DealState, MakeCall, PlayCard
+from games.bridge.deal import AnswerClaim, DealState, MakeCall, MakeClaim, PlayCard
 from games.core.registry import find_game
 from games.errors import Reason
 from storage.interface import Chat, ChatSettings, LedgerRow, TableSettings, TableStatus
@@ -330,3 +330,26 @@ def test_every_screen_shows_the_latest_call_or_card_over_whole_deals() -> None:
             for seat in Seat:
                 text = render_private(snapshot(state), 1, state.view(seat), (False, False), t)
                 assert shown in text.text, (seed, seat, shown, text.text)
+
+
+def test_the_table_shows_a_claims_tricks_and_no_tricks_for_a_passed_out_deal() -> None:
+    """After an accepted claim the group table gives the tricks the claim gave (not those
+    played before it); a passed-out deal shows no tricks line at all."""
+    t = Translator("en")
+    passed = DealState.new(SUITED)
+    for _ in range(4):
+        passed = passed.apply(MakeCall(passed.actor or Seat.N, Call.parse("P")))
+    assert passed.result is not None
+    text = render_table(snapshot(passed), 1, passed.view(None), (False, False), t, "bot").text
+    assert "Tricks:" not in text
+    state = DealState.new(SUITED)
+    for call in ("1S", "P", "P", "P"):
+        state = state.apply(MakeCall(state.actor or Seat.N, Call.parse(call)))
+    for seat, card in ((Seat.E, "HA"), (Seat.N, "D2"), (Seat.W, "C2"), (Seat.N, "S2")):
+        state = state.apply(PlayCard(seat, Card.parse(card)))
+    state = state.apply(MakeClaim(Seat.N, 12))
+    state = state.apply(AnswerClaim(Seat.E, True)).apply(AnswerClaim(Seat.W, True))
+    assert state.result is not None and state.result.claimed
+    text = render_table(snapshot(state), 1, state.view(None), (False, False), t, "bot").text
+    assert "By the claim: N-S 13 · E-W 0" in text, text
+    assert "Tricks: N-S 1" not in text

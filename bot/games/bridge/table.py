@@ -256,7 +256,13 @@ def render_table(
     last = _last_trick_line(view, t)
     if last:
         lines.append(last)
-    if view.phase is not Phase.AUCTION:
+    result = view.result
+    if result is not None and result.claimed and result.declarer is not None:
+        # The deal ended by a claim: the tricks it gave, not those played before it.
+        side = result.declarer.side
+        made = {side: result.declarer_tricks, side.other: 13 - result.declarer_tricks}
+        lines.append(t("table.tricks_claimed", ns=made[Side.NS], ew=made[Side.EW]))
+    elif view.phase is not Phase.AUCTION and view.contract is not None:  # none when passed out
         lines.append(t("table.tricks", ns=view.tricks_won[Side.NS], ew=view.tricks_won[Side.EW]))
     if view.claim is not None:
         lines.append(
