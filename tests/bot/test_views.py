@@ -348,6 +348,8 @@ def test_the_table_shows_a_claims_tricks_and_no_tricks_for_a_passed_out_deal() -
     for seat, card in ((Seat.E, "HA"), (Seat.N, "D2"), (Seat.W, "C2"), (Seat.N, "S2")):
         state = state.apply(PlayCard(seat, Card.parse(card)))
     state = state.apply(MakeClaim(Seat.N, 12))
+    claimed = render_table(snapshot(state), 1, state.view(None), (False, False), t, "bot").text
+    assert "🏳 PN (N) claims 12 of 12" in claimed, claimed  # who, and of how many
     state = state.apply(AnswerClaim(Seat.E, True)).apply(AnswerClaim(Seat.W, True))
     assert state.result is not None and state.result.claimed
     text = render_table(snapshot(state), 1, state.view(None), (False, False), t, "bot").text

@@ -265,9 +265,9 @@ def render_table(
     elif view.phase is not Phase.AUCTION and view.contract is not None:  # none when passed out
         lines.append(t("table.tricks", ns=view.tricks_won[Side.NS], ew=view.tricks_won[Side.EW]))
     if view.claim is not None:
-        lines.append(
-            t("table.claim", seat=seat_text(view.claim.claimant, lang), tricks=view.claim.tricks)
-        )
+        claimant, left = view.claim.claimant, 13 - sum(view.tricks_won.values())
+        name, seat = _name(snap, claimant), seat_text(claimant, lang)
+        lines.append(t("table.claim", name=name, seat=seat, tricks=view.claim.tricks, left=left))
     fair = commitment_lines(snap, deal_no + 1, t)  # the last line, whatever comes above
     if snap.status is not TableStatus.PLAYING and view.result is None:
         lines.append(t("private.stopped"))
