@@ -254,3 +254,24 @@ def test_no_russian_message_puts_a_name_where_russian_would_decline_it() -> None
                 if field in NAME_FIELDS and word in GOVERNING:
                     wrong.append((message.id, found.group(0)))
     assert wrong == [], wrong
+
+
+def test_the_english_catalogue_writes_english_and_the_fair_lines_use_players_words() -> None:
+    """English quotes and numbers in English («…» and № are Russian typography); the fair
+    lines say "the number of the players' last press", not a coined "players' value"."""
+    from babel.messages.pofile import read_po
+
+    from bot.i18n import LOCALE_DIR
+
+    found = {}
+    for language in ("en", "ru"):
+        with open(LOCALE_DIR / language / "LC_MESSAGES" / "messages.po", "rb") as handle:
+            found[language] = [
+                text
+                for m in read_po(handle)
+                for text in (m.string if isinstance(m.string, tuple) else (m.string,))
+            ]
+    for text in found["en"]:
+        assert not any(mark in text for mark in "«»№"), text
+        assert "players' value" not in text, text
+    assert not any("ход игроков" in text for text in found["ru"])
