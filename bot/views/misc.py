@@ -194,10 +194,29 @@ def next_in(options: list[T], current: T) -> T:
 def end_vote_message(screens: Screens, snap: Snapshot, content: Rendered, fresh: bool) -> None:
     """The vote on stopping the match now is one message: a new proposal (``fresh``) is posted
     at the bottom of the chat, and every answer after it edits that message."""
-    key = f"vote:end:{snap.deal_no}"
+    vote_message(screens, snap, "end", content, fresh)
+
+
+def undo_vote_message(screens: Screens, snap: Snapshot, content: Rendered, fresh: bool) -> None:
+    """A take-back question is one message: asked (``fresh``) at the bottom of the chat, then
+    edited to its outcome, its buttons gone."""
+    vote_message(screens, snap, "undo", content, fresh)
+
+
+def vote_message(
+    screens: Screens, snap: Snapshot, what: str, content: Rendered, fresh: bool
+) -> None:
+    key = f"vote:{what}:{snap.deal_no}"
     if fresh:
         screens.outbox.forget(snap.table_id, key)
     screens.outbox.want(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, content)
+
+
+def close_end_vote(screens: Screens, snap: Snapshot, deal_no: int, content: Rendered) -> None:
+    """The match was stopped: its stop vote, if this process showed one, says so and loses its
+    buttons (it kept "agreed 3/4" and its buttons)."""
+    key = f"vote:end:{deal_no}"
+    screens.outbox.update(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, content)
 
 
 S = TypeVar("S", bound=int)  # a game's seat (bridge's Seat is an int too)

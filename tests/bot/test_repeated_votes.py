@@ -123,3 +123,38 @@ def _deal_no(h: Harness) -> int:
     assert h.app is not None
     live = h.app.bot_data["service"]._live.get(1)
     return 0 if live is None else int(live.deal_no)
+
+
+async def test_a_decided_question_is_its_one_message_edited_to_the_outcome(h: Harness) -> None:
+    """A take-back question, once answered, becomes its outcome in the same message with no
+    buttons (not a second post under a question still offering them); the stop vote, once
+    the match is stopped, says so and loses its buttons."""
+    await seat_four(h)
+    driver = Driver(h, PLAYERS, random.Random(9))
+    found = driver.actor()
+    assert found is not None
+    caller, _ = found
+    assert await driver.step()
+    await h.settle()
+    screen = h.api.chat_messages(caller.id)[-1]
+    undo = next(b["callback_data"] for b in screen.buttons() if b["callback_data"].endswith(":un"))
+    await h.press(caller, screen, undo)
+    await h.settle()
+    question = h.api.chat_messages(GROUP)[-1]
+    asked, posts = question.text, len(h.api.chat_messages(GROUP))
+    allow = next(
+        b["callback_data"] for b in question.buttons() if b["callback_data"].endswith(":ua:y")
+    )
+    seat = PLAYERS.index(caller)
+    for opponent in (PLAYERS[(seat + 1) % 4], PLAYERS[(seat + 3) % 4]):
+        await h.press(opponent, question, allow)
+    await h.settle()
+    now = h.api.messages[(GROUP, question.message_id)]
+    assert not now.buttons() and now.text != asked, now.text
+    assert len(h.api.chat_messages(GROUP)) == posts  # edited, not posted again
+    await h.say(PLAYERS[0], GROUP, "/end")
+    vote = next(m for m in h.api.chat_messages(GROUP) if ":end:y" in str(m.buttons()))
+    for user in PLAYERS[1:]:
+        await h.say(user, GROUP, "/end")
+    now = h.api.messages[(GROUP, vote.message_id)]
+    assert not now.buttons() and now.text == Translator("ru")("end.done"), now.text

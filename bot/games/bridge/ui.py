@@ -45,7 +45,7 @@ from bot.tables import (
     UndoAsked,
 )
 from bot.views import Rendered
-from bot.views.misc import end_vote_message
+from bot.views.misc import close_end_vote, end_vote_message, undo_vote_message
 from bot.views.text import user_text
 from games.bridge.cards import Card, Deal, Seat, Side
 from games.bridge.deal import DealState
@@ -203,14 +203,16 @@ class BridgeUI(UIBase):
             )
             post(chat, thread, Rendered(text))
         elif isinstance(notice, UndoAsked):
-            post(chat, thread, render_undo_asked(snap, notice, t))
+            undo_vote_message(screens, snap, render_undo_asked(snap, notice, t), fresh=True)
         elif isinstance(notice, UndoAnswered):
-            post(chat, thread, render_undo_answered(snap, notice, t))
+            undo_vote_message(screens, snap, render_undo_answered(snap, notice, t), fresh=False)
         elif isinstance(notice, EndVote):
             fresh = notice.agree and len(snap.end_votes) == 1
             end_vote_message(screens, snap, render_end_vote(snap, notice, t), fresh)
         elif isinstance(notice, MatchFinished):
             state = deal_of(snap)
+            if notice.unfinished:
+                close_end_vote(screens, snap, snap.deal_no, Rendered(t("end.done")))
             if notice.unfinished and state is not None and state.result is None:
                 self._deal(screens, snap, snap.deal_no, state, vulnerability(snap))  # withdrawn
             post(chat, thread, render_rubber_result(snap, notice, t))

@@ -47,7 +47,7 @@ from bot.tables import (
 )
 from bot.views import Rendered
 from bot.views.fair import reveal_lines
-from bot.views.misc import answer_keys, end_vote_message
+from bot.views.misc import answer_keys, close_end_vote, end_vote_message, undo_vote_message
 from bot.views.stats import costly_key
 from bot.views.text import user_text
 from games.errors import OutOfTurn, Reason
@@ -181,6 +181,8 @@ class PreferansUI(UIBase):
                 post_pulka_picture(screens.outbox, snap, match, t)
         elif isinstance(notice, MatchFinished):
             state = deal_of(snap)
+            if notice.unfinished:
+                close_end_vote(screens, snap, snap.deal_no, Rendered(t("pref.end.done")))
             if notice.unfinished and state is not None and state.result is None:
                 # Stopped mid-deal: its screens say so and lose their buttons (as bridge's do).
                 self._deal(screens, snap, snap.deal_no, state)
@@ -194,12 +196,13 @@ class PreferansUI(UIBase):
                 snap.table_id, snap.deal_no, Act.UNDO_ANSWER, t("button.allow"), t("button.refuse")
             )
             who = user_text(names.get(notice.seat, "—"))
-            post(chat, thread, Rendered(t("pref.undo.asked", name=who, others=others), keys))
+            asked = Rendered(t("pref.undo.asked", name=who, others=others), keys)
+            undo_vote_message(screens, snap, asked, fresh=True)
         elif isinstance(notice, UndoAnswered):
             asker = user_text(names.get(notice.asker, "—"))
             by = user_text(names.get(notice.by, "—"))
             key = "pref.undo.allowed" if notice.allowed else "pref.undo.refused"
-            post(chat, thread, Rendered(t(key, name=asker, by=by)))
+            undo_vote_message(screens, snap, Rendered(t(key, name=asker, by=by)), fresh=False)
         elif isinstance(notice, EndVote):
             holder = snap.seats.get(notice.seat)
             name = user_text(holder.name) if holder is not None else "—"
