@@ -80,33 +80,23 @@ class Handling:
 
     def __init__(self) -> None:
         self._open: set[int] = set()
-        self._idle: asyncio.Event | None = None
-
-    def _event(self) -> asyncio.Event:
-        if self._idle is None:
-            self._idle = asyncio.Event()
-            if not self._open:
-                self._idle.set()
-        return self._idle
+        self._idle = asyncio.Event()  # set while nothing handed over is unhandled
+        self._idle.set()
 
     def taken(self, update_ids: list[int]) -> None:
         if update_ids:
             self._open.update(update_ids)
-            self._event().clear()
+            self._idle.clear()
 
     def done(self, update_id: int) -> None:
         self._open.discard(update_id)
         if not self._open:
-            self._event().set()
-
-    @property
-    def open(self) -> int:
-        return len(self._open)
+            self._idle.set()
 
     async def settled(self) -> None:
         """Until every update handed over is handled, for at most ``HOLD_S``."""
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._event().wait(), self.HOLD_S)
+            await asyncio.wait_for(self._idle.wait(), self.HOLD_S)
 
 
 class SlimUpdates(_Wrapper):
@@ -169,7 +159,6 @@ class Fenced(_Wrapper):
         super().__init__(inner)
         self._allowed = allowed
         self.gate(allowed)  # checked again as the request leaves
-        self.dropped = 0  # answers that came back after the lease's time: taken as failed
 
     async def do_request(
         self,
@@ -189,7 +178,6 @@ class Fenced(_Wrapper):
         if not self._allowed():
             # Frozen while it was on the way: whatever it did, this process may not count it
             # done (record a message as shown, confirm updates): its successor does that.
-            self.dropped += 1
             raise NetworkError("answered after the lease's time: dropped")
         return answer
 

@@ -28,6 +28,10 @@ from storage.interface import LeaseLost, NotOurDatabase, StorageError
 from storage.postgres import safe_url
 from storage.postgres.schema import LEASE_TABLE
 
+# The lease row ``l`` is free to take: it expired (its holder stopped renewing), or its holder's
+# connection is gone (the process died). The taking and the ending of a free lease's leftover
+# sessions read this one definition.
+FREE = "(l.expires_at < now() OR NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = l.backend))"
 TAKE_WAIT_MS = 1000  # how long a taking waits for the row's lock before it looks why
 
 
@@ -79,9 +83,7 @@ class ActiveLock:
                     "VALUES (1, $1, 1, pg_backend_pid(), now() + make_interval(secs => $2)) "
                     "ON CONFLICT (id) DO UPDATE SET holder = $1, epoch = l.epoch + 1, "
                     "backend = pg_backend_pid(), expires_at = now() + make_interval(secs => $2) "
-                    "WHERE l.expires_at < now() "
-                    "OR NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = l.backend) "
-                    "RETURNING epoch",
+                    f"WHERE {FREE} RETURNING epoch",
                     self.holder,
                     self.ttl,
                 )
@@ -105,11 +107,10 @@ class ActiveLock:
         happens while the lease is still its holder's."""
         with contextlib.suppress(asyncpg.PostgresError):
             await self._conn.execute(
-                "SELECT pg_terminate_backend(l.pid) FROM pg_locks l "
-                "WHERE l.relation = 'bot_lease'::regclass AND l.granted "
-                "AND l.pid <> pg_backend_pid() "
-                "AND EXISTS (SELECT 1 FROM bot_lease b WHERE b.id = 1 AND (b.expires_at < now() "
-                "OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = b.backend)))"
+                "SELECT pg_terminate_backend(k.pid) FROM pg_locks k "
+                "WHERE k.relation = 'bot_lease'::regclass AND k.granted "
+                "AND k.pid <> pg_backend_pid() "
+                f"AND EXISTS (SELECT 1 FROM bot_lease l WHERE l.id = 1 AND {FREE})"
             )
 
     async def renew(self, timeout: float) -> None:
