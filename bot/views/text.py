@@ -9,6 +9,7 @@ cut so a table still fits a phone.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from html import escape
 
 NAME_LIMIT = 40
@@ -29,3 +30,82 @@ def plain_text(text: str, limit: int = NAME_LIMIT) -> str:
     if any(unicodedata.bidirectional(c) in ("R", "AL") for c in cleaned):
         cleaned = f"{FSI}{cleaned}{PDI}"
     return cleaned or "?"
+
+
+ROBOT_MARK = "🤖"
+PHONE = 32  # display cells of a monospace line a phone shows whole
+
+
+def cells(text: str) -> int:
+    """The width of ``text`` in a monospaced block: a wide character (an emoji, a CJK letter)
+    takes two cells; a combining mark or a format character (the RTL isolates) none.
+
+    >>> cells("Аня"), cells("🤖1"), cells("\u2068שלום\u2069")
+    (3, 3, 4)
+    """
+    return sum(
+        0
+        if unicodedata.combining(c) or unicodedata.category(c) == "Cf"
+        else 2
+        if unicodedata.east_asian_width(c) in "WF"
+        else 1
+        for c in text
+    )
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` cleaned as :func:`plain_text` and cut to ``width`` display cells (the cut
+    marked "…"), for a monospace column; not escaped.
+
+    >>> fit("Геннадий Петрович", 8), fit("Аня", 8), fit("🐻🐻🐻🐻🐻", 5)
+    ('Геннади…', 'Аня', '🐻🐻…')
+    """
+    cleaned = plain_text(text, 10 * width).strip(FSI + PDI)
+    if cells(cleaned) > width:
+        cut = ""
+        for c in cleaned:
+            if cells(cut + c) > width - 1:
+                break
+            cut += c
+        cleaned = cut.rstrip() + "…"
+    if any(unicodedata.bidirectional(c) in ("R", "AL") for c in cleaned):
+        cleaned = f"{FSI}{cleaned}{PDI}"
+    return cleaned
+
+
+def short_names(names: Mapping[int, str], width: int, robot: str = ROBOT_MARK) -> dict[int, str]:
+    """Each seat's name cut to ``width`` cells for a sheet's column (its first word, so a
+    column head is one word), every label distinct:
+    robots (all called "🤖 Робот") become 🤖1, 🤖2 in seat order, and names that a cut makes
+    equal get their seat's number. ``robot`` marks a robot where the emoji cannot be drawn
+    (a picture's font has none).
+
+    >>> short_names({0: "🤖 Робот", 1: "Аня", 2: "🤖 Робот"}, 6)
+    {0: '🤖1', 1: 'Аня', 2: '🤖2'}
+    >>> short_names({0: "Геннадий Петрович", 1: "Аня Б."}, 8)
+    {0: 'Геннадий', 1: 'Аня'}
+    >>> short_names({0: "Александра", 1: "Александр"}, 6)
+    {0: 'Алек…1', 1: 'Алек…2'}
+    """
+    labels: dict[int, str] = {}
+    robots = 0
+    for seat in sorted(names):
+        name = names[seat].strip()
+        if name.startswith(ROBOT_MARK) or name == robot.strip():
+            robots += 1
+            labels[seat] = f"{robot}{robots}"
+        else:
+            labels[seat] = fit(_first_word(name), width)
+    seen: dict[str, int] = {}
+    for label in labels.values():
+        seen[label] = seen.get(label, 0) + 1
+    for seat, label in labels.items():
+        if seen[label] > 1:
+            number = str(seat + 1)
+            labels[seat] = fit(_first_word(names[seat]), width - len(number)) + number
+    return labels
+
+
+def _first_word(name: str) -> str:
+    words = plain_text(name).strip(FSI + PDI).split()
+    return words[0] if words else "?"

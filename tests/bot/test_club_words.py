@@ -107,9 +107,16 @@ def test_the_pulka_sheets_rows_line_up_and_say_whose_whists(language: str) -> No
         [10, 4, 0], [2, 0, 6], [[0, 12, 4], [3, 0, 0], [0, 8, 0]], names, Translator(language)
     )
     rows = text.splitlines()
-    assert len({len(row) for row in rows[:6]}) == 1, rows  # every number under its name
-    assert [row.split()[0] for row in rows[3:6]] == ["Аня→", "Борис→", "Вика→"]
-    assert rows[3].split()[1:] == ["·", "12", "4"]
+    assert len({len(row) for row in rows[:3]}) == 1, rows  # every number under its name
+    # one row per pair written, its number in a column: "Аня→Борис 12"
+    pairs = [row.split() for row in rows[4:]]
+    assert pairs == [
+        ["Аня→Борис", "12"],
+        ["Аня→Вика", "4"],
+        ["Борис→Аня", "3"],
+        ["Вика→Борис", "8"],
+    ]
+    assert len({len(row) for row in rows[4:]}) == 1, rows
 
 
 @pytest.mark.parametrize("language", ["ru", "en"])

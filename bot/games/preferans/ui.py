@@ -30,7 +30,7 @@ from bot.games.preferans.table import (
 )
 from bot.games.preferans.views import (
     card_text,
-    hand_lines,
+    full_deal_block,
     pulka_block,
     result_line,
 )
@@ -78,14 +78,7 @@ async def _result_with_analysis(
         *analysis_lines(await analysis_of(final), t),
         pulka_block(match.pulka, names, t),
         t("pref.full_deal"),
-        "<pre>"
-        + "\n\n".join(
-            user_text(names.get(s, "—")) + "\n" + "\n".join(hand_lines(h, t))
-            for s, h in sorted(view.hands.items())
-        )
-        + "\n\n"
-        + t("pref.talon", cards=" ".join(card_text(c, t) for c in view.talon))
-        + "</pre>",
+        full_deal_block(view, names, t),
         *reveal_lines(notice.fair, t),
     ]
     return Rendered("\n".join(lines), ((costly_key(snap.table_id, notice.deal_no, t),),))

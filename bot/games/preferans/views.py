@@ -11,7 +11,7 @@ from html import escape
 
 from bot.i18n import Translator
 from bot.views.amounts import account_lines, amount
-from bot.views.text import user_text
+from bot.views.text import PHONE, cells, fit, short_names, user_text
 from games.preferans.bids import Bid
 from games.preferans.cards import Card, Rank, Suit
 from games.preferans.deal import Kind, Phase, Result, SeatView, Trick
@@ -130,9 +130,22 @@ def hands_block(view: SeatView, names: Mapping[int, str], t: Translator) -> str:
     order = sorted(view.hands, key=lambda s: (s != view.viewer, s))
     blocks = []
     for seat in order:
-        head = t("pref.your_hand") if seat == view.viewer else user_text(names.get(seat, "—"))
+        head = (
+            t("pref.your_hand") if seat == view.viewer else escape(fit(names.get(seat, "—"), PHONE))
+        )
         blocks.append(head + "\n" + escape("\n".join(hand_lines(view.hands[seat], t))))
     return "<pre>" + "\n\n".join(blocks) + "</pre>" if blocks else ""
+
+
+def full_deal_block(view: SeatView, names: Mapping[int, str], t: Translator) -> str:
+    """The deal's hands after the result, each under its holder's name (cut to fit a
+    phone), and the talon."""
+    blocks = [
+        escape(fit(names.get(s, "—"), PHONE)) + "\n" + escape("\n".join(hand_lines(h, t)))
+        for s, h in sorted(view.hands.items())
+    ]
+    talon = t("pref.talon", cards=" ".join(card_text(c, t) for c in view.talon))
+    return "<pre>" + "\n\n".join([*blocks, talon]) + "</pre>"
 
 
 def result_line(result: Result, names: Mapping[int, str], t: Translator) -> str:
@@ -164,22 +177,39 @@ def sheet_text(
     names: Mapping[int, str],
     t: Translator,
 ) -> str:
-    """The pulka as a phone-width table: pool, gora, then whists written on each other."""
+    """The pulka as a phone-width table (at most :data:`PHONE` cells for any names and four
+    players): pool and gora under short column heads, then one row per pair of whists
+    written ("Аня→Боря 20"). Escaped, for a ``<pre>`` block; the legend goes under it."""
     seats = range(len(pool))
-    width = max(8, *(len(names.get(s, "—")[:10]) for s in seats))
+    heads = [t("pref.sheet.pool"), t("pref.sheet.gora")]
+    label = max(cells(h) for h in heads)
+    column = min(10, (PHONE - label) // len(pool))
+    short = short_names({s: names.get(s, "—") for s in seats}, column - 1)
+
+    def row(head: str, values: list[str]) -> str:
+        return pad(head, label) + "".join(" " * (column - cells(v)) + v for v in values)
+
     lines = [
-        " " * 7 + "".join(f"{names.get(s, '—')[:10]:>{width + 1}}" for s in seats),
-        f"{t('pref.sheet.pool'):<7}" + "".join(f"{pool[s]:>{width + 1}}" for s in seats),
-        f"{t('pref.sheet.gora'):<7}" + "".join(f"{gora[s]:>{width + 1}}" for s in seats),
+        row("", [short[s] for s in seats]),
+        row(heads[0], [str(pool[s]) for s in seats]),
+        row(heads[1], [str(gora[s]) for s in seats]),
     ]
-    # A row of whists per writer, under the names they are written on: "Аня→" reads "Аня's
-    # whists on" each column's player; every label as wide as "Пуля" and "Гора" are.
-    for writer in seats:
-        row = "".join(f"{'·' if writer == on else whists[writer][on]:>{width + 1}}" for on in seats)
-        label = t("pref.sheet.whists_by", name=names.get(writer, "—")[:5])
-        lines.append(f"{label:<7}" + row)
-    lines.append(t("pref.sheet.whists_legend"))
+    pairs = [
+        (t("pref.sheet.whists_pair", writer=short[w], on=short[o]), str(whists[w][o]))
+        for w in seats
+        for o in seats
+        if w != o and whists[w][o]
+    ]
+    if pairs:
+        wide = max(cells(pair) for pair, _ in pairs) + max(len(n) for _, n in pairs) + 1
+        lines.append(t("pref.sheet.whists"))
+        lines += [pad(pair, wide - len(n)) + n for pair, n in pairs]
     return escape("\n".join(lines))
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` followed by spaces to ``width`` display cells."""
+    return text + " " * (width - cells(text))
 
 
 def pulka_block(pulka: Pulka, names: Mapping[int, str], t: Translator) -> str:
@@ -187,7 +217,9 @@ def pulka_block(pulka: Pulka, names: Mapping[int, str], t: Translator) -> str:
     state = pulka.state()
     pool, gora = list(state["pool"]), list(state["gora"])
     whists = [list(row) for row in state["whists"]]
-    return f"<pre>{sheet_text(pool, gora, whists, names, t)}</pre>"
+    block = f"<pre>{sheet_text(pool, gora, whists, names, t)}</pre>"
+    written = any(value for row in whists for value in row)
+    return f"{block}\n{t('pref.sheet.whists_legend')}" if written else block
 
 
 def settlement_lines(
