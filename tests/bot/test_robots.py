@@ -165,6 +165,13 @@ async def test_three_robots_and_a_person_play_a_rubber(h: Harness) -> None:
     assert not re.search(r"🤖 \S+ Пас: \d+–\d+ оч\.$", group, re.M)  # no note that says nothing
     # A robot defended a deal played: the robots' signalling agreement is on the table.
     assert RU("robot.signals") in group
+    # ...in one short line at the table's foot (the fair-deal line only under it).
+    assert len(RU("robot.signals")) <= 200
+    for m in h.api.chat_messages(GROUP):
+        for _, text in m.history:
+            if RU("robot.signals") in text:
+                after = text.split(RU("robot.signals"))[1].strip().splitlines()
+                assert all(line.startswith("🔐") for line in after), text
     # The rubber is practice: written, shown, and out of money.
     assert "Тренировочный счёт" in group and "amount." not in group  # counts, not keys
     await h.say(ANNA, GROUP, "/ledger")

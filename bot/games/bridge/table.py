@@ -7,7 +7,6 @@ from the kibitzer's view (no hand but dummy's after the opening lead), a player'
 from __future__ import annotations
 
 import functools
-import unicodedata
 from html import escape
 
 from bot.callback_data import Act, Button, action_data
@@ -28,7 +27,7 @@ from bot.views import Key, Rendered, key_rows
 from bot.views.amounts import money
 from bot.views.fair import commitment_lines, seating_commitment
 from bot.views.misc import seating_keys, undo_key
-from bot.views.text import plain_text, user_text
+from bot.views.text import PHONE, cells, fit, user_text
 from games.bridge.bidding import read_auction
 from games.bridge.calls import Call, CallKind
 from games.bridge.cards import Card, Deal, Seat, Side, Suit, sort_hand
@@ -164,7 +163,8 @@ def _play_lines(snap: Snapshot, view: SeatView, t: Translator) -> list[str]:
     if contract:
         lines.append(contract)
     dummy = view.dummy
-    if dummy is not None and dummy is not view.viewer and dummy in view.hands:
+    over = view.result is not None  # the compass (or the result) shows the hands now
+    if dummy is not None and dummy is not view.viewer and dummy in view.hands and not over:
         lines.append(t("table.dummy", seat=seat_text(dummy, lang), name=_name(snap, dummy)))
         lines.append(f"<pre>{escape(_hand_block(view.hands[dummy], lang))}</pre>")
     number, trick = _trick_line(view, lang)
@@ -175,30 +175,27 @@ def _play_lines(snap: Snapshot, view: SeatView, t: Translator) -> list[str]:
 
 def full_deal(deal: Deal, snap: Snapshot, language: str) -> str:
     """All four hands as a compass, once the deal is over: N on top, W and E side by side, S
-    below (names cut short so that it fits a phone; a name's emoji takes two cells, as a
-    phone draws it, so E's column stays put)."""
+    below, within a phone's 32 cells (names cut to ten; a name's emoji takes two cells, as a
+    phone draws it, so E's column stays put). Hands too long to sit side by side (a suit of
+    eight or more) go one under another, N W E S."""
 
     def block(seat: Seat) -> list[str]:
         holder = snap.seats.get(seat)
-        name = plain_text(holder.name)[:12] if holder is not None else "—"
+        name = fit(holder.name, 10) if holder is not None else "—"
         return [f"{seat_text(seat, language)} {name}", *hand_lines(deal.hand(seat), language)]
 
     west, east = block(Seat.W), block(Seat.E)
     width = max(cells(line) for line in west) + 2
+    north, south = block(Seat.N), block(Seat.S)
     indent = " " * min(width, 12)
-    lines = [indent + line for line in block(Seat.N)]
+    if width + max(cells(line) for line in east) > PHONE or any(
+        len(indent) + cells(line) > PHONE for line in north + south
+    ):
+        return "\n\n".join("\n".join(lines) for lines in (north, west, east, south))
+    lines = [indent + line for line in north]
     lines += [w + " " * (width - cells(w)) + e for w, e in zip(west, east, strict=True)]
-    lines += [indent + line for line in block(Seat.S)]
+    lines += [indent + line for line in south]
     return "\n".join(lines)
-
-
-def cells(text: str) -> int:
-    """The width of ``text`` in a monospaced block: a wide character (an emoji, a CJK letter)
-    takes two cells, a combining mark none."""
-    return sum(
-        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
-        for c in text
-    )
 
 
 def _last_trick_line(view: SeatView, t: Translator) -> str:
@@ -252,7 +249,6 @@ def render_table(
     if auction_over and view.phase is Phase.PLAY and sum(view.tricks_won.values()) == 0:
         lines.extend(robot_notes(snap, view, t))  # until the first trick is done
     lines.extend(_play_lines(snap, view, t))
-    lines.extend(robot_signals(snap, view, t))
     last = _last_trick_line(view, t)
     if last:
         lines.append(last)
@@ -292,6 +288,7 @@ def render_table(
             lines.append(
                 t("table.turn", name=_name(snap, view.actor), seat=seat_text(view.turn, lang))
             )
+    lines.extend(robot_signals(snap, view, t))  # one short line, under what changes
     row: list[Key] = []
     if view.result is None and bot_username:
         row.append(Key(t("button.my_hand"), url=f"https://t.me/{bot_username}?start=hand"))
