@@ -9,7 +9,9 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from bot.i18n import Translator
 from bot.views.amounts import money, priced_together, signed
+from bot.views.text import ROBOT_MARK, short_names
 from storage.interface import ChatSettings, LedgerRow
 
 if TYPE_CHECKING:
@@ -19,14 +21,29 @@ if TYPE_CHECKING:
 FONT = "DejaVu Sans"  # ships with matplotlib; has Cyrillic and the suit symbols
 
 
+def drawable(text: str) -> str:
+    """``text`` without what the font cannot draw (emoji, a robot's 🤖)."""
+    return "".join(ch for ch in text if ord(ch) <= 0xFFFF).strip()
+
+
+def picture_names(names: Mapping[int, str], width: int, t: Translator) -> dict[int, str]:
+    """Names for a picture: what the font draws, cut to ``width`` letters, robots numbered
+    in words ("Робот 1", "Робот 2": the font has no 🤖)."""
+    robot = t("robot.short")
+    return short_names(
+        {s: robot if n.strip().startswith(ROBOT_MARK) else drawable(n) for s, n in names.items()},
+        width,
+        robot,
+    )
+
+
 def png_of(figure: Figure) -> bytes:
     from matplotlib.text import Text
 
-    for text in figure.findobj(Text):  # the font has no emoji (a robot's 🤖): drop them
+    for text in figure.findobj(Text):  # the font has no emoji: drop them
         shown = text.get_text()
-        drawable = "".join(ch for ch in shown if ord(ch) <= 0xFFFF).strip()
-        if drawable != shown:
-            text.set_text(drawable)
+        if drawable(shown) != shown:
+            text.set_text(drawable(shown))
     out = io.BytesIO()
     figure.savefig(out, format="png", dpi=100)
     return out.getvalue()

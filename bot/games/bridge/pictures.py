@@ -3,9 +3,16 @@ imported on the first drawing; safe in a worker thread)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from bot.views.pictures import FONT, png_of
 from games.bridge.cards import Side
 from games.bridge.rubber import Line, Rubber
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+NAME = 9  # letters of each partner's name in a side's head (``short_names``)
 
 
 def scoresheet_picture(
@@ -13,6 +20,13 @@ def scoresheet_picture(
 ) -> bytes:
     """The paper sheet: a column per side, entries above the line newest nearest the line,
     games below it with a rule under each finished game, the totals at the foot."""
+    return png_of(scoresheet_figure(rubber, title, left, right, total_label))
+
+
+def scoresheet_figure(
+    rubber: Rubber, title: str, left: str, right: str, total_label: str
+) -> Figure:
+    """The drawing itself (a test measures where its words fall)."""
     above = [e for e in rubber.entries if e.line is Line.ABOVE]
     below = [e for e in rubber.entries if e.line is Line.BELOW]
     rows_above = max(
@@ -62,4 +76,4 @@ def scoresheet_picture(
     axes.text(0.5, y - 0.6, str(totals[Side.NS]), ha="center", fontsize=11, weight="bold")
     axes.text(1.5, y - 0.6, str(totals[Side.EW]), ha="center", fontsize=11, weight="bold")
     axes.text(1, y - 1.4, total_label, ha="center", fontsize=9, fontname=FONT, color="grey")
-    return png_of(figure)
+    return figure

@@ -15,7 +15,7 @@ from bot.games.bridge.buttons import CALL, CARD, CLAIM, CLAIM_ANSWER, CLAIM_MENU
 from bot.games.bridge.cards import card_text, seat_text, side_text
 from bot.games.bridge.dd import solve
 from bot.games.bridge.notation import read_seat
-from bot.games.bridge.pictures import scoresheet_picture
+from bot.games.bridge.pictures import NAME, scoresheet_picture
 from bot.games.bridge.score import (
     render_deal_result,
     render_end_vote,
@@ -46,6 +46,7 @@ from bot.tables import (
 )
 from bot.views import Rendered
 from bot.views.misc import close_end_vote, end_vote_message, undo_vote_message
+from bot.views.pictures import picture_names
 from bot.views.text import user_text
 from games.bridge.cards import Card, Deal, Seat, Side
 from games.bridge.deal import DealState
@@ -74,8 +75,9 @@ def post_scoresheet(
 ) -> None:
     """Post a rubber's sheet as a photo (online and kept), drawn off the event loop: it keeps
     its place in the chat's queue, right after what was queued before it."""
+    short = picture_names({int(s): n for s, n in names.items()}, NAME, t)
     sides = [
-        f"{side_text(side, t)}: " + " & ".join(names[s] for s in side.seats if s in names)
+        f"{side_text(side, t)}: " + " & ".join(short[s] for s in side.seats if s in short)
         for side in Side
     ]
     total = t("keeper.picture_total")

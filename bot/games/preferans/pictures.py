@@ -9,11 +9,15 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.views.pictures import FONT, png_of
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 Number = int | Fraction
+NAME = 12  # letters of a name at a sector's edge (``short_names``)
 Point = tuple[float, float]
 
 
@@ -51,11 +55,25 @@ def pulka_picture(
     target: int,
     title: str,
 ) -> bytes:
-    """The sheet as a PNG: pool and gora per player, and whists written on each other."""
+    """The sheet as a PNG: pool and gora per player, and whists written on each other
+    (``names`` already short enough for a sector's edge: ``short_names`` to :data:`NAME`)."""
+    return png_of(pulka_figure(pool, gora, whists, names, target, title))
+
+
+def pulka_figure(
+    pool: Sequence[Number],
+    gora: Sequence[Number],
+    whists: Sequence[Sequence[Number]],
+    names: Mapping[int, str],
+    target: int,
+    title: str,
+) -> Figure:
+    """The drawing itself (a test measures where its words fall)."""
     from matplotlib.figure import Figure
     from matplotlib.patches import Circle
 
     players = len(pool)
+    short = {seat: name if len(name) <= 7 else name[:6] + "." for seat, name in names.items()}
     figure = Figure(figsize=(6.4, 6.4))
     axes = figure.add_axes((0.02, 0.02, 0.96, 0.9))
     axes.set_xlim(-1.25, 1.25)
@@ -75,14 +93,17 @@ def pulka_picture(
     axes.text(0, 0, str(target), fontsize=14, fontweight="bold", zorder=4, **style)
     for seat, (start, end) in enumerate(_rays(players)):
         middle = (start + end) / 2
-        name = names.get(seat, "—")[:16]
-        axes.text(*_on_square(middle, 1.15), name, fontsize=12, fontweight="bold", **style)
+        name = names.get(seat, "—")
+        where = _on_square(middle, 1.15)
+        side = abs(where[0]) > abs(where[1])  # a left or right sector: along its edge
+        turn = (90 if where[0] < 0 else -90) if side else 0
+        axes.text(*where, name, fontsize=12, fontweight="bold", rotation=turn, **style)
         axes.text(*_on_square(middle, 0.53), _text(pool[seat]), fontsize=13, **style)
         axes.text(*_on_square(middle, 0.29), _text(gora[seat]), fontsize=11, **style)
         others = [o for o in range(players) if o != seat]
         for k, other in enumerate(others):
             angle = start - (start - end) * (k + 0.5) / len(others)
-            label = f"{names.get(other, '—')[:4]}: {_text(whists[seat][other])}"
+            label = f"{short.get(other, '—')}: {_text(whists[seat][other])}"
             axes.text(*_on_square(angle, 0.83), label, fontsize=9, **style)
     figure.suptitle(title, fontname=FONT, fontsize=13)
-    return png_of(figure)  # a robot's 🤖 dropped: the font has no emoji
+    return figure

@@ -10,7 +10,7 @@ from typing import Any
 from telegram import InputFile
 
 from bot.callback_data import Act, Button
-from bot.games.preferans.pictures import pulka_picture
+from bot.games.preferans.pictures import NAME, pulka_picture
 from bot.games.preferans.state import (
     names_of,
     pulka_options,
@@ -27,6 +27,7 @@ from bot.tables import (
 )
 from bot.views import Key, Rendered
 from bot.views.amounts import money
+from bot.views.pictures import picture_names
 from bot.views.text import user_text
 from games.preferans.deal import Kind, Result
 from games.preferans.game import PulkaMatch
@@ -52,7 +53,7 @@ def post_pulka_picture(outbox: Outbox, snap: Snapshot, match: PulkaMatch, t: Tra
     sheet = match.pulka.state()
     pool, gora = list(sheet["pool"]), list(sheet["gora"])
     whists = [list(r) for r in sheet["whists"]]
-    names = {seat: h.name for seat, h in snap.seats.items()}
+    names = picture_names({s: h.name for s, h in snap.seats.items()}, NAME, t)
     title = t("pref.picture_title", number=snap.table_id)
     caption = t("pref.picture_caption")
 
