@@ -17,6 +17,7 @@ from typing import Any
 from babel.messages.pofile import read_po
 
 LANGUAGES = ("ru", "en")
+LANGUAGE_NAMES = {"ru": "Русский", "en": "English"}  # each in itself
 DEFAULT = "ru"
 LOCALE_DIR = Path(__file__).parent / "locale"
 

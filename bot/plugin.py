@@ -22,7 +22,7 @@ from bot.callback_data import SHARED_KINDS
 from bot.i18n import Translator
 from bot.outbox import Outbox
 from bot.tables import Holder, Snapshot
-from bot.views import Rendered
+from bot.views import Choice, Rendered
 from storage.interface import MatchRecord
 
 # A robot's move: (seat view, seed, seconds per card, cores to think on, the seats robots sit
@@ -120,8 +120,8 @@ class GameUI(Protocol):
 
     def options_view(
         self, options: Mapping[str, Any], t: Translator
-    ) -> tuple[list[str], list[tuple[str, str]]]:
-        """The game's options as lines of /settings, and buttons (label, ``key=value``)."""
+    ) -> tuple[list[str], list[tuple[Choice, ...]]]:
+        """The game's options as lines of /settings, and one row of choices per option."""
 
     def option_changed(self, options: Mapping[str, Any], arg: str) -> dict[str, Any] | None:
         """The options after a settings button ``key=value`` (None if not the game's key)."""
@@ -167,7 +167,7 @@ class UIBase:
 
     def options_view(
         self, options: Mapping[str, Any], t: Translator
-    ) -> tuple[list[str], list[tuple[str, str]]]:
+    ) -> tuple[list[str], list[tuple[Choice, ...]]]:
         return [], []
 
     def option_changed(self, options: Mapping[str, Any], arg: str) -> dict[str, Any] | None:

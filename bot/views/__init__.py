@@ -23,6 +23,16 @@ class Rendered:
     keys: tuple[tuple[Key, ...], ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One value of a setting offered in /settings: its button's ``label``, the ``value``
+    it sets (``key=value``), and whether it is the setting's value now (shown ✓)."""
+
+    label: str
+    value: str
+    chosen: bool = False
+
+
 def key_rows(keys: Sequence[Key], width: int) -> list[tuple[Key, ...]]:
     """Buttons laid out ``width`` to a row, as a phone shows them."""
     return [tuple(keys[i : i + width]) for i in range(0, len(keys), width)]

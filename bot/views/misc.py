@@ -6,10 +6,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 from bot.callback_data import Act, Button
-from bot.i18n import Translator
+from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Translator
 from bot.plugin import GameUI, Price, Screens
 from bot.tables import Snapshot
-from bot.views import Key, Rendered
+from bot.views import Choice, Key, Rendered
 from bot.views.amounts import holding, money
 from bot.views.text import user_text
 from games.core.registry import find_game
@@ -59,7 +59,7 @@ def render_settings(
     """/settings: the game's options (its UI words them), the table's language and timer, and
     the group's money (its prices: the table's game's unit and every unit it has priced),
     each a button that switches it."""
-    option_lines, option_keys = ui.options_view(settings.options, t)
+    option_lines, option_rows = ui.options_view(settings.options, t)
     unit = find_game(ui.game).unit
     # The group's rounding is a rule of the games whose price says so (bridge rounds a
     # rubber to hundreds); a Preferans table does not offer it.
@@ -67,7 +67,7 @@ def render_settings(
     lines = [
         t("settings.title", number=table_id),
         *option_lines,
-        t("settings.language", language=settings.language),
+        t("settings.language", language=LANGUAGE_NAMES[settings.language]),
         t("settings.timer", minutes=settings.turn_timer)
         if settings.turn_timer
         else t("settings.timer_off"),
@@ -75,21 +75,37 @@ def render_settings(
         f"<b>{t('settings.group')}</b>",
         *_price_lines(group, t, unit, prices),
     ]
-    other_language = "en" if settings.language == "ru" else "ru"
-    timers = list(TIMER_MINUTES)
-    next_timer = next_in(timers, settings.turn_timer if settings.turn_timer in timers else 0)
+    timers = tuple(
+        Choice(
+            t("settings.timer_choice", minutes=m) if m else t("settings.timer_choice_off"),
+            f"timer={m}",
+            m == settings.turn_timer,
+        )
+        for m in TIMER_MINUTES
+    )
 
     def key(label: str, value: str) -> Key:
         return Key(label, Button(table_id, 0, Act.SETTING, value).encode())
 
-    money_lines, money_keys = _money_view(group, t, rounds, key)
-    keys = (
-        *((key(label, value),) for label, value in option_keys),
-        (key(t("settings.switch_language", language=other_language), f"lang={other_language}"),),
-        (key(t("settings.switch_timer", minutes=next_timer), f"timer={next_timer}"),),
-        *money_keys,
+    money_lines, money_rows = _money_view(group, t, rounds)
+    rows = (*option_rows, _languages(settings.language), timers, *money_rows)
+    return Rendered("\n".join([*lines, *money_lines]), choice_keys(rows, key))
+
+
+def choice_keys(
+    rows: Sequence[tuple[Choice, ...]], key: Callable[[str, str], Key]
+) -> tuple[tuple[Key, ...], ...]:
+    """One row of buttons per setting, ✓ on the value it has now."""
+    return tuple(
+        tuple(key(f"✓ {c.label}" if c.chosen else c.label, c.value) for c in row) for row in rows
     )
-    return Rendered("\n".join([*lines, *money_lines]), keys)
+
+
+def _languages(current: str) -> tuple[Choice, ...]:
+    """The languages, each named in itself (a reader of the other finds theirs)."""
+    return tuple(
+        Choice(LANGUAGE_NAMES[code], f"lang={code}", code == current) for code in LANGUAGES
+    )
 
 
 GROUP_SETTINGS = 0  # the table number a group's own settings buttons carry: no table's
@@ -103,7 +119,7 @@ def render_group_settings(
     rounds = any(p.rounding for p in prices)
     lines = [
         f"<b>{t('settings.group_title')}</b>",
-        t("settings.group_language", language=language),
+        t("settings.group_language", language=LANGUAGE_NAMES[language]),
         "",
         f"<b>{t('settings.group')}</b>",
         *_price_lines(group, t, None, prices),
@@ -112,37 +128,41 @@ def render_group_settings(
     def key(label: str, value: str) -> Key:
         return Key(label, Button(GROUP_SETTINGS, 0, Act.SETTING, value).encode())
 
-    other_language = "en" if language == "ru" else "ru"
-    money_lines, money_keys = _money_view(group, t, rounds, key)
-    keys = (
-        (key(t("settings.switch_language", language=other_language), f"lang={other_language}"),),
-        *money_keys,
-    )
+    money_lines, money_rows = _money_view(group, t, rounds)
+    keys = choice_keys((_languages(language), *money_rows), key)
     return Rendered("\n".join([*lines, *money_lines, "", t("settings.group_hint")]), keys)
 
 
 def _money_view(
-    group: ChatSettings, t: Translator, rounds: bool, key: Callable[[str, str], Key]
-) -> tuple[list[str], list[tuple[Key, ...]]]:
-    """The group's rounding (where a game rounds) and who records payments: lines and the
-    buttons that switch them."""
-    other_rounding = next_in(list(Rounding), group.rounding)
-    other_payments = next_in(list(PaymentPolicy), group.payments)
+    group: ChatSettings, t: Translator, rounds: bool
+) -> tuple[list[str], list[tuple[Choice, ...]]]:
+    """The group's rounding (where a game rounds), who records payments and who sees
+    /stats: lines, and a row of choices each."""
     rounding = t("settings.rounding", rounding=t(f"rounding.{group.rounding.value}"))
     lines = [rounding] if rounds else []
     lines.append(t("settings.payments", who=t(f"payments.{group.payments.value}")))
-    keys: list[tuple[Key, ...]] = []
+    rows: list[tuple[Choice, ...]] = []
     if rounds:
-        label = t("settings.switch_rounding", rounding=t(f"rounding.{other_rounding.value}"))
-        keys.append((key(label, f"round={other_rounding.value}"),))
-    label = t("settings.switch_payments", who=t(f"payments.{other_payments.value}"))
-    keys.append((key(label, f"pay={other_payments.value}"),))
+        rows.append(
+            tuple(
+                Choice(t(f"rounding.short.{r.value}"), f"round={r.value}", r == group.rounding)
+                for r in Rounding
+            )
+        )
+    rows.append(
+        tuple(
+            Choice(t(f"payments.short.{p.value}"), f"pay={p.value}", p == group.payments)
+            for p in PaymentPolicy
+        )
+    )
     shown = "public" if group.stats_public else "own"
     lines.append(t("settings.stats", who=t(f"stats.shown.{shown}")))
-    other = "own" if group.stats_public else "public"
-    label = t("settings.switch_stats", who=t(f"stats.shown.{other}"))
-    keys.append((key(label, f"stats={other}"),))
-    return lines, keys
+    rows.append(
+        tuple(
+            Choice(t(f"stats.shown.short.{w}"), f"stats={w}", w == shown) for w in ("public", "own")
+        )
+    )
+    return lines, rows
 
 
 def _price_lines(
@@ -182,13 +202,6 @@ def answer_keys(
             Key(no, Button(table_id, deal_no, act, "n").encode()),
         ),
     )
-
-
-T = TypeVar("T")
-
-
-def next_in(options: list[T], current: T) -> T:
-    return options[(options.index(current) + 1) % len(options)]
 
 
 def end_vote_message(screens: Screens, snap: Snapshot, content: Rendered, fresh: bool) -> None:

@@ -24,7 +24,7 @@ async def test_a_group_sets_its_language_and_prices_before_any_table(h: Harness)
     await h.say(BOB, GROUP, "/settings")
     shown = h.api.chat_messages(GROUP)[-1]
     assert en("settings.group_title") in shown.text
-    assert en("settings.group_language", language="en") in shown.text
+    assert en("settings.group_language", language="English") in shown.text
     assert en("settings.no_price.points") in shown.text
     assert en("settings.no_price.whists") in shown.text
     # a price, by someone who is not an admin: refused, nothing set
@@ -50,18 +50,18 @@ async def test_a_group_sets_its_language_and_prices_before_any_table(h: Harness)
     assert answer.get("text") == en("settings.saved")
     await h.settle()
     edited = next(m for m in h.api.chat_messages(GROUP) if m.message_id == screen.message_id)
-    assert ru("settings.group_language", language="ru") in edited.text
+    assert ru("settings.group_language", language="Русский") in edited.text
     assert "lang=en" in str(edited.buttons())
     # forged or malformed presses: refused, nothing changes
     for arg in ("lang=xx", "round=nonsense", "pay=", "timer=5", "zzz"):
         forged = Button(0, 0, Act.SETTING, arg).encode()
         assert (await h.press(CAT, edited, forged)).get("text"), arg
     await h.say(BOB, GROUP, "/settings")
-    assert ru("settings.group_language", language="ru") in newest(h)
+    assert ru("settings.group_language", language="Русский") in newest(h)
     # A table opened now (by English-speaking Bob) speaks the group's Russian and has its price.
     await h.say(BOB, GROUP, "/bridge")
     await h.say(BOB, GROUP, "/settings")
-    assert ru("settings.language", language="ru") in newest(h)
+    assert ru("settings.language", language="Русский") in newest(h)
     assert "EUR" in newest(h)
 
 
@@ -70,11 +70,11 @@ async def test_a_group_first_met_through_a_table_speaks_its_openers_language(h: 
     group, Russian. The greeting of a group the bot is added to sets it the same way."""
     await h.say(BOB, OTHER, "/bridge")
     await h.say(BOB, OTHER, "/settings")
-    assert Translator("en")("settings.language", language="en") in newest(h, OTHER)
+    assert Translator("en")("settings.language", language="English") in newest(h, OTHER)
     await h.say(ANNA, GROUP, "/bridge")
     await h.say(ANNA, GROUP, "/settings")
-    assert Translator("ru")("settings.language", language="ru") in newest(h)
+    assert Translator("ru")("settings.language", language="Русский") in newest(h)
     await h.api.add_to_group(BOB, -777)
     await h.settle()
     await h.say(ANNA, -777, "/settings")  # Anna speaks Russian; the group was met in English
-    assert Translator("en")("settings.group_language", language="en") in newest(h, -777)
+    assert Translator("en")("settings.group_language", language="English") in newest(h, -777)

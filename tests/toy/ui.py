@@ -25,7 +25,7 @@ from bot.handlers.common import (
 from bot.i18n import Translator
 from bot.plugin import Plugin, Price, Screens, UIBase
 from bot.tables import DealFinished, MatchFinished, Refusal, Snapshot
-from bot.views import Key, Rendered
+from bot.views import Choice, Key, Rendered
 from bot.views.text import user_text
 from storage.interface import MatchRecord
 from tests.toy.game import GOAL, ToyState, goal_of
@@ -126,10 +126,10 @@ class ToyUI(UIBase):
 
     def options_view(
         self, options: Mapping[str, Any], t: Translator
-    ) -> tuple[list[str], list[tuple[str, str]]]:
+    ) -> tuple[list[str], list[tuple[Choice, ...]]]:
         goal = goal_of(options)
-        other = goal % 9 + 1
-        return [t("toy.goal", goal=goal)], [(t("toy.switch_goal", goal=other), f"goal={other}")]
+        row = tuple(Choice(str(g), f"goal={g}", g == goal) for g in sorted(GOALS))
+        return [t("toy.goal", goal=goal)], [row]
 
     def option_changed(self, options: Mapping[str, Any], arg: str) -> dict[str, Any] | None:
         key, _, value = arg.partition("=")

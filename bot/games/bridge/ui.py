@@ -44,7 +44,7 @@ from bot.tables import (
     UndoAnswered,
     UndoAsked,
 )
-from bot.views import Rendered
+from bot.views import Choice, Rendered
 from bot.views.misc import close_end_vote, end_vote_message, undo_vote_message
 from bot.views.pictures import picture_names
 from bot.views.text import user_text
@@ -257,16 +257,19 @@ class BridgeUI(UIBase):
 
     def options_view(
         self, options: Mapping[str, Any], t: Translator
-    ) -> tuple[list[str], list[tuple[str, str]]]:
+    ) -> tuple[list[str], list[tuple[Choice, ...]]]:
         rules, part = bridge_options(options)
-        other_rules = "classic" if rules == "modern" else "modern"
-        other_part = 50 if part == 100 else 100
         lines = [t("settings.rules", rules=t(f"rules.{rules}")), t("settings.part", part=part)]
-        keys = [
-            (t("settings.switch_rules", rules=t(f"rules.{other_rules}")), f"rules={other_rules}"),
-            (t("settings.switch_part", part=other_part), f"part={other_part}"),
+        rows = [
+            tuple(
+                Choice(t(f"rules.short.{r}"), f"rules={r}", r == rules)
+                for r in ("modern", "classic")
+            ),
+            tuple(
+                Choice(t("settings.part_choice", part=p), f"part={p}", p == part) for p in (50, 100)
+            ),
         ]
-        return lines, keys
+        return lines, rows
 
     def option_changed(self, options: Mapping[str, Any], arg: str) -> dict[str, Any] | None:
         key, _, value = arg.partition("=")

@@ -39,10 +39,6 @@ def pulka_options(options: Mapping[str, Any]) -> tuple[str, int, int]:
     )
 
 
-def next_of(values: tuple[Any, ...], current: Any) -> Any:
-    return values[(values.index(current) + 1) % len(values)] if current in values else values[0]
-
-
 def picked_cards(menu: str, hand: frozenset[Card]) -> list[Card]:
     """The cards of a half-chosen discard (``drop.SA``), those still in the hand only."""
     if not menu.startswith("drop"):

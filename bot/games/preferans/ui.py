@@ -20,7 +20,6 @@ from bot.games.preferans.state import (
     VARIANTS,
     deal_of,
     names_of,
-    next_of,
     pulka_options,
 )
 from bot.games.preferans.table import (
@@ -45,7 +44,7 @@ from bot.tables import (
     UndoAnswered,
     UndoAsked,
 )
-from bot.views import Rendered
+from bot.views import Choice, Rendered
 from bot.views.fair import reveal_lines
 from bot.views.misc import answer_keys, close_end_vote, end_vote_message, undo_vote_message
 from bot.views.stats import costly_key
@@ -233,7 +232,7 @@ class PreferansUI(UIBase):
 
     def options_view(
         self, options: Mapping[str, Any], t: Translator
-    ) -> tuple[list[str], list[tuple[str, str]]]:
+    ) -> tuple[list[str], list[tuple[Choice, ...]]]:
         variant, target, players = pulka_options(options)
         lines = [
             t(
@@ -243,16 +242,18 @@ class PreferansUI(UIBase):
                 players=players,
             )
         ]
-        other = next_of(VARIANTS, variant)
-        keys = [
-            (t("pref.switch_variant", variant=t(f"pref.variant.{other}")), f"variant={other}"),
-            (
-                t("pref.switch_target", target=next_of(TARGETS, target)),
-                f"target={next_of(TARGETS, target)}",
+        rows = [
+            tuple(Choice(t(f"pref.variant.{v}"), f"variant={v}", v == variant) for v in VARIANTS),
+            tuple(
+                Choice(t("pref.target_choice", target=n), f"target={n}", n == target)
+                for n in TARGETS
             ),
-            (t("pref.switch_players", players=7 - players), f"players={7 - players}"),
+            tuple(
+                Choice(t("pref.players_choice", players=n), f"players={n}", n == players)
+                for n in (3, 4)
+            ),
         ]
-        return lines, keys
+        return lines, rows
 
     def option_changed(self, options: Mapping[str, Any], arg: str) -> dict[str, Any] | None:
         key, _, value = arg.partition("=")
