@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from telegram import InputFile, Update
 from telegram.constants import ChatType
-from telegram.ext import BaseHandler, CommandHandler
+from telegram.ext import BaseHandler, CommandHandler, MessageHandler, filters
 
 from bot.context import BotContext
 from bot.handlers.common import chat_translator, thread_of
-from bot.views.fair import render_fair
+from bot.views.fair import render_deal_check, render_fair
 from games.core import fair
 
 
@@ -40,5 +41,30 @@ async def fair_command(update: Update, context: BotContext) -> None:
     )
 
 
+async def deal_check_command(update: Update, context: BotContext) -> None:
+    """``/fair_12`` (a result's line; a tap sends it): deal 12's key, the players' value and
+    the command that checks it, at this chat's table."""
+    chat, message = update.effective_chat, update.effective_message
+    assert chat is not None and message is not None and message.text is not None
+    t = await chat_translator(update, context)
+    thread = thread_of(update)
+    found = DEAL_CHECK.match(message.text)
+    number = int(found.group(1)) if found else 0
+    if chat.type == ChatType.PRIVATE:
+        context.outbox.post(chat.id, thread, render_fair(t, None, ""))
+        return
+    if not context.records.once(("fair", chat.id, number)):
+        return  # just posted here
+    table_id = await context.service.table_for(chat.id, thread)
+    revealed = None if table_id is None else await context.service.revealed(table_id, number)
+    context.outbox.post(chat.id, thread, render_deal_check(t, revealed, number))
+
+
+DEAL_CHECK = re.compile(r"^/fair_(\d{1,9})(?:@\w+)?\s*$")
+
+
 def handlers() -> list[BaseHandler[Update, BotContext, None]]:
-    return [CommandHandler("fair", fair_command)]
+    return [
+        CommandHandler("fair", fair_command),
+        MessageHandler(filters.Regex(DEAL_CHECK), deal_check_command),
+    ]

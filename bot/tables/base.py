@@ -329,13 +329,17 @@ class TableBase:
         async with self._lock(table_id):
             return self._snapshot(await self._get(table_id))
 
-    async def revealed(self, table_id: int) -> Revealed | None:
-        """The table's last finished deal that was dealt fairly, for ``/fair``: a deal in
-        progress, or stopped part-way (its cards never all shown), is never revealed."""
+    async def revealed(self, table_id: int, deal_no: int | None = None) -> Revealed | None:
+        """The table's last finished deal that was dealt fairly (or its deal ``deal_no``),
+        for ``/fair``: a deal in progress, or stopped part-way (its cards never all shown),
+        is never revealed."""
         async with self._lock(table_id):
             live = await self._get(table_id)
             game, players, latest = live.game, live.seat_count, live.deal_no
-        for number in range(latest, max(0, latest - 3), -1):
+        numbers = range(latest, max(0, latest - 3), -1)
+        if deal_no is not None:
+            numbers = range(deal_no, deal_no - 1, -1) if 0 < deal_no <= latest else range(0)
+        for number in numbers:
             events = await self.storage.events(table_id, number)
             if not events or events[0].kind != DEAL:
                 continue  # a scorekeeper's entry: no cards were dealt

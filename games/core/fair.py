@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Deals anyone can check: the shuffle's stream, its commitment, and a checker to run by hand.
 
-Before a deal the table shows the SHA-256 of a server seed drawn for it (the commitment).
+Before a deal the table shows the SHA-256 of a server seed drawn for it (the commitment; on
+the table its first 16 hex digits, which ``--commitment`` accepts too).
 The deal is shuffled from that seed together with a value the server could not choose or know
 when it committed (the Telegram id of the players' last press before the deal: ``entropy``)
 and the deal's number at the table. After the deal the result reveals the seed, so anyone can
@@ -42,6 +43,9 @@ T = TypeVar("T")
 
 VERSION = "fair-v1"
 SEAT_LETTERS = "NESW"
+
+
+SHOWN = 16  # hex digits of a commitment on the table: 64 bits, beyond any search for a match
 
 
 def commitment(seed: str) -> str:
@@ -134,11 +138,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("deal_no", type=int, help="the deal's number at the table")
     parser.add_argument("--dealer", default="N", help="bridge: N E S W; preferans: seat number")
     parser.add_argument("--players", type=int, default=3, help="preferans: 3 or 4")
-    parser.add_argument("--commitment", help="the hash the table showed before the deal")
+    parser.add_argument(
+        "--commitment",
+        help=f"the hash the table showed before the deal (whole, or its first {SHOWN} digits)",
+    )
     args = parser.parse_args(argv)
     ok = True
     if args.commitment is not None:
-        ok = commitment(args.seed) == args.commitment.strip().lower()
+        shown = args.commitment.strip().lower()
+        ok = len(shown) >= SHOWN and commitment(args.seed).startswith(shown)
         print("commitment: " + ("matches the seed" if ok else "DOES NOT MATCH the seed"))
     if args.game == "bridge":
         hands = bridge_hands(args.seed, args.entropy, args.deal_no, args.dealer.upper())

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.i18n import Translator
 from bot.tables import Refusal, TableService
 from games.bridge.cards import Deal as BridgeDeal
 from games.bridge.cards import Seat
@@ -28,8 +29,22 @@ from tests.bot.test_preferans_table import PLAYERS as PREF_PLAYERS
 from tests.bot.test_preferans_table import _choose, _offer, sit_all
 from tests.fakeapi import FakeBotApi
 
-HASH = re.compile(r"🔐[^\n]*?<code>([0-9a-f]{64})</code>")
+HASH = re.compile(r"🔐[^\n]*?<code>([0-9a-f]{16})</code>")  # the table shows 64 bits
 REVEAL = re.compile(r"🔓\D*(\d+)\D*<code>([0-9a-f]{64})</code>.*?<code>(\d+)</code>")
+OPEN = re.compile(r"🔓[^\n]*(/fair_\d+)")
+
+
+async def revealed(h: Harness, result: str) -> re.Match[str]:
+    """The result's one line names the command that opens the deal's key: a player sends it
+    (a tap does), and the group gets the key, the players' value and the check."""
+    line = OPEN.search(result)
+    assert line is not None, result
+    assert len(line.group(0)) <= 45  # one short line, not the key itself
+    await h.say(PLAYERS[1], GROUP, line.group(1))
+    await h.settle()
+    found = REVEAL.search(h.api.chat_messages(GROUP)[-1].text)
+    assert found is not None, h.api.chat_messages(GROUP)[-1].text
+    return found
 
 
 def shown_before(api: FakeBotApi, digest: str, calls: int) -> bool:
@@ -87,11 +102,9 @@ async def test_a_bridge_deal_is_committed_before_it_exists_and_rebuilt_by_the_ch
     await h.settle()
     assert shown_before(h.api, nxt.group(1), before)  # before the press that dealt deal 2
     result = next(m.text for m in reversed(h.api.chat_messages(GROUP)) if "🔓" in m.text)
-    found = REVEAL.search(result)
-    assert found is not None, result
-    number, seed, entropy = found.groups()
+    number, seed, entropy = (await revealed(h, result)).groups()
     assert number == "1" and entropy == str(last_sit)
-    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == first.group(1)
+    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest().startswith(first.group(1))
     await h.stop()
 
     store = await SqliteStorage.open(h.database)
@@ -126,8 +139,18 @@ async def test_fair_in_the_group_names_the_check_of_the_last_deal_and_sends_the_
     for _ in range(4):
         user, message = actor(h)
         await h.press(user, message, data_of(message, ":a:call.P"))
+    shown = HASH.search(h.table_message().text)
+    assert shown is not None
     await h.say(PLAYERS[1], GROUP, "/fair")
     await h.settle()
+    whole = re.search(r"<code>([0-9a-f]{64})</code>", h.api.chat_messages(GROUP)[-2].text)
+    assert whole is not None and whole.group(1).startswith(shown.group(1))  # the whole hash
+    # A deal not over (or never dealt) keeps its key: said so, nothing revealed.
+    for number in (2, 99):
+        await h.say(PLAYERS[2], GROUP, f"/fair_{number}")
+        await h.settle()
+        answer = h.api.chat_messages(GROUP)[-1].text
+        assert answer == Translator("ru")("fair.no_deal", number=number), answer
     calls = [c for c in h.api.calls if c.method == "sendDocument"]
     assert calls and "fair.py" in str(calls[-1].params)
     text = next(m.text for m in reversed(h.api.chat_messages(GROUP)) if "fair.py bridge" in m.text)
@@ -160,9 +183,7 @@ async def test_a_preferans_deal_is_rebuilt_by_the_checker_alone(h: Harness, tmp_
         await h.press(user, sent, _choose(rng, data))
     await h.settle()
     result = next(m.text for m in reversed(h.api.chat_messages(GROUP)) if "🔓" in m.text)
-    found_reveal = REVEAL.search(result)
-    assert found_reveal is not None, result
-    number, seed, entropy = found_reveal.groups()
+    number, seed, entropy = (await revealed(h, result)).groups()
     await h.stop()
     store = await SqliteStorage.open(h.database)
     try:

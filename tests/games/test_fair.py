@@ -84,3 +84,20 @@ def test_seeds_come_from_the_key_by_hmac_and_differ_by_table_nonce_and_deal() ->
     with pytest.raises(ValueError):  # a table with no nonce would repeat another's seeds
         fair.seed_for(key, 5, 9, "")
     assert fair.commitment(seed) == hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+
+
+def test_the_checker_takes_the_tables_16_digits_and_no_fewer(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The table shows a commitment's first 16 hex digits (64 bits): the checker accepts
+    them, refuses a shorter start (a few digits could be matched by search), and a changed
+    seed still does not match."""
+    seed = fair.seed_for(b"k" * 32, 1, 1, "n1")
+    whole = fair.commitment(seed)
+    args = ["bridge", seed, "7", "1", "--dealer", "N", "--commitment"]
+    assert fair.main([*args, whole[:16]]) == 0
+    assert fair.main([*args, whole]) == 0
+    assert fair.main([*args, whole[:8]]) == 1
+    other = fair.seed_for(b"k" * 32, 1, 2, "n1")
+    assert fair.main(["bridge", other, "7", "1", "--commitment", whole[:16]]) == 1
+    assert capsys.readouterr().out.count("DOES NOT MATCH") == 2
