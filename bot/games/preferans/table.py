@@ -26,6 +26,7 @@ from bot.games.preferans.views import (
     contract_lines,
     hands_block,
     in_hand_order,
+    taker,
     trick_lines,
 )
 from bot.i18n import Translator
@@ -36,7 +37,7 @@ from bot.views import Key, Rendered, key_rows
 from bot.views.fair import commitment_lines, seating_commitment
 from bot.views.misc import seating_keys, undo_key
 from bot.views.text import plain_text, user_text
-from games.preferans.cards import Card, Suit
+from games.preferans.cards import Card
 from games.preferans.deal import (
     PASS,
     AnswerClaim,
@@ -93,15 +94,10 @@ def render_table(snap: Snapshot, deal_no: int, view: SeatView, t: Translator) ->
 
 
 def completed_tricks(view: SeatView) -> list[tuple[int, Trick, int | None]]:
-    """(number, trick, who took it) of every completed trick, by the rules' own count
-    (``Trick.winner``): not the next trick's leader, who in raspasy is the first hand again
-    after trick 1."""
+    """(number, trick, who took it) of every completed trick."""
     size = len(view.active)
-    trump = None
-    if view.kind is Kind.GAME and view.contract is not None and view.contract.strain is not None:
-        trump = Suit.of(view.contract.strain)
     return [
-        (number, trick, trick.winner(trump))
+        (number, trick, taker(view, trick))
         for number, trick in enumerate(view.tricks, start=1)
         if len(trick.plays) == size
     ]
@@ -117,13 +113,13 @@ def tricks_popup(view: SeatView, names: Mapping[int, str], t: Translator) -> str
     if not done:
         return t("table.no_tricks")
     text = t("table.tricks_title")
-    for number, trick, taker in reversed(done):
+    for number, trick, took in reversed(done):
         cards = " ".join(
             f"{plain_text(names.get(s, '—'))[:8]} {card_text(c, t)}" for s, c in trick.plays
         )
         if trick.talon_card is not None:
             cards = f"{t('pref.from_talon')} {card_text(trick.talon_card, t)} · {cards}"
-        who = f" → {plain_text(names.get(taker, '—'))[:8]}" if taker is not None else ""
+        who = f" → {plain_text(names.get(took, '—'))[:8]}" if took is not None else ""
         line = f"\n{number}: {cards}{who}"
         if len(text) + len(line) > POPUP:
             break

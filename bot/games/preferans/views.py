@@ -105,17 +105,39 @@ def current_trick(view: SeatView) -> Trick | None:
     return last
 
 
+def taker(view: SeatView, trick: Trick) -> int:
+    """Who took a completed trick, by the rules' own count (``Trick.winner``): not the next
+    trick's leader, who in raspasy is the first hand again after trick 1."""
+    trump = None
+    if view.kind is Kind.GAME and view.contract is not None and view.contract.strain is not None:
+        trump = Suit.of(view.contract.strain)
+    return trick.winner(trump)
+
+
+def _trick_cards(view: SeatView, trick: Trick, names: Mapping[int, str], t: Translator) -> str:
+    cards = " · ".join(f"{_name(names, s)} {card_text(c, t)}" for s, c in trick.plays)
+    if trick.talon_card is not None:
+        cards = f"{t('pref.from_talon')} {card_text(trick.talon_card, t)} · " + cards
+    if len(trick.plays) == len(view.active):
+        cards += f" → {_name(names, taker(view, trick))}"
+    return cards
+
+
 def trick_lines(view: SeatView, names: Mapping[int, str], t: Translator) -> list[str]:
+    """The trick under way (or the one just taken, until the next has a card), and beside a
+    trick under way the one before it with who took it: at a quick pace no trick goes unseen."""
     if view.phase not in (Phase.PLAY, Phase.FINISHED) or view.kind is None:
         return []
     trick = current_trick(view)
     lines = []
     if trick is not None and (trick.plays or trick.talon_card is not None):
         number = view.tricks.index(trick) + 1
-        cards = " · ".join(f"{_name(names, s)} {card_text(c, t)}" for s, c in trick.plays)
-        if trick.talon_card is not None:
-            cards = f"{t('pref.from_talon')} {card_text(trick.talon_card, t)} · " + cards
-        lines.append(t("pref.trick", number=number, cards=cards))
+        lines.append(t("pref.trick", number=number, cards=_trick_cards(view, trick, names, t)))
+        done = len(trick.plays) == len(view.active)
+        if not done and number > 1:
+            before = view.tricks[number - 2]
+            cards = _trick_cards(view, before, names, t)
+            lines.append(t("table.last_trick", number=number - 1, cards=cards))
     taken = " · ".join(f"{_name(names, s)} {n}" for s, n in sorted(view.taken.items()))
     lines.append(t("pref.taken", taken=taken))
     claim = view.claim
