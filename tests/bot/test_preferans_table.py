@@ -84,7 +84,7 @@ def _deals_done(h: Harness) -> int:
     return sum(
         1
         for m in h.api.chat_messages(GROUP)
-        if "Сдача " in m.text and "<pre>" in m.text and ("Пуля" in m.text)
+        if m.text.startswith("<b>Сдача ") and "🃏" not in m.text
     )
 
 

@@ -29,7 +29,6 @@ from bot.games.preferans.table import (
 )
 from bot.games.preferans.views import (
     card_text,
-    full_deal_block,
     pulka_block,
     result_line,
 )
@@ -63,21 +62,19 @@ from storage.interface import MatchRecord
 async def _result_with_analysis(
     snap: Snapshot, notice: DealFinished, final: DealState, match: PulkaMatch, t: Translator
 ) -> Rendered:
-    """The deal's result with its double-dummy analysis, solved in a process of its own (the
-    tables must not wait for it); the post keeps its place in the group's queue meanwhile.
-    Without the analysis if it fails or the analyst is behind."""
+    """The deal's result in a few lines: the verdict, what it wrote on the pulka and its
+    double-dummy analysis, solved in a process of its own (the tables must not wait for it;
+    the post keeps its place in the group's queue meanwhile; without the analysis if it fails
+    or the analyst is behind). The hands are on the table's last version, the sheet on
+    /score and at the pulka's end: a deal posts one message."""
     assert final.result is not None
     names = names_of(snap)
-    view = final.view(None)
     lines = [
         f"<b>{t('pref.deal_result', number=snap.deal_in_match(notice.deal_no))}</b>",
         result_line(final.result, names, t),
         *raspasy_times(final.result, notice.before, match, t),
         *written_lines(notice.before, match, names, t),
         *analysis_lines(await analysis_of(final), t),
-        pulka_block(match.pulka, names, t),
-        t("pref.full_deal"),
-        full_deal_block(view, names, t),
         *reveal_lines(notice.fair, t),
     ]
     return Rendered("\n".join(lines), ((costly_key(snap.table_id, notice.deal_no, t),),))
@@ -169,8 +166,6 @@ class PreferansUI(UIBase):
             match = notice.match
             assert isinstance(match, PulkaMatch)
             post(chat, thread, _result_with_analysis(snap, notice, final, match, t))
-            if not match.finished:  # the pulka drawn after each deal (the last: with its end)
-                post_pulka_picture(screens.outbox, snap, match, t)
         elif isinstance(notice, MatchFinished):
             state = deal_of(snap)
             if notice.unfinished:
