@@ -147,6 +147,7 @@ class _Post:
     content: Rendered | asyncio.Task[Rendered]  # one still being made keeps its place
     thread_id: int | None
     at: float = field(default_factory=time.monotonic)
+    in_order: bool = False  # passes no kept message queued before it (a deal's last table)
 
 
 @dataclass
@@ -294,17 +295,20 @@ class Outbox:
         chat_id: int,
         thread_id: int | None,
         content: Rendered | Coroutine[Any, Any, Rendered],
+        in_order: bool = False,
     ) -> None:
         """A new message (a deal's result, a notice), sent in order after what is queued. One
         still to be made (a deal's analysis, worked out off the event loop) is started now and
-        keeps its place, as ``post_file`` does."""
+        keeps its place, as ``post_file`` does. A post goes ahead of edits queued before it
+        unless ``in_order``: a deal's result follows the table's last version (its last
+        trick), never the other way round."""
         if self._correcting:
             if not isinstance(content, Rendered):
                 content.close()
             return
         lane = self._lane(chat_id)
         made = content if isinstance(content, Rendered) else asyncio.ensure_future(content)
-        lane.queue.append(_Post(made, thread_id))
+        lane.queue.append(_Post(made, thread_id, in_order=in_order))
         self._kick(lane)
 
     def edit(self, chat_id: int, message_id: int, content: Rendered) -> None:
@@ -375,6 +379,11 @@ class Outbox:
         else:
             self._keeps[(table_id, key)] = _Kept(0, None, Rendered(""), looked_up=True)
 
+    def showing(self, table_id: int, key: str) -> bool:
+        """Whether this process shows (or is about to show) the kept message ``key``."""
+        kept = self._keeps.get((table_id, key))
+        return kept is not None and kept.chat_id != 0
+
     def remembered(self) -> int:
         """How many kept messages the outbox holds state for (tests, benchmarks)."""
         return len(self._keeps)
@@ -423,6 +432,8 @@ class Outbox:
         if kept is None or kept.message_id is None or kept.renew:
             return head
         for index, op in enumerate(lane.queue):
+            if isinstance(op, _Post) and op.in_order:
+                return head  # what was queued before it goes first
             if isinstance(op, _Post | _File | _Edit):
                 del lane.queue[index]
                 lane.queue.appendleft(op)

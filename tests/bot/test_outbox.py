@@ -208,3 +208,26 @@ async def test_under_the_overall_cap_the_prompt_passes_the_waiting_screens(
     assert sorted(order) == [*range(201, 221), 300]
     assert order.index(300) <= 2, order  # ahead of the waiting screens still at the gate
     assert all(api.chat_messages(chat)[-1].text == "waiting" for chat in range(201, 221))
+
+
+@pytest.mark.parametrize("in_order", [False, True])
+async def test_a_deals_result_follows_the_tables_last_version(
+    api: FakeBotApi, outbox: Outbox, in_order: bool
+) -> None:
+    """A notice passes the table's coalescing edits (results and replies first), but a deal's
+    result posted ``in_order`` waits for the table's last version queued before it: the last
+    trick reaches the group no later than the result."""
+    outbox.want(1, "table", CHAT, None, Rendered("trick 12"))
+    await outbox.drain()
+    entered = api.hold("sendMessage")  # hold the chat busy, so both queue up behind it
+    outbox.post(CHAT, None, Rendered("a reply"))
+    await asyncio.wait_for(entered.wait(), 5)
+    outbox.want(1, "table", CHAT, None, Rendered("trick 13"))
+    outbox.post(CHAT, None, Rendered("result"), in_order=in_order)
+    api.release("sendMessage")
+    await outbox.drain()
+    order = [call.params.get("text") for call in api.calls if call.method in SHOWING]
+    assert order[-2:] == (["trick 13", "result"] if in_order else ["result", "trick 13"])
+
+
+SHOWING = ("sendMessage", "editMessageText")

@@ -195,7 +195,9 @@ class BridgeUI(UIBase):
             # from the next deal is not sent the finished one).
             played = dataclasses.replace(snap, seats=notice.holders or snap.seats)
             self.show_finished(screens, played, notice.deal_no, notice.final, notice.before)
-            post(chat, thread, _result_with_analysis(snap, notice, t, final.deal, vul))
+            post(
+                chat, thread, _result_with_analysis(snap, notice, t, final.deal, vul), in_order=True
+            )
         elif isinstance(notice, ClaimRejected):
             by = snap.seats.get(notice.by)
             text = t(

@@ -165,7 +165,7 @@ class PreferansUI(UIBase):
             self.show_finished(screens, snap, notice.deal_no, final, notice.before)
             match = notice.match
             assert isinstance(match, PulkaMatch)
-            post(chat, thread, _result_with_analysis(snap, notice, final, match, t))
+            post(chat, thread, _result_with_analysis(snap, notice, final, match, t), in_order=True)
         elif isinstance(notice, MatchFinished):
             state = deal_of(snap)
             if notice.unfinished:
