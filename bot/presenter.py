@@ -32,7 +32,7 @@ from bot.tables import (
 )
 from bot.timers import TurnTimers
 from bot.views import Rendered
-from bot.views.misc import answer_keys
+from bot.views.misc import answer_keys, vote_message
 from bot.views.text import user_text
 from storage.interface import TableStatus
 
@@ -70,14 +70,15 @@ class Presenter:
                 self.reviewer.poke(snap.table_id)
             if ui.notice(self, snap, notice, t):
                 continue
-            if isinstance(notice, SubRefused):
+            if isinstance(notice, SubRefused):  # the question edited to its outcome
                 by = snap.seats.get(notice.by)
                 text = t("sub.refused", name=user_text(by.name) if by else "—")
-                self.outbox.post(chat, thread, Rendered(text))
+                self._sub_outcome(snap, Rendered(text))
             elif isinstance(notice, SubDone):
                 self._substituted(snap, notice, t)
-            elif isinstance(notice, SubProposed):
-                self.outbox.post(chat, thread, _sub_proposed(snap, notice, t, ui.seat_name))
+            elif isinstance(notice, SubProposed):  # one message, edited as answers come
+                proposed = _sub_proposed(snap, notice, t, ui.seat_name)
+                vote_message(self, snap, "sub", proposed, fresh=notice.fresh)
             elif isinstance(notice, GameSwitched):
                 self._switched(snap, notice, t)
             elif isinstance(notice, SwitchAsked):
@@ -161,6 +162,15 @@ class Presenter:
         self.outbox.post(snap.chat.tg_chat_id, snap.topic_id, Rendered("\n".join(lines)))
         self.outbox.renew(snap.table_id, f"seating:{snap.deal_no}")
 
+    def _sub_outcome(self, snap: Snapshot, outcome: Rendered) -> None:
+        """A substitute's question decided: its message says how, its buttons gone; posted
+        when there was no question (the others at the table are robots) or it is gone."""
+        key = f"vote:sub:{snap.deal_no}"
+        if self.outbox.showing(snap.table_id, key):
+            self.outbox.want(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, outcome)
+        else:
+            self.outbox.post(snap.chat.tg_chat_id, snap.topic_id, outcome)
+
     def _substituted(self, snap: Snapshot, notice: SubDone, t: Translator) -> None:
         """The newcomer gets the seat's hand privately (a message of their own); the one who
         left is told, and their old buttons are refused from now on."""
@@ -172,7 +182,7 @@ class Presenter:
             left=user_text(notice.left.name),
             newcomer=user_text(notice.newcomer.name),
         )
-        self.outbox.post(snap.chat.tg_chat_id, snap.topic_id, Rendered(text))
+        self._sub_outcome(snap, Rendered(text))
         self.outbox.forget(snap.table_id, ui.hand_key(seat, snap.deal_no))
         if notice.left.tg_user_id is not None:
             own = self.private_translator(snap, notice.left)

@@ -253,6 +253,7 @@ class SubProposed:
     leaving: str
     newcomer: str
     agreed: frozenset[Seat]
+    fresh: bool = True  # a new proposal (a new message), not an answer to the open one
 
 
 @dataclass(frozen=True, slots=True)

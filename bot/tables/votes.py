@@ -130,7 +130,7 @@ class Votes(Play):
                 },
             )
             live.sub_request = request
-            return await self._sub_progress(live)
+            return await self._sub_progress(live, fresh=True)
 
     async def answer_sub(self, table_id: int, player_id: int, agree: bool) -> Change:
         async with self._guard(table_id):
@@ -152,16 +152,16 @@ class Votes(Play):
                 live.sub_request = None
                 return Change(self._snapshot(live), (SubRefused(request.seat, seat),))
             request.agreed.add(seat)
-            return await self._sub_progress(live)
+            return await self._sub_progress(live, fresh=False)
 
-    async def _sub_progress(self, live: Live) -> Change:
+    async def _sub_progress(self, live: Live, fresh: bool) -> Change:
         request = live.sub_request
         assert request is not None
         others = {s for s in live.humans if s != request.seat}  # robots agree
         if not others <= request.agreed:
             leaving = live.holders[request.seat].name
             notice: Notice = SubProposed(
-                request.seat, leaving, request.newcomer.name, frozenset(request.agreed)
+                request.seat, leaving, request.newcomer.name, frozenset(request.agreed), fresh
             )
             return Change(self._snapshot(live), (notice,))
         left = live.holders[request.seat]

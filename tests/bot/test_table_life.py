@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
+from bot.i18n import Translator
 from storage.sqlite import SqliteStorage
 from tests.bot.harness import GROUP, PLAYERS, Harness, actor, cards_in, data_of, seat_four
 from tests.fakeapi import FakeBotApi, Sent, User
@@ -319,6 +320,7 @@ async def test_a_turn_timer_fires_survives_a_restart_and_fires_again(
 
 
 async def test_a_substitute_takes_over_a_hand_mid_deal(h: Harness) -> None:
+    h.api.keep_history = True
     await seat_four(h)
     for _ in range(2):
         user, message = actor(h)
@@ -340,7 +342,16 @@ async def test_a_substitute_takes_over_a_hand_mid_deal(h: Harness) -> None:
             m for m in reversed(h.api.chat_messages(GROUP)) if ":sb:y" in str(m.buttons())
         )
         assert not (await h.press(player, proposal, data_of(proposal, ":sb:y"))).get("text")
-    await h.settle()
+        await h.settle()
+    # One message for the question, edited as each agreed and at last to its outcome, its
+    # buttons gone (not a proposal re-posted for each agreement).
+    ru = Translator("ru")
+    asking = ru("sub.proposed", seat="@", leaving="@", newcomer="@", agreed="@").split("@")[0]
+    asked = [m for m in h.api.chat_messages(GROUP) if any(asking in t for _, t in m.history)]
+    assert len(asked) == 1, [m.text for m in asked]
+    assert len(asked[0].history) >= 3  # asked, agreed by one, decided
+    done = ru("sub.done", seat="@", newcomer="@", left="@").split("@")[1]
+    assert done in asked[0].text and not asked[0].buttons()
     assert h.app is not None
     storage: SqliteStorage = h.app.bot_data["storage"]
     eve_player = await storage.player_by_tg(eve.id)
