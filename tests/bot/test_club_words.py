@@ -282,3 +282,39 @@ def test_the_english_catalogue_writes_english_and_the_fair_lines_use_players_wor
         assert not any(mark in text for mark in "«»№"), text
         assert "players' value" not in text, text
     assert not any("ход игроков" in text for text in found["ru"])
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_preferans_cards_are_a_row_per_suit_in_alternating_colours(language: str) -> None:
+    """The hand reads ♠ ♦ ♣ ♥ (no two black suits side by side), and the card buttons (to
+    play, to discard) are a row per suit in the same order, as bridge's are."""
+    t = Translator(language)
+    order = ["♠", "♦", "♣", "♥"]
+    rows_seen = 0
+    for seed in range(30):
+        _final, states = random_deal(seed)
+        for state in states:
+            snap = snapshot(state)
+            for seat in range(state.deal.players):
+                view = state.view(seat)
+                hand = view.hands.get(seat)
+                if hand:
+                    block = render_private(snap, seat, 3, view, t, "").text
+                    suits = [line[0] for line in block.split("<pre>")[1].splitlines()[1:5]]
+                    assert suits == order, block
+                menus = [""]
+                if state.phase is Phase.DISCARD and seat == state.declarer:
+                    menus.append("drop")
+                for menu in menus:
+                    screen = render_private(snap, seat, 3, view, t, menu)
+                    rows = [
+                        [k.label.lstrip("✅")[0] for k in row]
+                        for row in screen.keys
+                        if all(k.label.lstrip("✅")[:1] in order for k in row)
+                    ]
+                    for row in rows:
+                        assert len(set(row)) == 1, row  # one suit to a row
+                        rows_seen += 1
+                    firsts = [row[0] for row in rows]
+                    assert firsts == sorted(firsts, key=order.index), firsts
+    assert rows_seen > 200

@@ -25,7 +25,7 @@ from bot.games.preferans.views import (
     card_text,
     contract_lines,
     hands_block,
-    in_hand_order,
+    suit_rows,
     taker,
     trick_lines,
 )
@@ -211,8 +211,7 @@ def _keys(
     if menu == "claim" and claims:
         return _claim_keys(snap, deal_no, claims, t, lines, act)
     plays = {a.card: a for a in legal if isinstance(a, Play)}
-    keys = [act(card_text(card, t), plays[card]) for card in in_hand_order(plays)]
-    grid = key_rows(keys, 6)
+    grid = [tuple(act(card_text(card, t), plays[card]) for card in row) for row in suit_rows(plays)]
     if claims:  # between tricks, declarer (or a lone whister) may claim the rest
         data = Button(snap.table_id, deal_no, Act.MENU, "claim").encode()
         grid.append((Key(t("pref.claim_menu"), data),))
@@ -265,8 +264,7 @@ def _discard_keys(
             mark + card_text(card, t), Button(snap.table_id, deal_no, Act.MENU, arg).encode()
         )
 
-    cards = [pick(c) for c in in_hand_order(hand)]
-    rows = key_rows(cards, 6)
+    rows = [tuple(pick(c) for c in row) for row in suit_rows(hand)]
     if len(picked) == 2:
         action = Discard(view.viewer, (picked[0], picked[1]))
         confirm = Key(

@@ -43,17 +43,30 @@ def bid_text(bid: Bid | None, t: Translator) -> str:
     return f"{bid.level}{t('pref.nt') if suit is None else SUIT_SYMBOL[suit]}"
 
 
+# The suits as a hand shows them: colours alternating (two black suits side by side are
+# easily mixed up on a small screen), spades first and hearts last as in their seniority.
+SHOWN_SUITS = (Suit.SPADES, Suit.DIAMONDS, Suit.CLUBS, Suit.HEARTS)
+
+
 def in_hand_order(cards: Iterable[Card]) -> list[Card]:
     """The one order of cards on every screen (the hand, the play and discard buttons): suit
-    by suit, spades first, each high to low."""
-    return sorted(cards, key=lambda c: (int(c.suit), -int(c.rank)))
+    by suit in :data:`SHOWN_SUITS`' order, each high to low."""
+    return sorted(cards, key=lambda c: (SHOWN_SUITS.index(c.suit), -int(c.rank)))
+
+
+def suit_rows(cards: Iterable[Card]) -> list[list[Card]]:
+    """The cards a row per suit, as the buttons lay them out (a suit holds at most eight,
+    Telegram's most buttons in a row)."""
+    held = in_hand_order(cards)
+    rows = [[c for c in held if c.suit is suit] for suit in SHOWN_SUITS]
+    return [row for row in rows if row]
 
 
 def hand_lines(cards: Iterable[Card], t: Translator) -> list[str]:
-    """A line per suit, spades first as on the sheet's order, each high to low."""
+    """A line per suit, colours alternating, each high to low."""
     held = in_hand_order(cards)
     lines = []
-    for suit in Suit:
+    for suit in SHOWN_SUITS:
         ranks = [rank_text(c.rank, t) for c in held if c.suit is suit]
         lines.append(f"{SUIT_SYMBOL[suit]} {' '.join(ranks) if ranks else '—'}")
     return lines
