@@ -48,8 +48,9 @@ TAGS = {
     "tg-spoiler", "span", "blockquote", "tg-emoji",
 }  # fmt: skip
 TOKEN = re.compile(
-    r"<(/?)([a-zA-Z-]+)((?:\s+[a-z-]+=\"[^\"<>]*\")*)\s*>|&(#\d+|#x[0-9a-fA-F]+|lt|gt|amp|quot);|[<>&]"
-)
+    r"<(/?)([a-zA-Z-]+)((?:\s+[a-z-]+=\"[^\"<>]*\")*|\s+expandable)\s*>"
+    r"|&(#\d+|#x[0-9a-fA-F]+|lt|gt|amp|quot);|[<>&]"
+)  # attributes name="value"; a blockquote's bare "expandable" (Bot API 7.4)
 ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 
 
@@ -80,6 +81,10 @@ def parse_html(text: str) -> str:
         tag = tag.lower()
         if tag not in TAGS:
             raise ApiError(400, f"Bad Request: can't parse entities: unsupported tag {tag!r}")
+        if _attrs.strip() == "expandable" and tag != "blockquote":
+            raise ApiError(400, f"Bad Request: can't parse entities: unsupported tag {tag!r}")
+        if tag == "blockquote" and not closing and "blockquote" in open_tags:
+            raise ApiError(400, "Bad Request: can't parse entities: nested blockquote")
         if closing:
             if not open_tags or open_tags.pop() != tag:
                 raise ApiError(400, f"Bad Request: can't parse entities: unmatched </{tag}>")

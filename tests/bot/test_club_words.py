@@ -13,7 +13,13 @@ import pytest
 
 from bot.games.preferans.score import raspasy_times, written_lines
 from bot.games.preferans.table import render_private, render_seating, render_table
-from bot.games.preferans.views import card_text, in_hand_order, result_line, sheet_text
+from bot.games.preferans.views import (
+    card_text,
+    in_hand_order,
+    result_line,
+    settlement_lines,
+    sheet_text,
+)
 from bot.i18n import Translator
 from bot.plugin import Plugins
 from bot.plugins import PLUGINS
@@ -318,3 +324,23 @@ def test_preferans_cards_are_a_row_per_suit_in_alternating_colours(language: str
                     firsts = [row[0] for row in rows]
                     assert firsts == sorted(firsts, key=order.index), firsts
     assert rows_seen > 200
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_a_pulkas_end_is_one_list_when_its_result_is_the_balance(language: str) -> None:
+    """The first pulka of a group: its result is the group's balance, said once. After an
+    earlier match the group's accounts follow. Negative numbers carry a real minus."""
+    t = Translator(language)
+    names = {1: "Аня", 2: "Боря", 3: "Вика"}
+    entries = {1: 12, 2: -5, 3: -7}
+    accounts = t("rubber.accounts")
+    first = "\n".join(
+        settlement_lines(False, entries, {"whists": entries}, names, ChatSettings(), t)
+    )
+    assert t("pref.result_list") in first and accounts not in first
+    assert first.count("Боря") == 1 and "−5" in first and "-5" not in first
+    later = {"whists": {1: 20, 2: -13, 3: -7}}
+    second = "\n".join(settlement_lines(False, entries, later, names, ChatSettings(), t))
+    assert accounts in second and "−13" in second
+    sheet = sheet_text([10, 4, 0], [-3, 0, 6], [[0, 1, 0], [0, 0, 0], [0, 0, 0]], names, t)
+    assert "−3" in sheet and "-3" not in sheet

@@ -5,7 +5,10 @@ four the dealer sits out of the wizard; stopping early settles by §6."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+import pytest
 
 from games.preferans.entry import parse_entry
 from games.preferans.pulka import Pulka
@@ -108,13 +111,19 @@ async def test_a_kept_pulka_by_buttons_and_typing_lands_in_the_ledger(
             await h.say(CAT, GROUP, f"/deal 10NT {declarer + 1} pass/pass")
             written.append(f"10NT {declarer} pass/pass")
         final = h.api.chat_messages(GROUP)[-1].text
-        assert "Пуля закрыта" in final and "Баланс" in final
+        # The first pulka of the group: its result is the balance, one list; the breakdown
+        # folded under it.
+        assert "Пуля закрыта" in final and "Итог:" in final and "Баланс" not in final
     finally:
         await h.stop()
     independent = Pulka(players=3, target=10, variant="sochi")
     for code in written:
         parse_entry(code).write(independent)
     assert independent.finished
+    folded = final.split("<blockquote expandable>")[1]
+    totals = re.findall(r"итого ([−+]?[\d.]+)", folded)
+    exact = [float(b) for b in independent.balances()]
+    assert [float(x.replace("−", "-")) for x in totals] == pytest.approx(exact, abs=0.01)
     store = await SqliteStorage.open(h.database)
     try:
         (match,) = await store.matches(1)

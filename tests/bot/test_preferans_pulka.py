@@ -215,9 +215,10 @@ async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_th
         on = "whists → " if language == "en" else "висты → "
         assert any(written in m.text and on in m.text for m in h.api.chat_messages(GROUP))
         if language == "en":
-            assert "Running accounts" in result.text and "whists" in result.text
+            assert "Result:" in result.text and "whists" in result.text
         else:
-            assert "Баланс" in result.text and re.search(r"\d вист(а|ов)?\b", result.text)
+            assert "Итог:" in result.text and re.search(r"\d вист(а|ов)?\b", result.text)
+        assert "<blockquote expandable>" in result.text  # the breakdown, folded
         # the group prices a whist at half a rouble and settles up through the ledger
         await h.say(users[0], GROUP, "/settings вист 0,5 RUB")
         await h.say(users[0], GROUP, "/ledger")

@@ -14,7 +14,7 @@ import re
 from bot.callback_data import Button
 from bot.games.preferans.buttons import KEEP, KEEP_UNDO
 from bot.games.preferans.scorekeeper import PulkaSheet
-from bot.games.preferans.views import bid_text, pulka_block, settlement_lines
+from bot.games.preferans.views import bid_text, breakdown, pulka_block, settlement_lines
 from bot.i18n import Translator
 from bot.views import Key, Rendered, key_rows
 from bot.views.text import plain_text, user_text
@@ -172,6 +172,7 @@ def render_pulka_keeper(sheet: PulkaSheet, arg: str, t: Translator, note: str = 
         lines += settlement_lines(
             finished.unfinished, finished.entries, finished.balances, by_id, sheet.chat.settings, t
         )
+        lines.append(breakdown(sheet.match.pulka, sheet.names, t))
         return Rendered("\n".join(lines))
     dealer = user_text(_name(sheet, sheet.dealer))
     deal_line = t("pref.keeper.deal", number=len(sheet.results) + 1, dealer=dealer)

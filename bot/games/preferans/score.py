@@ -16,6 +16,7 @@ from bot.games.preferans.state import (
     pulka_options,
 )
 from bot.games.preferans.views import (
+    breakdown,
     pulka_block,
     settlement_lines,
 )
@@ -150,6 +151,7 @@ def pulka_result(snap: Snapshot, notice: MatchFinished, t: Translator) -> Render
     )
     if isinstance(notice.match, PulkaMatch):
         lines.insert(1, pulka_block(notice.match.pulka, names_of(snap), t))
+        lines.append(breakdown(notice.match.pulka, names_of(snap), t))
     keys = (
         (
             Key(t("pref.button.next"), Button(snap.table_id, 0, Act.NEXT_MATCH).encode()),

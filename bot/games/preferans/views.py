@@ -7,6 +7,7 @@ Pure: (view, names, translator) -> text. Every screen is built from one seat's `
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from fractions import Fraction
 from html import escape
 
 from bot.i18n import Translator
@@ -226,11 +227,11 @@ def sheet_text(
 
     lines = [
         row("", [short[s] for s in seats]),
-        row(heads[0], [str(pool[s]) for s in seats]),
-        row(heads[1], [str(gora[s]) for s in seats]),
+        row(heads[0], [_exact(pool[s]) for s in seats]),
+        row(heads[1], [_exact(gora[s]) for s in seats]),
     ]
     pairs = [
-        (t("pref.sheet.whists_pair", writer=short[w], on=short[o]), str(whists[w][o]))
+        (t("pref.sheet.whists_pair", writer=short[w], on=short[o]), _exact(whists[w][o]))
         for w in seats
         for o in seats
         if w != o and whists[w][o]
@@ -273,13 +274,58 @@ def settlement_lines(
     if unfinished:
         title += " " + t("pref.unfinished")
     unit = PRACTICE_WHISTS if practice else WHISTS
-    shown = " · ".join(
-        f"{user_text(names.get(pid, '?'))} {amount(whists, group, t, True, unit)}"
+    shown = [
+        f"  {user_text(names.get(pid, '?'))}: {amount(whists, group, t, True, unit)}"
         for pid, whists in sorted(entries.items(), key=lambda kv: -kv[1])
-    )
-    return [
-        f"<b>{title}</b>",
-        t("pref.whists", entries=shown),
-        t("pref.robot.practice_done") if practice else t("rubber.accounts"),
-        *account_lines(balances, names, group, t),
     ]
+    lines = [f"<b>{title}</b>", t("pref.result_list"), *shown]
+    # The group's accounts only when they say more than this pulka did (an earlier match,
+    # another game's points): the first pulka's balance is its result, one list.
+    if {u: dict(a) for u, a in balances.items() if any(a.values())} != {unit: dict(entries)}:
+        lines.append(t("pref.robot.practice_done") if practice else t("rubber.accounts"))
+        lines += account_lines(balances, names, group, t)
+    return lines
+
+
+def breakdown(pulka: Pulka, names: Mapping[int, str], t: Translator) -> str:
+    """How the whists came out (§7), folded until tapped: each player's gora with the pool
+    they lacked, against the average; the whists net with each other player; the exact total
+    (whole whists and money are the result's list)."""
+    state = pulka.state()
+    pool, gora, whists = state["pool"], state["gora"], state["whists"]
+    seats = range(pulka.players)
+    factor = pulka.variant.gora_factor
+    closed = [Fraction(gora[i]) + factor * (pulka.target - Fraction(pool[i])) for i in seats]
+    mean = sum(closed, Fraction(0)) / len(closed)
+    totals = pulka.balances()
+    gorae = " · ".join(f"{_name(names, i)} {_exact(closed[i])}" for i in seats)
+    lines = [
+        f"<b>{t('pref.breakdown.title')}</b>",
+        t("pref.breakdown.gora", gora=gorae, mean=_exact(mean)),
+    ]
+    for i in seats:
+        nets = ", ".join(
+            f"{_name(names, j)} {_exact(Fraction(whists[i][j]) - Fraction(whists[j][i]), True)}"
+            for j in seats
+            if j != i
+        )
+        lines.append(
+            t(
+                "pref.breakdown.player",
+                name=_name(names, i),
+                gora=_exact(10 * (mean - closed[i]), True),
+                whists=nets,
+                total=_exact(totals[i], True),
+            )
+        )
+    return "<blockquote expandable>" + "\n".join(lines) + "</blockquote>"
+
+
+def _exact(value: Fraction | int, sign: bool = False) -> str:
+    """A whist count as players write it: whole, or to two places; − for a minus."""
+    exact = Fraction(value)
+    text = str(abs(exact.numerator)) if exact.denominator == 1 else f"{abs(float(exact)):.2f}"
+    text = text.rstrip("0").rstrip(".") if "." in text else text
+    if exact < 0:
+        return "−" + text
+    return ("+" + text) if sign and exact > 0 else text
