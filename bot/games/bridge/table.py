@@ -199,14 +199,17 @@ def full_deal(deal: Deal, snap: Snapshot, language: str) -> str:
 
 
 def _last_trick_line(view: SeatView, t: Translator) -> str:
-    """The trick completed before the one under way, while the new one has cards."""
-    if len(view.tricks) < 2 or not view.tricks[-1].cards or view.tricks[-1].is_complete:
+    """The trick completed before the one shown (the one under way, or the one just taken
+    until the next has a card): a trick stays in view for a round of cards after it is taken,
+    so at a quick pace no trick goes unseen."""
+    shown = len(view.tricks) if view.tricks and view.tricks[-1].cards else len(view.tricks) - 1
+    if shown < 2:
         return ""
-    trick = view.tricks[-2]
+    trick = view.tricks[shown - 2]
     lang = t.language
     cards = " · ".join(f"{seat_text(s, lang)} {card_text(c, lang)}" for s, c in trick.plays())
     winner = seat_text(trick.winner(view.trump), lang)
-    return t("table.last_trick", number=len(view.tricks) - 1, cards=f"{cards} → {winner}")
+    return t("table.last_trick", number=shown - 1, cards=f"{cards} → {winner}")
 
 
 def render_table(

@@ -138,8 +138,9 @@ def _trick_cards(view: SeatView, trick: Trick, names: Mapping[int, str], t: Tran
 
 
 def trick_lines(view: SeatView, names: Mapping[int, str], t: Translator) -> list[str]:
-    """The trick under way (or the one just taken, until the next has a card), and beside a
-    trick under way the one before it with who took it: at a quick pace no trick goes unseen."""
+    """The trick under way (or the one just taken, until the next has a card) and the one
+    before it with who took it: a trick stays in view for a round of cards after it is
+    taken, so at a quick pace no trick goes unseen."""
     if view.phase not in (Phase.PLAY, Phase.FINISHED) or view.kind is None:
         return []
     trick = current_trick(view)
@@ -147,8 +148,7 @@ def trick_lines(view: SeatView, names: Mapping[int, str], t: Translator) -> list
     if trick is not None and (trick.plays or trick.talon_card is not None):
         number = view.tricks.index(trick) + 1
         lines.append(t("pref.trick", number=number, cards=_trick_cards(view, trick, names, t)))
-        done = len(trick.plays) == len(view.active)
-        if not done and number > 1:
+        if number > 1:  # in view until a card of the trick after the shown one
             before = view.tricks[number - 2]
             cards = _trick_cards(view, before, names, t)
             lines.append(t("table.last_trick", number=number - 1, cards=cards))
