@@ -16,7 +16,12 @@ overall, the outbox's own gate just below it. A player presses a button ``pace``
 - waiting screens: the same for the screens of players who are not on turn;
 - prompt: the same for the screen of the player on turn (their buttons), p50 / p95;
 - the busiest minute of calls to any one group (Telegram: about 20), and calls per deal by
-  method and kind of chat.
+  method and kind of chat;
+- tricks seen: of the tricks of the deals played to their end, how many some version of the
+  group's table showed complete, with who took it (the trick before stays in view beside the
+  one under way until that one is complete);
+- results before the last trick: deals whose result reached the group before the table's
+  final version (the one with the last trick).
 
 Prints numbers; asserts nothing.
 """
@@ -25,11 +30,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bench.load import FIRST_CHAT, Load, LoadApi, TableRig, percentile, seat
 from bot.outbox import TABLE, URGENT, WAITING
@@ -37,6 +44,9 @@ from tests.bot.harness import Harness
 from tests.fakeapi import Sent
 
 FORUM = FIRST_CHAT  # the one forum group of the forum case
+DEAL = re.compile(r"deal (\d+)")
+TRICK = re.compile(r"(?:Trick|Previous trick) (\d+): [^\n]*→")
+OVER = "The deal is over."
 
 
 class ForumLoad(Load):
@@ -168,6 +178,8 @@ async def run(case: Case, pace: float, seconds: float, overall_rate: float = 30.
         where = "group" if chat < 0 else "private" if chat > 0 else "-"
         kinds[f"{call.method} {where}"] += 1
 
+    seen, played, early = follow(calls)
+
     def ms(values: list[float], q: float) -> str:
         return f"{percentile(values, q):.2f}" if values else "-"
 
@@ -188,6 +200,38 @@ async def run(case: Case, pace: float, seconds: float, overall_rate: float = 30.
     print(f"  busiest minute of one group: {busiest} calls")
     per_deal = ", ".join(f"{k} {v / deals:.1f}" for k, v in sorted(kinds.items()))
     print(f"  calls per deal (~{deals} deals): {per_deal}")
+    print(f"  tricks seen in the group: {seen} of {played}; results before the last trick: {early}")
+
+
+def follow(calls: list[Any]) -> tuple[int, int, int]:
+    """Read the groups' calls in order: (tricks some table version showed complete, tricks of
+    the deals played to their end, results sent before their table's final version)."""
+    shown: dict[tuple[int, int, str], set[int]] = {}
+    ended: set[tuple[int, int, str]] = set()
+    final_since: dict[tuple[int, int], bool] = {}
+    early = 0
+    for call in calls:
+        chat = int(call.params.get("chat_id", 0))
+        text = str(call.params.get("text", ""))
+        if chat >= 0 or call.method not in ("sendMessage", "editMessageText"):
+            continue
+        place = (chat, int(call.params.get("message_thread_id", 0) or 0))
+        if "🃏" in text:  # a version of a table
+            found = DEAL.search(text)
+            if found is None:
+                continue
+            deal = (*place, found.group(1))
+            shown.setdefault(deal, set()).update(int(n) for n in TRICK.findall(text))
+            if OVER in text:
+                ended.add(deal)
+                final_since[place] = True
+        elif "🔓" in text:  # a deal's result
+            if not final_since.get(place, False):
+                early += 1
+            final_since[place] = False
+    seen = sum(len(shown[d]) for d in ended)
+    played = sum(max(shown[d], default=0) for d in ended)
+    return seen, played, early
 
 
 def main() -> None:
