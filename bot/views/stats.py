@@ -68,14 +68,18 @@ def _player_lines(line: Line, name: str, imps: bool, t: Translator) -> list[str]
     a, r = line.all_time, line.recent
     return [
         t("stats.player", name=name, deals=a.deals, recent=r.deals),
-        t("stats.leads", all=share(a.good_leads, a.leads), recent=share(r.good_leads, r.leads)),
         t(
-            "stats.declarer",
+            f"stats.leads.{line.game}",
+            all=share(a.good_leads, a.leads),
+            recent=share(r.good_leads, r.leads),
+        ),
+        t(
+            f"stats.declarer.{line.game}",
             all=share(a.declarer_costly, a.declarer_cards),
             recent=share(r.declarer_costly, r.declarer_cards),
         ),
         t(
-            "stats.defence",
+            f"stats.defence.{line.game}",
             all=share(a.defence_costly, a.defence_cards),
             recent=share(r.defence_costly, r.defence_cards),
         ),

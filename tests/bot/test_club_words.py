@@ -23,7 +23,10 @@ from bot.games.preferans.views import (
 from bot.i18n import Translator
 from bot.plugin import Plugins
 from bot.plugins import PLUGINS
+from bot.stats import Line
 from bot.views.misc import render_settings
+from bot.views.stats import render_stats
+from games.core.review import SeatStats
 from games.preferans.bids import Bid
 from games.preferans.deal import Kind, Phase, Result
 from games.preferans.game import PulkaMatch, write
@@ -344,3 +347,30 @@ def test_a_pulkas_end_is_one_list_when_its_result_is_the_balance(language: str) 
     assert accounts in second and "−13" in second
     sheet = sheet_text([10, 4, 0], [-3, 0, 6], [[0, 1, 0], [0, 0, 0], [0, 0, 0]], names, t)
     assert "−3" in sheet and "-3" not in sheet
+
+
+def test_stats_speak_each_games_words_and_name_double_dummy_one_way() -> None:
+    """/stats: the bridge section in bridge's words, the Preferans one in Preferans's; the
+    figures say which is the last 30 days; double dummy has one name in each catalogue."""
+    stats = SeatStats(deals=10, leads=4, good_leads=3, declarer_cards=20, declarer_costly=2,
+                      defence_cards=30, defence_costly=3, contracts=5, at_par=4)  # fmt: skip
+    lines = [Line("bridge", 1, stats, stats), Line("preferans", 1, stats, stats)]
+    for language, bridge_only, pref_only, recent in (
+        ("ru", "разыгрывающий", "мизер", "за 30 дней: 10"),
+        ("en", "as declarer", "misère", "last 30 days: 10"),
+    ):
+        t = Translator(language)
+        bridge, pref = (r.text for r in render_stats(lines, {1: "Аня"}, "📊", t, ("bridge",)))
+        assert bridge_only in bridge and bridge_only not in pref, (bridge, pref)
+        assert pref_only in pref and pref_only not in bridge and "вист" not in bridge
+        assert recent in bridge and recent in pref
+    ru = polib_values("ru")
+    assert "двойн" not in ru and "DD" not in ru and "при игре в открытую" not in ru
+    assert "при открытых картах" in ru.lower()
+
+
+def polib_values(language: str) -> str:
+    from bot.i18n import LOCALE_DIR
+
+    text = (LOCALE_DIR / language / "LC_MESSAGES" / "messages.po").read_text(encoding="utf-8")
+    return "\n".join(re.findall(r'^msgstr(?:\[\d\])? "(.*)"$', text, re.M))

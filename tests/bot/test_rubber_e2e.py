@@ -96,7 +96,7 @@ async def test_full_rubber_by_offered_buttons_without_leaks(h: Harness) -> None:
     deal = Deal.from_pbn(str(events[0].payload["pbn"]))
     analysis = analyse(deal, False, False)
     first = next(m for m in h.api.chat_messages(GROUP) if "Сдача 1</b>:" in m.text)
-    assert "🔍 При игре в открытую" in first.text or "Пас" in first.text
+    assert "🔍 При открытых картах" in first.text or "Пас" in first.text
     assert "Пар: " in first.text or not analysis.par
     # The whole table comes on the result's button, as a popup to whoever presses.
     [dd_button] = [b["callback_data"] for b in first.buttons() if ":dd:" in b["callback_data"]]
