@@ -374,3 +374,24 @@ def polib_values(language: str) -> str:
 
     text = (LOCALE_DIR / language / "LC_MESSAGES" / "messages.po").read_text(encoding="utf-8")
     return "\n".join(re.findall(r'^msgstr(?:\[\d\])? "(.*)"$', text, re.M))
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_preferans_turn_line_and_words_mid_line_read_as_bridges(language: str) -> None:
+    t = Translator(language)
+    turn = {"ru": ("▶ Слово: ", "▶ Ход: "), "en": ("▶ To call: ", "▶ Turn: ")}[language]
+    capital = re.compile(
+        r"(?:Торговля|Висты|Bidding|Whisting): .*\S (Пас|Вист|Полвиста|Мизер|Pass|Whist|Half|Misère)\b"
+    )
+    seen = set()
+    for seed in range(30):
+        _final, states = random_deal(seed)
+        for state in states:
+            text = render_table(snapshot(state), 3, state.view(None), t).text
+            assert not capital.search(text), text
+            assert "Ждём" not in text and "Waiting for" not in text
+            if state.actor is not None and state.result is None:
+                wanted = turn[0] if state.phase is Phase.AUCTION else turn[1]
+                assert wanted in text, text
+                seen.add(wanted)
+    assert seen == set(turn)

@@ -77,8 +77,22 @@ def _name(names: Mapping[int, str], seat: int) -> str:
     return user_text(names.get(seat, "—"))
 
 
+def mid_line(word: str) -> str:
+    """A button's word as it reads inside a line: "Аня пас", not "Аня Пас" (a contract's
+    letters stay as they are: "6БК").
+
+    >>> mid_line("Пас"), mid_line("Полвиста"), mid_line("6БК"), mid_line("Misère")
+    ('пас', 'полвиста', '6БК', 'misère')
+    """
+    if word[:1].isalpha() and word[1:] == word[1:].lower():
+        return word[:1].lower() + word[1:]
+    return word
+
+
 def bidding_line(view: SeatView, names: Mapping[int, str], t: Translator) -> str:
-    calls = " · ".join(f"{_name(names, c.seat)} {bid_text(c.bid, t)}" for c in view.calls)
+    calls = " · ".join(
+        f"{_name(names, c.seat)} {mid_line(bid_text(c.bid, t))}" for c in view.calls
+    )
     return t("pref.bidding", calls=calls or "—")
 
 
@@ -89,7 +103,7 @@ def contract_lines(view: SeatView, names: Mapping[int, str], t: Translator) -> l
     elif view.declarer is not None and view.kind is not None:
         game = bid_text(view.contract, t) if view.contract is not None else ""
         if view.kind is Kind.MISERE:
-            game = t("pref.misere")
+            game = mid_line(t("pref.misere"))
         # What declarer is doing while the others wait: taking the talon and discarding,
         # then naming the game.
         doing = {Phase.DISCARD: "discard", Phase.CONTRACT: "contract"}.get(view.phase)
@@ -97,7 +111,7 @@ def contract_lines(view: SeatView, names: Mapping[int, str], t: Translator) -> l
         lines.append(t("pref.contract", name=_name(names, view.declarer), contract=what))
     if view.whists:
         words = " · ".join(
-            f"{_name(names, w.seat)} {t(f'pref.word.{w.word}')}" for w in view.whists
+            f"{_name(names, w.seat)} {mid_line(t(f'pref.word.{w.word}'))}" for w in view.whists
         )
         lines.append(t("pref.whists_line", words=words))
     if view.shown is not None:
