@@ -380,9 +380,8 @@ def polib_values(language: str) -> str:
 def test_preferans_turn_line_and_words_mid_line_read_as_bridges(language: str) -> None:
     t = Translator(language)
     turn = {"ru": ("▶ Слово: ", "▶ Ход: "), "en": ("▶ To call: ", "▶ Turn: ")}[language]
-    capital = re.compile(
-        r"(?:Торговля|Висты|Bidding|Whisting): .*\S (Пас|Вист|Полвиста|Мизер|Pass|Whist|Half|Misère)\b"
-    )
+    words = "Пас|Вист|Полвиста|Мизер|Pass|Whist|Half|Misère"
+    capital = re.compile(rf"(?:Торговля|Висты|Bidding|Whisting): .*\S ({words})\b")
     seen = set()
     for seed in range(30):
         _final, states = random_deal(seed)
