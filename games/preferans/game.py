@@ -4,6 +4,7 @@ and the entry the registry finds by name."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -217,6 +218,22 @@ class Preferans(GameBase):
 
     def by_consent(self, action: Any) -> bool:
         return isinstance(action, Undo)
+
+    def notices(
+        self, before: State[Any, Any], after: State[Any, Any], seat: int
+    ) -> tuple[Any, ...]:
+        assert isinstance(before, DealState) and isinstance(after, DealState)
+        if before.claim is not None and after.claim is None and after.result is None:
+            return (ClaimRejected(before.claim.claimant, seat),)
+        return ()
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimRejected:
+    """A claim was refused: play goes on (the Preferans UI says so in the group)."""
+
+    claimant: int
+    by: int
 
 
 PREFERANS = Preferans()

@@ -425,3 +425,38 @@ async def test_declarer_changes_the_discard_before_naming_the_game(
     finally:
         if h.app is not None:
             await h.stop()
+
+
+async def test_a_refused_claim_is_said_in_the_group(api: FakeBotApi, tmp_path: Path) -> None:
+    """A claim's line leaves the table when a player refuses it: the group is told who
+    refused whose claim, and play goes on."""
+    h = Harness(api, str(tmp_path / "bot.sqlite3"), shuffle_seed=11)
+    await h.start()
+    rng = random.Random(2)
+    try:
+        await seated(h)
+        refused = False
+        for _ in range(1500):
+            found = _offer(h)
+            assert found is not None
+            user, sent, data = found
+            claims = [d for d in data if ":a:claim." in d]
+            answers = [d for d in data if d.endswith(":a:answer.no")]
+            if answers:  # refuse the claim
+                assert not (await h.press(user, sent, answers[0])).get("text")
+                refused = True
+                break
+            menu = [d for d in data if d.endswith(":mn:claim")]
+            if claims:
+                choice = claims[0]
+            elif menu and rng.random() < 0.5:
+                choice = menu[0]
+            else:
+                choice = _choose(rng, [d for d in data if ":mn:claim" not in d])
+            assert not (await h.press(user, sent, choice)).get("text"), choice
+        assert refused
+        await h.settle()
+        said = Translator("ru")("pref.claim_rejected", name="@", claimant="@").split("@")[1]
+        assert any(said in m.text for m in h.api.chat_messages(GROUP))
+    finally:
+        await h.stop()

@@ -55,7 +55,7 @@ from games.preferans.deal import (
     MakeClaim,
     Phase,
 )
-from games.preferans.game import PulkaMatch
+from games.preferans.game import ClaimRejected, PulkaMatch
 from storage.interface import MatchRecord
 
 
@@ -176,6 +176,13 @@ class PreferansUI(UIBase):
             post(chat, thread, pulka_result(snap, notice, t))
             if isinstance(notice.match, PulkaMatch):
                 post_pulka_picture(screens.outbox, snap, notice.match, t)
+        elif isinstance(notice, ClaimRejected):  # the table's claim line is gone: say why
+            text = t(
+                "pref.claim_rejected",
+                name=user_text(names.get(notice.by, "—")),
+                claimant=user_text(names.get(notice.claimant, "—")),
+            )
+            post(chat, thread, Rendered(text))
         elif isinstance(notice, UndoAsked):
             voters = () if snap.state is None else snap.game.undo_voters(snap.state, notice.seat)
             others = ", ".join(user_text(names[s]) for s in sorted(voters) if s in names)

@@ -90,9 +90,7 @@ def mid_line(word: str) -> str:
 
 
 def bidding_line(view: SeatView, names: Mapping[int, str], t: Translator) -> str:
-    calls = " · ".join(
-        f"{_name(names, c.seat)} {mid_line(bid_text(c.bid, t))}" for c in view.calls
-    )
+    calls = " · ".join(f"{_name(names, c.seat)} {mid_line(bid_text(c.bid, t))}" for c in view.calls)
     return t("pref.bidding", calls=calls or "—")
 
 
