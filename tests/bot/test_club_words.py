@@ -394,3 +394,8 @@ def test_preferans_turn_line_and_words_mid_line_read_as_bridges(language: str) -
                 assert wanted in text, text
                 seen.add(wanted)
     assert seen == set(turn)
+
+
+def test_points_are_abbreviated_one_way() -> None:
+    ru = polib_values("ru")
+    assert "очк." in ru and not re.search(r"\bоч\.", ru)

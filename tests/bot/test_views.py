@@ -355,3 +355,17 @@ def test_the_table_shows_a_claims_tricks_and_no_tricks_for_a_passed_out_deal() -
     text = render_table(snapshot(state), 1, state.view(None), (False, False), t, "bot").text
     assert "By the claim: N-S 13 · E-W 0" in text, text
     assert "Tricks: N-S 1" not in text
+
+
+def test_the_auction_grid_marks_the_vulnerable_seats() -> None:
+    """As BBO colours them: a star beside each vulnerable seat, in every screen's grid."""
+    state = DealState.new(SUITED).apply(MakeCall(Seat.N, Call.parse("1S")))
+    assert auction_grid(state.view(None), "ru", (True, False)).splitlines()[0].split() == [
+        "С*", "В", "Ю*", "З",
+    ]  # fmt: skip
+    t = Translator("en")
+    table = render_table(snapshot(state), 1, state.view(None), (False, True), t, "bot").text
+    assert "N     E*    S     W*" in table
+    private = render_private(snapshot(state), 1, state.view(Seat.E), (False, True), t).text
+    waiting = render_private(snapshot(state), 1, state.view(Seat.W), (False, True), t).text
+    assert "E*" in private and "W*" in waiting

@@ -64,9 +64,15 @@ def _settings_line(snap: Snapshot, t: Translator) -> str:
     return line
 
 
-def auction_grid(view: SeatView, language: str) -> str:
-    """The auction in columns N E S W, the dealer's first call in its column."""
-    header = "".join(seat_text(seat, language).ljust(CELL) for seat in Seat).rstrip()
+def auction_grid(view: SeatView, language: str, vul: tuple[bool, bool] = (False, False)) -> str:
+    """The auction in columns N E S W, the dealer's first call in its column; a vulnerable
+    seat marked ``*`` in the head, as BBO colours it (``vul``: N-S, E-W)."""
+
+    def head(seat: Seat) -> str:
+        marked = vul[0] if seat.side is Side.NS else vul[1]
+        return (seat_text(seat, language) + ("*" if marked else "")).ljust(CELL)
+
+    header = "".join(head(seat) for seat in Seat).rstrip()
     cells = [""] * int(view.dealer) + [call_text(c, language) for c in view.calls]
     if view.phase is Phase.AUCTION and view.turn is not None:
         cells.append("?")
@@ -248,7 +254,7 @@ def render_table(
                 name=_name(snap, view.dealer),
             )
         )
-    lines.append(f"<pre>{escape(auction_grid(view, lang))}</pre>")
+    lines.append(f"<pre>{escape(auction_grid(view, lang, vul))}</pre>")
     if auction_over and view.phase is Phase.PLAY and sum(view.tricks_won.values()) == 0:
         lines.extend(robot_notes(snap, view, t))  # until the first trick is done
     lines.extend(_play_lines(snap, view, t))
@@ -379,14 +385,14 @@ def render_private(
     if view.result is not None:
         return _over(snap, view, lines, t)
     if waiting(snap, view):
-        return _quiet(snap, view, lines, t)
+        return _quiet(snap, view, lines, t, vul)
     at = snap.actions  # the position every call, card and claim button is made for
     lines += [
         f"<b>{t('private.your_hand')}</b>",
         f"<pre>{escape(_hand_block(view.hands[seat], lang))}</pre>",
     ]
     if view.calls:
-        lines.append(f"<pre>{escape(auction_grid(view, lang))}</pre>")
+        lines.append(f"<pre>{escape(auction_grid(view, lang, vul))}</pre>")
         if view.phase is Phase.AUCTION:
             lines.extend(robot_notes(snap, view, t))
     lines.extend(_play_lines(snap, view, t))
@@ -525,7 +531,9 @@ def _over(snap: Snapshot, view: SeatView, lines: list[str], t: Translator) -> Re
     return Rendered("\n".join(lines))
 
 
-def _quiet(snap: Snapshot, view: SeatView, lines: list[str], t: Translator) -> Rendered:
+def _quiet(
+    snap: Snapshot, view: SeatView, lines: list[str], t: Translator, vul: tuple[bool, bool]
+) -> Rendered:
     """A waiting player's message: their hand, and the auction and the trick as they go, with
     whose turn it is, so that nobody has to switch to the group to see what partner called.
     It is edited at a lower priority than the prompt of the player on turn (the outbox's
@@ -539,7 +547,7 @@ def _quiet(snap: Snapshot, view: SeatView, lines: list[str], t: Translator) -> R
         lines.append(f"<b>{t('private.your_hand')}</b>")
     lines.append(f"<pre>{escape(_hand_block(view.hands[seat], lang))}</pre>")
     if view.calls or view.phase is Phase.AUCTION:
-        lines.append(f"<pre>{escape(auction_grid(view, lang))}</pre>")
+        lines.append(f"<pre>{escape(auction_grid(view, lang, vul))}</pre>")
     # Dummy and the tricks stay in view while others think (declarer plans, a defender
     # follows the play without the group), as on the player's own turn.
     lines.extend(_play_lines(snap, view, t))
