@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import random
 import re
 
 import pytest
 
+from bot.games.bridge.score import render_deal_result
 from bot.games.preferans.score import raspasy_times, written_lines
 from bot.games.preferans.table import render_private, render_seating, render_table
 from bot.games.preferans.views import (
@@ -24,14 +26,23 @@ from bot.i18n import Translator
 from bot.plugin import Plugins
 from bot.plugins import PLUGINS
 from bot.stats import Line
+from bot.tables import DealFinished
 from bot.views.misc import render_settings
 from bot.views.stats import render_stats
+from games.bridge.calls import Call
+from games.bridge.cards import Deal as BridgeDeal
+from games.bridge.cards import Seat as BridgeSeat
+from games.bridge.deal import DealState as BridgeState
+from games.bridge.deal import MakeCall, PlayCard
+from games.bridge.game import BridgeState as BridgeGameState
+from games.bridge.game import RubberMatch, outcome
 from games.core.review import SeatStats
 from games.preferans.bids import Bid
 from games.preferans.deal import Kind, Phase, Result
 from games.preferans.game import PulkaMatch, write
 from storage.interface import ChatSettings, TableSettings, TableStatus
 from tests.bot.test_preferans_views import snapshot
+from tests.bot.test_views import snapshot as bridge_snapshot
 from tests.games.test_preferans_deal import random_deal
 
 WORDS = {
@@ -399,3 +410,35 @@ def test_preferans_turn_line_and_words_mid_line_read_as_bridges(language: str) -
 def test_points_are_abbreviated_one_way() -> None:
     ru = polib_values("ru")
     assert "очк." in ru and not re.search(r"\bоч\.", ru)
+
+
+BRIDGE_DEAL = BridgeDeal.shuffled(BridgeSeat.N, random.Random(4).randrange)
+
+
+def test_down_is_said_in_words_in_both_games() -> None:
+    """'без шести' at bridge as at Preferans (not 'без 6' in one game and words in the
+    other)."""
+    t = Translator("ru")
+    # bridge: 7NT by N taking 7 tricks, played to the end through the rules
+    state = BridgeState.new(BRIDGE_DEAL)
+    for call in ("7NT", "P", "P", "P"):
+        state = state.apply(MakeCall(state.actor or BridgeSeat.N, Call.parse(call)))
+    rng = random.Random(1)
+    while state.result is None or state.result.declarer_tricks != 7:
+        if state.result is not None:
+            state = BridgeState.new(BRIDGE_DEAL)
+            for call in ("7NT", "P", "P", "P"):
+                state = state.apply(MakeCall(state.actor or BridgeSeat.N, Call.parse(call)))
+        actor = state.actor
+        assert actor is not None
+        state = state.apply(PlayCard(actor, rng.choice(sorted(state.legal_cards(actor)))))
+    match = RubberMatch({})
+    before = copy.deepcopy(match)
+    written = match.record(outcome(state))
+    notice = DealFinished(1, outcome(state), written, BridgeGameState(state), match, before)
+    snap = dataclasses.replace(bridge_snapshot(state), state=BridgeGameState(state), match=match)
+    text = render_deal_result(snap, notice, t).text
+    assert "без шести" in text and "без 6" not in text, text
+    assert t("verdict.down.6") == "без шести" and t("verdict.down.13") == "без тринадцати"
+    result = Result(Kind.GAME, 0, Bid.parse("10NT"), {1: "whist", 2: "pass"}, {0: 4, 1: 6, 2: 0})
+    assert "без шести" in result_line(result, {0: "Аня"}, t)

@@ -86,7 +86,7 @@ def render_deal_result(
         if delta >= 0:
             outcome = t("result.made", count=result.declarer_tricks)
         else:
-            outcome = t("result.down", down=-delta)
+            outcome = t(f"verdict.down.{-delta}")  # "без шести", as Preferans says it
         if result.claimed:
             outcome += f" ({t('result.claimed')})"
         head = t(

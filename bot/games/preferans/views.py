@@ -214,7 +214,7 @@ def result_line(result: Result, names: Mapping[int, str], t: Translator) -> str:
         return t("pref.result.unplayed", name=who, contract=contract)
     # The verdict as players say it: made, or down so many ("без одной").
     short = (result.contract.level if result.contract is not None else 0) - mine
-    verdict = t("pref.verdict.made") if short <= 0 else t(f"pref.verdict.down.{min(short, 10)}")
+    verdict = t("pref.verdict.made") if short <= 0 else t(f"verdict.down.{min(short, 13)}")
     return t("pref.result.game", name=who, contract=contract, count=mine) + f" — {verdict}{claimed}"
 
 
