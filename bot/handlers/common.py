@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -150,12 +151,25 @@ def check_own_chat(query: CallbackQuery, snap: Snapshot) -> None:
         raise BadCallbackData(query.data or "")
 
 
+LOOKERS = 1000  # presses remembered for paging a look back (the least recent forgotten)
+
+
 def look_back(
-    game: str, popup: Callable[[Snapshot, State[Any, Any], Translator], str]
+    game: str, popup: Callable[[Snapshot, State[Any, Any], Translator, int], str]
 ) -> Callable[[Update, BotContext], Coroutine[Any, Any, None]]:
     """The handler of a table message's button that looks back at its deal of ``game`` (the
     one under way, or an earlier one, finished) in a popup for whoever presses; shown only in
-    the table's own group."""
+    the table's own group. A popup holds about six tricks: each press of the same person on
+    the same deal shows the next page (the count kept in memory, a restart starts again)."""
+    pressed_before: OrderedDict[tuple[int, int, int], int] = OrderedDict()
+
+    def page_of(user: int, table: int, deal: int) -> int:
+        key = (user, table, deal)
+        page = pressed_before.pop(key, -1) + 1
+        pressed_before[key] = page
+        while len(pressed_before) > LOOKERS:
+            pressed_before.popitem(last=False)
+        return page
 
     async def answer(update: Update, context: BotContext) -> None:
         query = update.callback_query
@@ -176,6 +190,7 @@ def look_back(
         except (BadCallbackData, Refusal) as error:
             await query.answer(refusal_text(error, t), show_alert=True)
             return
-        await query.answer(popup(snap, state, t), show_alert=True)
+        page = page_of(query.from_user.id, pressed.table_id, pressed.deal_no)
+        await query.answer(popup(snap, state, t, page), show_alert=True)
 
     return answer

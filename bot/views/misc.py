@@ -277,3 +277,30 @@ def seating_keys(
     if snap.seats:
         keys.append((Key(t("button.leave"), Button(table_id, 0, Act.LEAVE).encode()),))
     return tuple(keys)
+
+
+POPUP = 200  # characters Telegram shows in a button's popup
+
+
+def popup_page(title: str, lines: Sequence[str], page: int, more: str) -> str:
+    r"""Lines (newest first) in pages that each fit a popup; ``page`` counts presses, so
+    pressing again shows the next page and, after the last, the first again.
+
+    >>> popup_page("T:", ["a" * 90, "b" * 90, "c" * 90], 0, "more")[:10]
+    'T: (1/2)\na'
+    >>> popup_page("T:", ["a" * 90, "b" * 90, "c" * 90], 1, "more")[:12]
+    'T: (2/2)\nccc'
+    >>> popup_page("T:", ["x"], 5, "more")
+    'T:\nx'
+    """
+    budget = POPUP - len(title) - len(more) - 10
+    pages: list[list[str]] = [[]]
+    for line in lines:
+        if pages[-1] and len("\n".join([*pages[-1], line])) > budget:
+            pages.append([])
+        pages[-1].append(line)
+    shown = pages[page % len(pages)]
+    if len(pages) == 1:
+        return "\n".join([title, *shown])
+    head = f"{title} ({page % len(pages) + 1}/{len(pages)})"
+    return "\n".join([head, *shown, more])

@@ -89,7 +89,7 @@ async def dd_button(update: Update, context: BotContext) -> None:
 # The deal's completed tricks in a popup for whoever presses the table message's button: a
 # look back at what every kibitzer saw played.
 tricks_button = look_back(
-    "bridge", lambda snap, state, t: tricks_popup(bridge_deal(state).view(None), t)
+    "bridge", lambda snap, state, t, page: tricks_popup(bridge_deal(state).view(None), t, page)
 )
 
 

@@ -26,7 +26,7 @@ from bot.tables import Snapshot
 from bot.views import Key, Rendered, key_rows
 from bot.views.amounts import money
 from bot.views.fair import commitment_lines, seating_commitment
-from bot.views.misc import seating_keys, undo_key
+from bot.views.misc import popup_page, seating_keys, undo_key
 from bot.views.text import PHONE, cells, fit, user_text
 from games.bridge.bidding import read_auction
 from games.bridge.calls import Call, CallKind
@@ -306,24 +306,18 @@ def render_table(
     return Rendered("\n".join([*lines, *fair]), (tuple(row),) if row else ())
 
 
-POPUP = 200  # characters Telegram shows in a button's popup
-
-
-def tricks_popup(view: SeatView, t: Translator) -> str:
-    """The deal's completed tricks, newest first, as many as a popup holds: only cards that
-    were played, so anyone who sees the table may see them."""
+def tricks_popup(view: SeatView, t: Translator, page: int = 0) -> str:
+    """The deal's completed tricks, newest first, a popup's worth a page (``page``: pressed
+    again, the next); only cards that were played, so anyone who sees the table may see them."""
     lang = t.language
     done = [(n, trick) for n, trick in enumerate(view.tricks, start=1) if trick.is_complete]
     if not done:
         return t("table.no_tricks")
-    text = t("table.tricks_title")
+    lines = []
     for number, trick in reversed(done):
         cards = " ".join(f"{seat_text(s, lang)}{card_text(c, lang)}" for s, c in trick.plays())
-        line = f"\n{number}: {cards} → {seat_text(trick.winner(view.trump), lang)}"
-        if len(text) + len(line) > POPUP:
-            break
-        text += line
-    return text
+        lines.append(f"{number}: {cards} → {seat_text(trick.winner(view.trump), lang)}")
+    return popup_page(t("table.tricks_title"), lines, page, t("table.tricks_more"))
 
 
 def render_seating(snap: Snapshot, t: Translator) -> Rendered:

@@ -20,9 +20,9 @@ from games.core.protocols import State
 from games.preferans.deal import DealState
 
 
-def _popup(snap: Snapshot, state: State[Any, Any], t: Translator) -> str:
+def _popup(snap: Snapshot, state: State[Any, Any], t: Translator, page: int) -> str:
     assert isinstance(state, DealState)
-    return tricks_popup(state.view(None), names_of(snap), t)
+    return tricks_popup(state.view(None), names_of(snap), t, page)
 
 
 tricks_button = look_back("preferans", _popup)

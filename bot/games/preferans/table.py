@@ -35,7 +35,7 @@ from bot.tables import (
 )
 from bot.views import Key, Rendered, key_rows
 from bot.views.fair import commitment_lines, seating_commitment
-from bot.views.misc import seating_keys, undo_key
+from bot.views.misc import popup_page, seating_keys, undo_key
 from bot.views.text import plain_text, user_text
 from games.preferans.cards import Card
 from games.preferans.deal import (
@@ -104,16 +104,14 @@ def completed_tricks(view: SeatView) -> list[tuple[int, Trick, int | None]]:
     ]
 
 
-POPUP = 200  # characters Telegram shows in a button's popup
-
-
-def tricks_popup(view: SeatView, names: Mapping[int, str], t: Translator) -> str:
-    """The deal's completed tricks, newest first, as many as a popup holds: only cards that
-    were played (and talon cards turned), so anyone who sees the table may see them."""
+def tricks_popup(view: SeatView, names: Mapping[int, str], t: Translator, page: int = 0) -> str:
+    """The deal's completed tricks, newest first, a popup's worth a page (``page``: pressed
+    again, the next): only cards that were played (and talon cards turned), so anyone who
+    sees the table may see them."""
     done = completed_tricks(view)
     if not done:
         return t("table.no_tricks")
-    text = t("table.tricks_title")
+    lines = []
     for number, trick, took in reversed(done):
         cards = " ".join(
             f"{plain_text(names.get(s, '—'))[:8]} {card_text(c, t)}" for s, c in trick.plays
@@ -121,11 +119,8 @@ def tricks_popup(view: SeatView, names: Mapping[int, str], t: Translator) -> str
         if trick.talon_card is not None:
             cards = f"{t('pref.from_talon')} {card_text(trick.talon_card, t)} · {cards}"
         who = f" → {plain_text(names.get(took, '—'))[:8]}" if took is not None else ""
-        line = f"\n{number}: {cards}{who}"
-        if len(text) + len(line) > POPUP:
-            break
-        text += line
-    return text
+        lines.append(f"{number}: {cards}{who}")
+    return popup_page(t("table.tricks_title"), lines, page, t("table.tricks_more"))
 
 
 def render_private(
