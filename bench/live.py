@@ -45,7 +45,8 @@ from tests.fakeapi import Sent
 
 FORUM = FIRST_CHAT  # the one forum group of the forum case
 DEAL = re.compile(r"deal (\d+)")
-TRICK = re.compile(r"(?:Trick|Previous trick) (\d+): [^\n]*→")
+TRICK = re.compile(r"(?:Trick|Previous trick) (\d+): ([^\n]*)")
+SUITS = re.compile("[♠♣♦♥]")
 OVER = "The deal is over."
 
 
@@ -178,7 +179,7 @@ async def run(case: Case, pace: float, seconds: float, overall_rate: float = 30.
         where = "group" if chat < 0 else "private" if chat > 0 else "-"
         kinds[f"{call.method} {where}"] += 1
 
-    seen, played, early = follow(calls)
+    seen, played, early = follow(calls, 3 if case.game == "preferans" else 4)
 
     def ms(values: list[float], q: float) -> str:
         return f"{percentile(values, q):.2f}" if values else "-"
@@ -203,10 +204,13 @@ async def run(case: Case, pace: float, seconds: float, overall_rate: float = 30.
     print(f"  tricks seen in the group: {seen} of {played}; results before the last trick: {early}")
 
 
-def follow(calls: list[Any]) -> tuple[int, int, int]:
+def follow(calls: list[Any], players: int) -> tuple[int, int, int]:
     """Read the groups' calls in order: (tricks some table version showed complete, tricks of
-    the deals played to their end, results sent before their table's final version)."""
+    the deals played to their end, results sent before their table's final version). A trick
+    line is complete with its taker ("→"), or, as older versions showed it, with a card of
+    every player (a raspasy's talon card aside)."""
     shown: dict[tuple[int, int, str], set[int]] = {}
+    numbers: dict[tuple[int, int, str], set[int]] = {}
     ended: set[tuple[int, int, str]] = set()
     final_since: dict[tuple[int, int], bool] = {}
     early = 0
@@ -221,7 +225,12 @@ def follow(calls: list[Any]) -> tuple[int, int, int]:
             if found is None:
                 continue
             deal = (*place, found.group(1))
-            shown.setdefault(deal, set()).update(int(n) for n in TRICK.findall(text))
+            for number, cards in TRICK.findall(text):
+                numbers.setdefault(deal, set()).add(int(number))
+                own = cards.split("·", 1)[-1] if cards.startswith("talon") else cards
+                played_here = SUITS.findall(own.split("→")[0])
+                if "→" in cards or len(played_here) >= players:
+                    shown.setdefault(deal, set()).add(int(number))
             if OVER in text:
                 ended.add(deal)
                 final_since[place] = True
@@ -229,8 +238,8 @@ def follow(calls: list[Any]) -> tuple[int, int, int]:
             if not final_since.get(place, False):
                 early += 1
             final_since[place] = False
-    seen = sum(len(shown[d]) for d in ended)
-    played = sum(max(shown[d], default=0) for d in ended)
+    seen = sum(len(shown.get(d, set())) for d in ended)
+    played = sum(max(numbers.get(d, set()), default=0) for d in ended)
     return seen, played, early
 
 
