@@ -442,3 +442,12 @@ def test_down_is_said_in_words_in_both_games() -> None:
     assert t("verdict.down.6") == "без шести" and t("verdict.down.13") == "без тринадцати"
     result = Result(Kind.GAME, 0, Bid.parse("10NT"), {1: "whist", 2: "pass"}, {0: 4, 1: 6, 2: 0})
     assert "без шести" in result_line(result, {0: "Аня"}, t)
+
+
+def test_a_rubbers_result_is_in_hundreds_only_when_the_group_rounds_to_them() -> None:
+    from bot.games.bridge.score import result_line as rubber_result
+    from games.bridge.cards import Side
+
+    t = Translator("ru")
+    assert rubber_result(Side.NS, 1300, t, True) == "С-Ю выиграли 1\u202f300 (в сотнях: 13)"
+    assert rubber_result(Side.NS, 1270, t, False) == "С-Ю выиграли 1\u202f270"

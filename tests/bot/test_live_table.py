@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from bot.i18n import Translator
+from bot.views.amounts import number
 from games.bridge.deal import Phase
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS, Harness, action_of, cards_in, seat_four
@@ -170,7 +171,8 @@ async def test_a_deals_result_gives_the_part_score(h: Harness) -> None:
     line = next(x for x in result.splitlines() if x.startswith("Под чертой:"))
     totals = rubber.totals()
     ns, ew = rubber.below_in_game("NS"), rubber.below_in_game("EW")
-    assert line == (f"Под чертой: С-Ю {ns} · В-З {ew} · всего {totals['NS']} : {totals['EW']}"), (
+    total = f"{number(totals['NS'])} : {number(totals['EW'])}"  # thousands thin-spaced
+    assert line == (f"Под чертой: С-Ю {number(ns)} · В-З {number(ew)} · всего {total}"), (
         line,
         result,
     )

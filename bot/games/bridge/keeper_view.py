@@ -20,6 +20,7 @@ from bot.views.text import user_text
 from games.bridge.calls import Contract, Strain
 from games.bridge.cards import Seat, Side
 from games.bridge.entry import Entry
+from storage.interface import Rounding
 
 STAGE = re.compile(r"^(?:(\d)(?:([CDHSN]T?)(?:(X{0,2})_(?:([NESW])(?:\.(e|m\d{1,2}|p\d))?)?)?)?)?$")
 
@@ -122,7 +123,8 @@ def render_keeper(sheet: Sheet, arg: str, t: Translator, note: str = "") -> Rend
             f"<b>{t('rubber.over')}</b>"
             + (f" {t('history.unfinished')}" if finished.unfinished else "")
         )
-        lines.append(result_line(finished.winner, finished.points, t))
+        hundreds = sheet.chat.settings.rounding is Rounding.HUNDREDS
+        lines.append(result_line(finished.winner, finished.points, t, hundreds))
         lines.append(t("rubber.accounts"))
         group = sheet.chat.settings
         lines.extend(account_lines(finished.balances, sheet.names, group, t))

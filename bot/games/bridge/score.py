@@ -25,7 +25,7 @@ from bot.tables import (
     UndoAsked,
 )
 from bot.views import Key, Rendered
-from bot.views.amounts import account_lines, signed
+from bot.views.amounts import account_lines, number, signed
 from bot.views.fair import reveal_lines
 from bot.views.misc import answer_keys
 from bot.views.stats import costly_key
@@ -35,7 +35,7 @@ from games.bridge.calls import Contract, Strain
 from games.bridge.cards import Seat, Side
 from games.bridge.records import Record, viewer_url
 from games.bridge.rubber import Line, Rubber, ScoreEntry
-from storage.interface import is_practice
+from storage.interface import Rounding, is_practice
 
 COLUMN = 9
 
@@ -51,20 +51,20 @@ def scoresheet(rubber: Rubber, t: Translator) -> str:
     lines = [row(side_text(Side.NS, t), side_text(Side.EW, t)), "─" * (2 * width + 3)]
     above = [e for e in rubber.entries if e.line is Line.ABOVE]
     for entry in reversed(above):
-        cell = str(entry.points)
+        cell = number(entry.points)
         lines.append(row(cell, "") if entry.side is Side.NS else row("", cell))
     lines.append("═" * (2 * width + 3))
     below = [e for e in rubber.entries if e.line is Line.BELOW]
     games = sorted({e.game for e in below} | {rubber.game_number})
     for game in games:
         for entry in (e for e in below if e.game == game):
-            cell = str(entry.points)
+            cell = number(entry.points)
             lines.append(row(cell, "") if entry.side is Side.NS else row("", cell))
         if game < rubber.game_number:
             lines.append("─" * (2 * width + 3))
     totals = rubber.totals()
     lines.append("═" * (2 * width + 3))
-    lines.append(row(str(totals[Side.NS]), str(totals[Side.EW])))
+    lines.append(row(number(totals[Side.NS]), number(totals[Side.EW])))
     return "\n".join(lines)
 
 
@@ -162,7 +162,7 @@ def entry_lines(entries: Sequence[ScoreEntry], rubber: Rubber, t: Translator) ->
         t(
             "result.entry",
             side=side_text(entry.side, t),
-            points=entry.points,
+            points=number(entry.points),
             what=t(f"entry.{entry.kind.value}"),
             line=t(f"line.{entry.line.value}"),
         )
@@ -176,10 +176,10 @@ def entry_lines(entries: Sequence[ScoreEntry], rubber: Rubber, t: Translator) ->
         lines.append(
             t(
                 "result.part_score",
-                ns=rubber.below_in_game(Side.NS),
-                ew=rubber.below_in_game(Side.EW),
-                total_ns=totals[Side.NS],
-                total_ew=totals[Side.EW],
+                ns=number(rubber.below_in_game(Side.NS)),
+                ew=number(rubber.below_in_game(Side.EW)),
+                total_ns=number(totals[Side.NS]),
+                total_ew=number(totals[Side.EW]),
             )
         )
     return lines
@@ -191,7 +191,7 @@ def sheet_lines(entries: Sequence[ScoreEntry], rubber: Rubber, t: Translator) ->
         t(
             "result.entry",
             side=side_text(entry.side, t),
-            points=entry.points,
+            points=number(entry.points),
             what=t(f"entry.{entry.kind.value}"),
             line=t(f"line.{entry.line.value}"),
         )
@@ -214,11 +214,17 @@ def render_rubber_result(snap: Snapshot, notice: MatchFinished, t: Translator) -
             user_text(snap.seats[seat].name) for seat in side.seats if seat in snap.seats
         )
         lines.append(
-            t("rubber.side_total", side=side_text(side, t), names=names, points=totals[side])
+            t(
+                "rubber.side_total",
+                side=side_text(side, t),
+                names=names,
+                points=number(totals[side]),
+            )
         )
     winner = notice.summary.get("winner")
     won = None if winner is None else Side(str(winner))
-    lines.append(result_line(won, int(notice.summary.get("points") or 0), t))
+    hundreds = snap.chat.settings.rounding is Rounding.HUNDREDS
+    lines.append(result_line(won, int(notice.summary.get("points") or 0), t, hundreds))
     entry_parts = [
         f"{user_text(notice.names.get(pid, '?'))} {signed(points)}"
         for pid, points in sorted(notice.entries.items(), key=lambda kv: -kv[1])
@@ -255,11 +261,14 @@ def _next_keys(snap: Snapshot, t: Translator) -> tuple[tuple[Key, ...], ...]:
     )
 
 
-def result_line(winner: Side | None, points: int, t: Translator) -> str:
-    """The rubber's rounded result, or a draw."""
+def result_line(winner: Side | None, points: int, t: Translator, hundreds: bool = True) -> str:
+    """The rubber's result, or a draw; in hundreds too when the group rounds to them."""
     if winner is None or points == 0:
         return t("rubber.drawn")
-    return t("rubber.result", side=side_text(winner, t), points=points, short=points // 100)
+    side = side_text(winner, t)
+    if not hundreds:
+        return t("rubber.result_exact", side=side, points=number(points))
+    return t("rubber.result", side=side, points=number(points), short=number(points // 100))
 
 
 def render_undo_asked(snap: Snapshot, notice: UndoAsked, t: Translator) -> Rendered:
