@@ -451,3 +451,9 @@ def test_a_rubbers_result_is_in_hundreds_only_when_the_group_rounds_to_them() ->
     t = Translator("ru")
     assert rubber_result(Side.NS, 1300, t, True) == "С-Ю выиграли 1\u202f300 (в сотнях: 13)"
     assert rubber_result(Side.NS, 1270, t, False) == "С-Ю выиграли 1\u202f270"
+
+
+def test_a_table_is_numbered_one_way_in_each_language() -> None:
+    ru, en = polib_values("ru"), polib_values("en")
+    assert not re.search(r"стол \{number\}", ru) and "стол №{number}" in ru
+    assert not re.search(r"table \{number\}", en) and "table #{number}" in en

@@ -219,6 +219,8 @@ async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_th
         else:
             assert "Итог:" in result.text and re.search(r"\d вист(а|ов)?\b", result.text)
         assert "<blockquote expandable>" in result.text  # the breakdown, folded
+        labels = [b["text"] for b in result.buttons()]  # no partners at a pulka: seats drawn
+        assert labels and not any("artner" in x or "партн" in x for x in labels), labels
         # the group prices a whist at half a rouble and settles up through the ledger
         await h.say(users[0], GROUP, "/settings вист 0,5 RUB")
         await h.say(users[0], GROUP, "/ledger")

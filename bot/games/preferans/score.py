@@ -155,7 +155,7 @@ def pulka_result(snap: Snapshot, notice: MatchFinished, t: Translator) -> Render
     keys = (
         (
             Key(t("pref.button.next"), Button(snap.table_id, 0, Act.NEXT_MATCH).encode()),
-            Key(t("button.new_partners"), Button(snap.table_id, 0, Act.NEW_PARTNERS).encode()),
+            Key(t("pref.button.new_seats"), Button(snap.table_id, 0, Act.NEW_PARTNERS).encode()),
         ),
         (Key(t("button.stand_up"), Button(snap.table_id, 0, Act.STAND_UP).encode()),),
     )
