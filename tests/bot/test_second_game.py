@@ -112,7 +112,7 @@ async def test_the_toy_game_is_played_through_the_bot(api: FakeBotApi, tmp_path:
                 await h.start()
                 await h.settle()
                 await h.say(ANN, GROUP, "/toyscore")
-                assert re.fullmatch(r"Игрушка, стол 1: \d–\d \(goal 2\)", _last(h))
+                assert re.fullmatch(r"Игрушка, стол №1: \d–\d \(goal 2\)", _last(h))
             assert presses < 200
         await h.settle()
         await h.say(ANN, GROUP, "/ledger")
