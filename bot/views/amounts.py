@@ -63,16 +63,21 @@ def priced_together(units: Mapping[str, int] | set[str], group: ChatSettings) ->
 
 
 def holding(
-    amounts: Mapping[str, int], group: ChatSettings, t: Translator, sign: bool = True
+    amounts: Mapping[str, int],
+    group: ChatSettings,
+    t: Translator,
+    sign: bool = True,
+    label: bool = False,
 ) -> str:
     """One player's account over every unit: one unit as ``amount`` shows it; several as their
     money total with each count beside it when all are priced, else each count."""
     live = {unit: value for unit, value in amounts.items() if value}
-    if not live:
-        return "0"
+    if not live:  # square: nought, in the account's unit when it has one
+        units = sorted(amounts)
+        return amount(0, group, t, False, units[0], label=True) if units else "0"
     if len(live) == 1:
         ((unit, value),) = live.items()
-        return amount(value, group, t, sign, unit)
+        return amount(value, group, t, sign, unit, label)
     if priced_together(set(live), group):
         total = sum(value * group.price(unit) for unit, value in live.items())
         parts = [

@@ -176,7 +176,8 @@ def _price_lines(
         cents = group.price(price.unit)
         if cents:
             shown = money(cents * price.per, 1, group.currency, False, t("number.decimal"))
-            lines.append(t(f"settings.price.{price.unit}", price=shown))
+            line = t(f"settings.price.{price.unit}", price=shown)
+            lines.append(line[:1].upper() + line[1:])  # "ставка …" mid-line elsewhere
         elif unit is None or price.unit == unit:
             lines.append(t(f"settings.no_price.{price.unit}"))
         else:

@@ -33,8 +33,8 @@ def render_ledger(
     t: Translator,
     practice: Mapping[str, Mapping[int, int]] | None = None,
 ) -> Rendered:
-    """/ledger: every player's running account over both games, best first; the sum shown is
-    zero. ``practice``: people's points from rubbers with robots, shown
+    """/ledger: every player's running account over both games, best first (they sum to
+    zero, so no sum is shown). ``practice``: people's points from rubbers with robots, shown
     apart (they are statistics, not money)."""
     players = by_player(accounts)
     if not players and not practice:
@@ -49,21 +49,17 @@ def render_ledger(
             t(
                 "ledger.row",
                 name=user_text(names.get(pid, "?")),
-                amount=holding(amounts, group, t),
+                amount=holding(amounts, group, t, label=True),
                 rubbers=counts.get(pid, 0),
             )
         )
-    # The sums (zero, each unit's rows balancing), read as the accounts are: one money figure
-    # where the group prices every unit, never money in pieces.
-    sums = holding({unit: sum(b.values()) for unit, b in accounts.items()}, group, t)
-    if players:
-        lines.append(t("ledger.sum", points=sums))
     if practice:
         lines.append(f"<b>{t('robot.practice_title')}</b>")
         for pid, amounts in sorted(
             by_player(practice).items(), key=lambda kv: names.get(kv[0], "")
         ):
-            lines.append(f"  {user_text(names.get(pid, '?'))}: {holding(amounts, group, t)}")
+            shown = holding(amounts, group, t, label=True)
+            lines.append(f"  {user_text(names.get(pid, '?'))}: {shown}")
     keys = (
         (
             Key(t("button.chart"), Button(chat_id, version, Act.CHART).encode()),

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from bot.i18n import Translator
-from bot.views.amounts import money, priced_together, signed
+from bot.views.amounts import money, signed
 from bot.views.text import ROBOT_MARK, short_names
 from storage.interface import ChatSettings, LedgerRow
 
@@ -49,6 +49,12 @@ def png_of(figure: Figure) -> bytes:
     return out.getvalue()
 
 
+def in_money(units: Sequence[str], group: ChatSettings) -> bool:
+    """Whether the chart is drawn in money: the group prices every unit it has rows in (one
+    priced unit too: a stake set, the chart is in money, not points)."""
+    return all(group.price(unit) for unit in units)
+
+
 def balance_chart(
     rows: Sequence[LedgerRow],
     names: Mapping[int, str],
@@ -61,7 +67,7 @@ def balance_chart(
     money when the group prices every unit it has rows in (rubbers and pulkas together), else
     one panel per unit, since points and whists do not add."""
     units = sorted({row.unit for row in rows}) or ["points"]
-    if priced_together(set(units), group):
+    if in_money(units, group):
         panels = {"money": [(row, row.points * group.price(row.unit)) for row in rows]}
         labels = {"money": group.currency}
         scale = 100  # hundredths to whole money

@@ -457,3 +457,21 @@ def test_a_table_is_numbered_one_way_in_each_language() -> None:
     ru, en = polib_values("ru"), polib_values("en")
     assert not re.search(r"стол \{number\}", ru) and "стол №{number}" in ru
     assert not re.search(r"table \{number\}", en) and "table #{number}" in en
+
+
+def test_money_words_once_each() -> None:
+    """The group's money: a price's label once (its command under it, not a second label);
+    the chart in money as soon as a stake is set, not only when two units are priced."""
+    from bot.plugin import Plugins
+    from bot.plugins import PLUGINS
+    from bot.views.misc import render_group_settings
+    from bot.views.pictures import in_money
+
+    staked = ChatSettings(currency="RUB", prices={"points": 10})
+    for language, label in (("ru", "Ставка"), ("en", "Stake")):
+        text = render_group_settings(
+            language, staked, Translator(language), Plugins(PLUGINS).prices()
+        ).text
+        assert text.count(label) == 1, text
+    assert in_money(["points"], staked) and not in_money(["points", "whists"], staked)
+    assert not in_money(["points"], ChatSettings())

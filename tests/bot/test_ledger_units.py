@@ -95,7 +95,9 @@ async def test_points_and_whists_apart_until_priced_then_settled_as_money(
         await h.say(ANNA, GROUP, "/ledger")
         ledger = h.api.chat_messages(GROUP)[-1].text
         assert "очк." in ledger and re.search(r"\d вист(а|ов)?\b", ledger)
-        assert "сыграно: 2" in ledger
+        assert "робберов и пуль: 2" in ledger  # what was played, named
+        assert "Сумма" not in ledger  # the accounts sum to nought: no line says so
+        assert all(re.search(r"(очк\.|вист)", row) for row in ledger.splitlines()[1:])
         # unpriced: a plan per unit; an old-style button (no unit) pays points
         await h.say(ANNA, GROUP, "/settle")
         buttons = _pay_buttons(h)
