@@ -475,3 +475,8 @@ def test_money_words_once_each() -> None:
         assert text.count(label) == 1, text
     assert in_money(["points"], staked) and not in_money(["points", "whists"], staked)
     assert not in_money(["points"], ChatSettings())
+
+
+def test_no_gendered_forms_in_russian() -> None:
+    """A player's gender is unknown: no "заплатил(а)" — the messages are written around it."""
+    assert "(а)" not in polib_values("ru")

@@ -69,7 +69,7 @@ async def test_a_kept_pulka_by_buttons_and_typing_lands_in_the_ledger(
         # a wrong typed entry, then undone, then typed right
         await h.say(ANNA, GROUP, "/deal 7H 2 whist/pass 6/3/1")
         await h.say(BOB, GROUP, "/undo")
-        assert "отменил" in sheet(h).text
+        assert "запись отменена" in sheet(h).text
         await h.say(ANNA, GROUP, "/deal 7♥ 2 вист/пас 2/7/1")
         written.append("7H 1 whist/pass 2/7/1")
         # The sheet echoes the entry in the table's words, its declarer by name (seat 2 is

@@ -41,7 +41,7 @@ async def test_a_player_who_blocks_the_bot_pauses_the_table(h: Harness) -> None:
     storage: Storage = h.app.bot_data["storage"]
     before = len(await storage.events(1, 1))
     answer = await h.press(nxt, message, held_data)
-    assert "blocked" in answer["text"] or "заблокировал" in answer["text"]
+    assert "blocked" in answer["text"] or "заблокирован" in answer["text"]
     assert len(await storage.events(1, 1)) == before
     # They unblock and press Start: play resumes and their hand is there again.
     h.api.blocked.discard(blocker.id)
