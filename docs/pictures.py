@@ -34,8 +34,8 @@ def _photo(api: FakeBotApi, chat: int) -> bytes:
 
 
 async def _pulka(h: Harness, api: FakeBotApi) -> bytes:
-    """Three deals at a Preferans table, each press one the bot offered; the picture it posts
-    after the third."""
+    """Three deals at a Preferans table, each press one the bot offered; then /score, and the
+    picture it posts."""
     from tests.bot.test_preferans_table import _choose, _offer, sit_all
 
     for user in PREF:
@@ -43,12 +43,14 @@ async def _pulka(h: Harness, api: FakeBotApi) -> bytes:
     await h.say(PREF[0], PULKA, "/preferans")
     await sit_all(h, PREF)
     rng = random.Random(4)
-    while sum(m.kind == "photo" for m in api.chat_messages(PULKA)) < 3:
+    while sum(m.text.startswith("<b>Сдача ") for m in api.chat_messages(PULKA)) < 3:
         found = _offer(h, PREF)
         assert found is not None, "nobody has a button to press"
         user, sent, data = found
         await h.press(user, sent, _choose(rng, data))
         await h.settle()
+    await h.say(PREF[0], PULKA, "/score")  # the pulka drawn on request
+    await h.settle()
     return _photo(api, PULKA)
 
 

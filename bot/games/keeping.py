@@ -449,7 +449,8 @@ class KeeperHandlers(abc.ABC, Generic[SheetT, EntryT]):
                 if table.game != self.game:  # another game's sheet: its own command ends it
                     plugins = context.plugins
                     other = plugins[table.game].keeper if table.game in plugins else None
-                    command = f"/{other.command} end" if other is not None else "/end"
+                    end = t("keeper.end_word")  # "конец" / "end": one word in each language
+                    command = f"/{other.command} {end}" if other is not None else "/end"
                     raise Refusal("keeper_other_game", command=command)
                 await self.finished(context, await keeper.end(table.id), "")
                 return

@@ -480,3 +480,15 @@ def test_money_words_once_each() -> None:
 def test_no_gendered_forms_in_russian() -> None:
     """A player's gender is unknown: no "заплатил(а)" — the messages are written around it."""
     assert "(а)" not in polib_values("ru")
+
+
+def test_help_speaks_the_clubs_words() -> None:
+    """Bridge help names the stake command; /keep's example is names in seat order (not
+    letters to copy); ending a sheet is one word in each language; 'сдающий', not 'сдатчик'."""
+    ru = polib_values("ru")
+    t = Translator("ru")
+    assert "/settings stake" in t("help.bridge") and "/settings stake" in Translator("en")(
+        "help.bridge"
+    )
+    assert "/keep С В Ю З" not in ru and "сдатчик" not in ru
+    assert "/keep end" not in ru and "/prefkeep end" not in ru
