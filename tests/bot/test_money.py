@@ -112,13 +112,16 @@ async def test_online_and_scorekeeper_rubbers_share_one_ledger(h: Harness) -> No
     # Typed lines; then bad ones, each refused with a reason and nothing written.
     await h.say(CAT, GROUP, "/deal 4H E +1")
     await h.say(ANNA, GROUP, "/deal 3NT W -1")
+    # echoed as the table writes it, not in the rules' Latin
+    echoes = "\n".join(m.text for m in h.api.chat_messages(GROUP))
+    assert "✅ 4♥ В +1" in echoes and "✅ 3БК З −1" in echoes and "4H E" not in echoes
     before = len(await storage.ledger(chat.id)), (await storage.table_in(chat.id, None, True))
     for bad, words in (
         ("/deal 4SX N -11", ("13", "tricks", "взяток")),
         ("/deal 8S N =", ("contract", "контракт")),
         ("/deal 4S Q =", ("seat", "мест")),
         ("/deal 3NT N = 100NS", ("150",)),
-        ("/deal hello", ("4SX N -2",)),
+        ("/deal hello", ("4SX N -2", "4♠X С −2")),
         ("/keep @nobody Bob Cat Dima", ("@nobody",)),
     ):
         await h.say(ANNA, GROUP, bad)

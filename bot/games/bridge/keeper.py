@@ -16,7 +16,7 @@ from typing import Any
 from bot.callback_data import Button
 from bot.context import BotContext
 from bot.games.bridge.buttons import KEEP_PICTURE, KEEP_UNDO, KEEPER_BUTTONS
-from bot.games.bridge.cards import seat_text
+from bot.games.bridge.cards import contract_text, seat_text
 from bot.games.bridge.keeper_view import entry_of, parse_stage, render_keeper
 from bot.games.bridge.notation import read_entry
 from bot.games.bridge.scorekeeper import Scorekeeper, Sheet
@@ -43,6 +43,20 @@ class BridgeKeeper(KeeperHandlers[Sheet, Entry]):
 
     def parse(self, text: str) -> Entry:
         return read_entry(text)
+
+    def entry_text(self, entry: Entry, sheet: Sheet, t: Translator) -> str:
+        """The entry as the table writes it ("4♠X Ю −2", "3БК С =", "пас"; honours as
+        "100С-Ю"), which the keeper also reads back when typed."""
+        if entry.contract is None or entry.declarer is None:
+            return t("keeper.echo.passed")
+        lang = t.language
+        delta = entry.delta
+        result = "=" if delta == 0 else f"+{delta}" if delta > 0 else f"−{-delta}"
+        text = f"{contract_text(entry.contract, lang)} {seat_text(entry.declarer, lang)} {result}"
+        for side, points in entry.honours.items():
+            if points:
+                text += f" {points}{t(f'bridge.input.side.{side.value}')}"
+        return text
 
     async def players(
         self, words: list[str], picked: Mapping[str, Any], context: BotContext, chat_id: int
