@@ -22,7 +22,7 @@ from typing import Any
 
 from telegram.ext import ContextTypes, JobQueue
 
-from bot.i18n import translator
+from bot.i18n import Translator, translator
 from bot.outbox import Outbox
 from bot.plugin import Plugins
 from bot.tables import Snapshot, TableService
@@ -54,6 +54,9 @@ class TurnTimers:
         # (table, deal) -> seat -> notices sent: a few per player and deal at most, so that a
         # slow table costs a bounded number of calls (each is a new message and a deletion).
         self.notices: dict[tuple[int, int], dict[int, int]] = {}
+        # What each table's wait already said (kind, deal, actions, seat): a change that is
+        # no action (a vote, a notice) re-arms the timers, and must not say it again.
+        self.fired: dict[int, set[tuple[str, int, int, int]]] = {}
 
     def track(self, snap: Snapshot) -> None:
         """(Re)arm the table's timer for whoever must act now, or disarm it."""
@@ -88,7 +91,10 @@ class TurnTimers:
         if not snap.settings.turn_timer:
             return
         total = snap.settings.turn_timer * self.minute
+        said = self.fired.get(snap.table_id, set())
         for kind, at in (("remind", total / 2), ("due", total)):
+            if (kind, snap.deal_no, snap.actions, seat) in said:
+                continue  # this wait was told so already
             self.job_queue.run_once(
                 self._fire,
                 when=max(0.0, at - elapsed),
@@ -120,16 +126,22 @@ class TurnTimers:
                 del self.notices[key]  # only the deal under way is counted
             self.notify(snap, seat)
             return
+        said = self.fired.setdefault(table_id, set())
+        if (kind, deal_no, actions, seat) in said:
+            return
+        said.intersection_update({k for k in said if k[1:3] == (deal_no, actions)})
+        said.add((kind, deal_no, actions, seat))
         minutes = snap.settings.turn_timer
         if kind == "remind":
             if holder.tg_user_id is None:
                 return
             t = translator(holder.language, snap.settings.language)
+            left = max(0.0, minutes * self.minute - (time.time() - snap.last_at))
             text = t(
                 "timer.remind",
                 number=snap.table_id,
                 chat=user_text(snap.chat.title or "—"),
-                minutes=minutes,
+                left=time_left(left / self.minute * 60, t),
             )
             self.outbox.post(holder.tg_user_id, None, Rendered(text))
             return
@@ -145,3 +157,14 @@ class TurnTimers:
             minutes=minutes,
         )
         self.outbox.post(snap.chat.tg_chat_id, snap.topic_id, Rendered(text))
+
+
+def time_left(seconds: float, t: Translator) -> str:
+    """The time a player has left, as a clock says it: "2 мин 30 с", "45 с"."""
+    whole = max(0, round(seconds))
+    minutes, rest = divmod(whole, 60)
+    if minutes and rest:
+        return t("timer.min_sec", minutes=minutes, seconds=rest)
+    if minutes:
+        return t("timer.min", minutes=minutes)
+    return t("timer.sec", seconds=rest)

@@ -305,6 +305,24 @@ async def test_a_turn_timer_fires_survives_a_restart_and_fires_again(
 
     await wait_for(lambda: mentions(late) == 1)
     assert reminders(late) == 1  # half-way: privately, first
+    reminder = next(m.text for m in h.api.chat_messages(late.id) if "⏰" in m.text)
+    assert "осталось 30 с" in reminder or "30 s left" in reminder, reminder  # the time left
+    # Changes that are no action (a take-back asked and refused, a stop vote) re-arm the
+    # timers: the group is not told again about the same wait.
+    other = next(p for p in PLAYERS if p != late)
+    await h.say(other, GROUP, "/end")
+    await h.settle()
+    vote = next(m for m in reversed(h.api.chat_messages(GROUP)) if m.buttons())
+    await h.press(
+        other,
+        vote,
+        data_of(vote, ":n")
+        if any(b["callback_data"].endswith(":n") for b in vote.buttons())
+        else vote.buttons()[0]["callback_data"],
+    )
+    await asyncio.sleep(1.0)  # past a "minute" more
+    await h.settle()
+    assert mentions(late) == 1 and reminders(late) == 1
     await h.stop()
 
     h = Harness(api, path, timer_minute=0.3)  # a restart: the timer is rebuilt from storage
