@@ -492,3 +492,18 @@ def test_help_speaks_the_clubs_words() -> None:
     )
     assert "/keep С В Ю З" not in ru and "сдатчик" not in ru
     assert "/keep end" not in ru and "/prefkeep end" not in ru
+
+
+def test_the_double_dummy_popup_never_reads_a_count_as_a_card() -> None:
+    """ "♠: 2", not "♠2" (a card); the whole table fits a popup, in both languages."""
+    from bot.games.bridge.score import dd_table
+    from games.bridge.analysis import Analysis
+    from games.bridge.calls import Strain
+
+    tricks = {(s, seat): (3 * int(s) + int(seat)) % 14 for s in Strain for seat in BridgeSeat}
+    analysis = Analysis(tricks, 0, ())
+    for language in ("ru", "en"):
+        text = Translator(language)("analysis.table_title") + "\n" + dd_table(analysis, language)
+        assert len(text) <= 200, text
+        assert not re.search(r"[♠♥♦♣]\d", text), text
+        assert re.search(r"♠: \d", text)

@@ -147,11 +147,12 @@ def analysis_lines(
 
 
 def dd_table(analysis: Analysis, language: str) -> str:
-    """The whole double-dummy table, a row per declarer (for the result's button)."""
+    """The whole double-dummy table, a row per declarer (for the result's button): tricks
+    after a colon ("♠: 2"), so that a count never reads as a card ("♠2")."""
     strains = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
     return "\n".join(
-        f"{seat_text(seat, language)}: "
-        + " ".join(f"{strain_text(s, language)}{analysis.makes(s, seat)}" for s in strains)
+        f"{seat_text(seat, language)} — "
+        + " · ".join(f"{strain_text(s, language)}: {analysis.makes(s, seat)}" for s in strains)
         for seat in Seat
     )
 
