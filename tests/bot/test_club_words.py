@@ -507,3 +507,11 @@ def test_the_double_dummy_popup_never_reads_a_count_as_a_card() -> None:
         assert len(text) <= 200, text
         assert not re.search(r"[♠♥♦♣]\d", text), text
         assert re.search(r"♠: \d", text)
+
+
+def test_a_seat_letter_never_stands_beside_a_number() -> None:
+    """'З' reads as '3' beside a number: the sides' counts follow a colon ('В-З: 2'), a
+    robot's call follows a dot ('🤖 З · 1♠')."""
+    ru = polib_values("ru")
+    assert not re.search(r"(С-Ю|В-З) \{", ru), "a count right after a side"
+    assert "В-З: {ew}" in ru

@@ -168,11 +168,11 @@ async def test_a_deals_result_gives_the_part_score(h: Harness) -> None:
     await h.settle()
     result = next(m.text for m in h.api.chat_messages(GROUP) if "BBO" in m.text)
     rubber = service._live[1].match.rubber
-    line = next(x for x in result.splitlines() if x.startswith("Под чертой:"))
+    line = next(x for x in result.splitlines() if x.startswith("Под чертой"))
     totals = rubber.totals()
     ns, ew = rubber.below_in_game("NS"), rubber.below_in_game("EW")
     total = f"{number(totals['NS'])} : {number(totals['EW'])}"  # thousands thin-spaced
-    assert line == (f"Под чертой: С-Ю {number(ns)} · В-З {number(ew)} · всего {total}"), (
+    assert line == (f"Под чертой — С-Ю: {number(ns)} · В-З: {number(ew)} · всего {total}"), (
         line,
         result,
     )

@@ -161,8 +161,10 @@ async def test_three_robots_and_a_person_play_a_rubber(h: Harness) -> None:
 
     group = "\n".join(text for m in h.api.chat_messages(GROUP) for _, text in m.history)
     # What the robots' calls promised is shown with the auction.
-    assert re.search(r"🤖 \S+ \S+: .*(очк\.|ровная|форсинг|Стейман|вход|контра|блок)", group), group
-    assert not re.search(r"🤖 \S+ Пас: \d+–\d+ очк\.$", group, re.M)  # no note that says nothing
+    assert re.search(r"🤖 \S+ · \S+: .*(очк\.|ровная|форсинг|Стейман|вход|контра|блок)", group), (
+        group
+    )
+    assert not re.search(r"🤖 \S+ · Пас: \d+–\d+ очк\.$", group, re.M)  # no note that says nothing
     # A robot defended a deal played: the robots' signalling agreement is on the table.
     assert RU("robot.signals") in group
     # ...in one short line at the table's foot (the fair-deal line only under it).

@@ -82,7 +82,7 @@ async def test_the_toy_game_is_played_through_the_bot(api: FakeBotApi, tmp_path:
         await h.say(ANN, GROUP, "/settings goal 2")
         assert "Цель: перевес в 2" in _last(h)
         await h.say(ANN, GROUP, "/settings pip 2 RUB")
-        assert "Пип: 2 RUB" in _last(h) and "Цена пипа: /settings пип 2 RUB." in _last(h)
+        assert "Пип: 2 RUB" in _last(h) and "↳ /settings пип 2 RUB" in _last(h)
         seating = next(m for m in reversed(h.api.chat_messages(GROUP)) if "Toy table" in m.text)
         sit = next(
             b["callback_data"] for b in seating.buttons() if b["callback_data"].endswith(":sit:1")

@@ -353,8 +353,8 @@ def test_the_table_shows_a_claims_tricks_and_no_tricks_for_a_passed_out_deal() -
     state = state.apply(AnswerClaim(Seat.E, True)).apply(AnswerClaim(Seat.W, True))
     assert state.result is not None and state.result.claimed
     text = render_table(snapshot(state), 1, state.view(None), (False, False), t, "bot").text
-    assert "By the claim: N-S 13 · E-W 0" in text, text
-    assert "Tricks: N-S 1" not in text
+    assert "By the claim — N-S: 13 · E-W: 0" in text, text
+    assert "Tricks — N-S: 1" not in text
 
 
 def test_the_auction_grid_marks_the_vulnerable_seats() -> None:

@@ -111,7 +111,8 @@ def robot_notes(snap: Snapshot, view: SeatView, t: Translator) -> list[str]:
             parts.append(t("robot.aces", aces="/".join(map(str, meaning.aces))))
         if not parts:
             continue
-        notes.append(f"🤖 {seat_text(seat, lang)} {call_text(call, lang)}: {', '.join(parts)}")
+        # "З · 1♠": a seat letter never beside a number (З reads as 3)
+        notes.append(f"🤖 {seat_text(seat, lang)} · {call_text(call, lang)}: {', '.join(parts)}")
     return notes
 
 
