@@ -5,6 +5,7 @@ forum topics, and the full deal shown once it is over."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -306,7 +307,8 @@ async def test_a_turn_timer_fires_survives_a_restart_and_fires_again(
     await wait_for(lambda: mentions(late) == 1)
     assert reminders(late) == 1  # half-way: privately, first
     reminder = next(m.text for m in h.api.chat_messages(late.id) if "⏰" in m.text)
-    assert "осталось 30 с" in reminder or "30 s left" in reminder, reminder  # the time left
+    # the time left (half the minute; a loaded machine fires a little late), not the limit
+    assert re.search(r"осталось (30|2\d) с|(30|2\d) s left", reminder), reminder
     # Changes that are no action (a take-back asked and refused, a stop vote) re-arm the
     # timers: the group is not told again about the same wait.
     other = next(p for p in PLAYERS if p != late)
