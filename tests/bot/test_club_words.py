@@ -9,6 +9,7 @@ import copy
 import dataclasses
 import random
 import re
+from collections.abc import Iterator
 
 import pytest
 
@@ -26,7 +27,7 @@ from bot.i18n import Translator
 from bot.plugin import Plugins
 from bot.plugins import PLUGINS
 from bot.stats import Line
-from bot.tables import DealFinished
+from bot.tables import DealFinished, Snapshot
 from bot.views.misc import render_settings
 from bot.views.stats import render_stats
 from games.bridge.calls import Call
@@ -38,7 +39,7 @@ from games.bridge.game import BridgeState as BridgeGameState
 from games.bridge.game import RubberMatch, outcome
 from games.core.review import SeatStats
 from games.preferans.bids import Bid
-from games.preferans.deal import Kind, Phase, Result
+from games.preferans.deal import DealState, Kind, Phase, Result, SeatView
 from games.preferans.game import PulkaMatch, write
 from storage.interface import ChatSettings, TableSettings, TableStatus
 from tests.bot.test_preferans_views import snapshot
@@ -193,25 +194,28 @@ def test_a_pulka_players_screen_says_what_is_asked_and_what_is_open(language: st
     assert caught and opened
 
 
-def test_every_screen_shows_cards_in_one_order() -> None:
-    """The hand, the play buttons and the discard buttons list cards alike: suit by suit,
-    spades first, each high to low (they differed)."""
-    t = Translator("ru")
-    checked = 0
-    for seed in range(30):
+def private_views(seeds: int) -> Iterator[tuple[Snapshot, DealState, int, SeatView]]:
+    """Every player's view in every state of ``seeds`` random Preferans deals."""
+    for seed in range(seeds):
         _final, states = random_deal(seed)
         for state in states:
             snap = snapshot(state)
             for seat in range(state.deal.players):
-                view = state.view(seat)
-                screen = render_private(snap, seat, 3, view, t, "")
-                labels = [k.label.lstrip("✅") for row in screen.keys for k in row]
-                cards = [
-                    c for c in in_hand_order(view.hands.get(seat, ())) if card_text(c, t) in labels
-                ]
-                shown = [label for label in labels if label in {card_text(c, t) for c in cards}]
-                assert shown == [card_text(c, t) for c in cards], (shown, cards)
-                checked += len(shown) > 1
+                yield snap, state, seat, state.view(seat)
+
+
+def test_every_screen_shows_cards_in_one_order() -> None:
+    """The hand, the play buttons and the discard buttons list cards alike: suit by suit,
+    each high to low (they differed)."""
+    t = Translator("ru")
+    checked = 0
+    for snap, _state, seat, view in private_views(30):
+        screen = render_private(snap, seat, 3, view, t, "")
+        labels = [k.label.lstrip("✅") for row in screen.keys for k in row]
+        cards = [c for c in in_hand_order(view.hands.get(seat, ())) if card_text(c, t) in labels]
+        shown = [label for label in labels if label in {card_text(c, t) for c in cards}]
+        assert shown == [card_text(c, t) for c in cards], (shown, cards)
+        checked += len(shown) > 1
     assert checked > 50
 
 
@@ -311,32 +315,27 @@ def test_preferans_cards_are_a_row_per_suit_in_alternating_colours(language: str
     t = Translator(language)
     order = ["♠", "♦", "♣", "♥"]
     rows_seen = 0
-    for seed in range(30):
-        _final, states = random_deal(seed)
-        for state in states:
-            snap = snapshot(state)
-            for seat in range(state.deal.players):
-                view = state.view(seat)
-                hand = view.hands.get(seat)
-                if hand:
-                    block = render_private(snap, seat, 3, view, t, "").text
-                    suits = [line[0] for line in block.split("<pre>")[1].splitlines()[1:5]]
-                    assert suits == order, block
-                menus = [""]
-                if state.phase is Phase.DISCARD and seat == state.declarer:
-                    menus.append("drop")
-                for menu in menus:
-                    screen = render_private(snap, seat, 3, view, t, menu)
-                    rows = [
-                        [k.label.lstrip("✅")[0] for k in row]
-                        for row in screen.keys
-                        if all(k.label.lstrip("✅")[:1] in order for k in row)
-                    ]
-                    for row in rows:
-                        assert len(set(row)) == 1, row  # one suit to a row
-                        rows_seen += 1
-                    firsts = [row[0] for row in rows]
-                    assert firsts == sorted(firsts, key=order.index), firsts
+    for snap, state, seat, view in private_views(30):
+        hand = view.hands.get(seat)
+        if hand:
+            block = render_private(snap, seat, 3, view, t, "").text
+            suits = [line[0] for line in block.split("<pre>")[1].splitlines()[1:5]]
+            assert suits == order, block
+        menus = [""]
+        if state.phase is Phase.DISCARD and seat == state.declarer:
+            menus.append("drop")
+        for menu in menus:
+            screen = render_private(snap, seat, 3, view, t, menu)
+            rows = [
+                [k.label.lstrip("✅")[0] for k in row]
+                for row in screen.keys
+                if all(k.label.lstrip("✅")[:1] in order for k in row)
+            ]
+            for row in rows:
+                assert len(set(row)) == 1, row  # one suit to a row
+                rows_seen += 1
+            firsts = [row[0] for row in rows]
+            assert firsts == sorted(firsts, key=order.index), firsts
     assert rows_seen > 200
 
 

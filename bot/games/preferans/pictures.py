@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from bot.views.pictures import FONT, png_of
+from bot.views.pictures import FONT
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -47,19 +47,6 @@ def _text(value: Number) -> str:
     return str(int(value))
 
 
-def pulka_picture(
-    pool: Sequence[Number],
-    gora: Sequence[Number],
-    whists: Sequence[Sequence[Number]],
-    names: Mapping[int, str],
-    target: int,
-    title: str,
-) -> bytes:
-    """The sheet as a PNG: pool and gora per player, and whists written on each other
-    (``names`` already short enough for a sector's edge: ``short_names`` to :data:`NAME`)."""
-    return png_of(pulka_figure(pool, gora, whists, names, target, title))
-
-
 def pulka_figure(
     pool: Sequence[Number],
     gora: Sequence[Number],
@@ -68,7 +55,9 @@ def pulka_figure(
     target: int,
     title: str,
 ) -> Figure:
-    """The drawing itself (a test measures where its words fall)."""
+    """The sheet: pool and gora per player, and whists written on each other (``names``
+    already short enough for a sector's edge: ``short_names`` to :data:`NAME`); ``png_of`` it
+    for the chat, a test measures where its words fall."""
     from matplotlib.figure import Figure
     from matplotlib.patches import Circle
 

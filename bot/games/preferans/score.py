@@ -10,7 +10,7 @@ from typing import Any
 from telegram import InputFile
 
 from bot.callback_data import Act, Button
-from bot.games.preferans.pictures import NAME, pulka_picture
+from bot.games.preferans.pictures import NAME, pulka_figure
 from bot.games.preferans.state import (
     names_of,
     pulka_options,
@@ -28,7 +28,7 @@ from bot.tables import (
 )
 from bot.views import Key, Rendered
 from bot.views.amounts import money
-from bot.views.pictures import picture_names
+from bot.views.pictures import picture_names, png_of
 from bot.views.text import user_text
 from games.preferans.deal import Kind, Result
 from games.preferans.game import PulkaMatch
@@ -60,7 +60,7 @@ def post_pulka_picture(outbox: Outbox, snap: Snapshot, match: PulkaMatch, t: Tra
 
     async def draw() -> InputFile:
         png = await asyncio.to_thread(
-            pulka_picture, pool, gora, whists, names, match.pulka.target, title
+            lambda: png_of(pulka_figure(pool, gora, whists, names, match.pulka.target, title))
         )
         return InputFile(png, filename="pulka.png")
 
