@@ -50,6 +50,9 @@ async def deal_check_command(update: Update, context: BotContext) -> None:
     thread = thread_of(update)
     found = DEAL_CHECK.match(message.text)
     number = int(found.group(1)) if found else 0
+    to = found.group(2) if found else None
+    if to is not None and to.lower() != (context.bot.username or "").lower():
+        return  # /fair_12@another_bot: not ours to answer
     if chat.type == ChatType.PRIVATE:
         context.outbox.post(chat.id, thread, render_fair(t, None, ""))
         return
@@ -60,7 +63,7 @@ async def deal_check_command(update: Update, context: BotContext) -> None:
     context.outbox.post(chat.id, thread, render_deal_check(t, revealed, number))
 
 
-DEAL_CHECK = re.compile(r"^/fair_(\d{1,9})(?:@\w+)?\s*$")
+DEAL_CHECK = re.compile(r"^/fair_(\d{1,9})(?:@(\w+))?\s*$")
 
 
 def handlers() -> list[BaseHandler[Update, BotContext, None]]:

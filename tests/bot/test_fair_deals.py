@@ -151,6 +151,10 @@ async def test_fair_in_the_group_names_the_check_of_the_last_deal_and_sends_the_
         await h.settle()
         answer = h.api.chat_messages(GROUP)[-1].text
         assert answer == Translator("ru")("fair.no_deal", number=number), answer
+    before = len(h.api.chat_messages(GROUP))
+    await h.say(PLAYERS[2], GROUP, "/fair_1@another_bot")  # for another bot in the group
+    await h.settle()
+    assert len(h.api.chat_messages(GROUP)) == before
     calls = [c for c in h.api.calls if c.method == "sendDocument"]
     assert calls and "fair.py" in str(calls[-1].params)
     text = next(m.text for m in reversed(h.api.chat_messages(GROUP)) if "fair.py bridge" in m.text)
