@@ -33,6 +33,8 @@ class EntryKind(Enum):
     RUBBER = "rubber"
     UNFINISHED_GAME = "unfinished_game"
     UNFINISHED_PART = "unfinished_part"
+    GAME = "game"  # a Chicago's game: 300 or 500
+    PART_SCORE = "part_score"  # a Chicago's part score: 100 on deal 4, or 50 (the setting)
 
 
 @dataclass(frozen=True, slots=True)
