@@ -23,6 +23,7 @@ from bot.tables import (
     GameSwitched,
     Holder,
     MatchFinished,
+    NextReady,
     Snapshot,
     SubDone,
     SubProposed,
@@ -86,6 +87,8 @@ class Presenter:
                 command = self.plugins.ui(notice.game).commands[0]
                 text = t("table.switch_asked", game=game, agreed=notice.agreed, of=notice.of)
                 self.outbox.post(chat, thread, Rendered(f"{text} /{command}"))
+            elif isinstance(notice, NextReady):  # one message, edited as people press
+                self._next_ready(snap, notice, t)
             elif isinstance(notice, TakeoverAsked):
                 seat = ui.seat_name(notice.seat, t.language)
                 text = t("robot.takeover", name=user_text(notice.newcomer), seat=seat)
@@ -161,6 +164,18 @@ class Presenter:
             lines.append(t("table.switched_stood", names=names, seats=notice.seats))
         self.outbox.post(snap.chat.tg_chat_id, snap.topic_id, Rendered("\n".join(lines)))
         self.outbox.renew(snap.table_id, f"seating:{snap.deal_no}")
+
+    def _next_ready(self, snap: Snapshot, notice: NextReady, t: Translator) -> None:
+        """Who is ready for the next match, as they press; the same message says it began."""
+        key = f"vote:next:{notice.deal_no}"
+        if notice.started:
+            self.outbox.update(
+                snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, Rendered(t("next.started"))
+            )
+            return
+        names = ", ".join(user_text(snap.seats[s].name) for s in notice.ready if s in snap.seats)
+        text = t("next.ready", count=len(notice.ready), of=notice.of, names=names)
+        self.outbox.want(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, Rendered(text))
 
     def _sub_outcome(self, snap: Snapshot, outcome: Rendered) -> None:
         """A substitute's question decided: its message says how, its buttons gone; posted

@@ -289,6 +289,17 @@ class SwitchAsked:
 
 
 @dataclass(frozen=True, slots=True)
+class NextReady:
+    """Seated people ready for the next match (``started``: all were, and it began). The
+    vote's message is keyed by ``deal_no``, the table's deal when the vote was opened."""
+
+    ready: tuple[Seat, ...]
+    of: int
+    deal_no: int
+    started: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class TakeoverAsked:
     """A person will take a robot's seat when the deal in progress ends."""
 
@@ -328,6 +339,9 @@ class Live:
     # Seated people who asked for another game between matches (the game, their player ids):
     # it takes every seated person's consent, or an admin (memory only).
     switch_votes: tuple[str, frozenset[int]] | None = None
+    # Seated people ready for the next match (seat -> asked for partners drawn again): it
+    # starts when every seated person is (memory only; robots are always ready).
+    next_votes: dict[Seat, bool] = field(default_factory=dict)
     undo_request: UndoRequest | None = None
     sub_request: SubRequest | None = None
     last_at: float = field(default_factory=time.time)

@@ -16,6 +16,7 @@ from bot.tables.model import (
     Change,
     GameSwitched,
     Live,
+    NextReady,
     PlayedDeal,
     Refusal,
     Seat,
@@ -299,12 +300,15 @@ class Seating(MatchLife):
                 raise Refusal("leave_mid_match", game=live.game.name)
             await self.storage.set_seat(table_id, seat, None)
             del live.holders[seat]
+            live.next_votes.clear()  # the next match is another table's now: asked anew
             return Change(self._snapshot(live))
 
     async def next_match(
         self, table_id: int, player_id: int, new_partners: bool, heard: int | None = None
     ) -> Change:
-        """Another match with the same players: same seats, or seats (partners) drawn again."""
+        """Another match with the same players, same seats or seats (partners) drawn again: it
+        starts when every seated person has pressed for it (one press must not deal the
+        others into a money match); until then anyone may still leave."""
         async with self._guard(table_id):
             live = await self._get(table_id)
             if _seat_of(live, player_id) is None:
@@ -313,6 +317,19 @@ class Seating(MatchLife):
                 raise Refusal("match_in_progress", game=live.game.name)
             if len(live.holders) < live.table_size:
                 raise Refusal("need_players", count=live.table_size)
+            seat = _seat_of(live, player_id)
+            assert seat is not None
+            if seat in live.next_votes:
+                raise Refusal("already_voted")  # a double tap, or a second press
+            live.next_votes[seat] = new_partners
+            people = {s for s, h in live.holders.items() if not h.robot}
+            ready = tuple(sorted(s for s in live.next_votes if s in people))
+            if not people <= set(live.next_votes):  # each seated person's own press
+                notice = NextReady(ready, len(people), live.deal_no)
+                return Change(self._snapshot(live), (notice,))
+            new_partners = any(live.next_votes.values())  # anyone may ask partners drawn
+            live.next_votes.clear()
+            opened_at = live.deal_no
             if new_partners:
                 seats = sorted(live.holders)
                 order = shuffled([live.holders[seat] for seat in seats], self.randbelow)
@@ -323,7 +340,8 @@ class Seating(MatchLife):
                 live.holders = dict(zip(seats, order, strict=True))
             live.heard = heard if heard is not None else live.heard
             await self._start_match(live)
-            return Change(self._snapshot(live))
+            started = NextReady(ready, len(people), opened_at, started=True)
+            return Change(self._snapshot(live), (started,))
 
     async def update_settings(
         self, table_id: int, settings: TableSettings, admin: bool = True

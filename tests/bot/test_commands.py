@@ -102,8 +102,26 @@ async def test_after_a_rubber_the_same_four_play_on_with_new_partners(h: Harness
     assert mid_rubber["text"] == "You are not seated at this table."
     answer = await h.press(PLAYERS[2], over, _button(over, ":np"))
     assert not answer.get("text")
+    # One press deals nobody into a money rubber: it starts when all four have pressed,
+    # and the group sees who is ready in one message, edited.
+    table = await storage_of(h).get_table(1)
+    assert table.match_id is None
+    await h.settle()
+    ready = next(m for m in h.api.chat_messages(GROUP) if "готовы 1 из 4" in m.text)
+    twice = await h.press(PLAYERS[2], over, _button(over, ":nr"))
+    assert twice.get("text")  # already pressed: nothing changes
+    for player in (PLAYERS[0], PLAYERS[1]):
+        assert not (await h.press(player, over, _button(over, ":nr"))).get("text")
+    await h.settle()
+    edited = next(m for m in h.api.chat_messages(GROUP) if m.message_id == ready.message_id)
+    assert "готовы 3 из 4" in edited.text
+    assert (await storage_of(h).get_table(1)).match_id is None
+    assert not (await h.press(PLAYERS[3], over, _button(over, ":nr"))).get("text")
+    await h.settle()
     table = await storage_of(h).get_table(1)
     assert table.match_id is not None and len(table.seats) == 4
+    edited = next(m for m in h.api.chat_messages(GROUP) if m.message_id == ready.message_id)
+    assert "из 4" not in edited.text and "началась" in edited.text  # the same message: it began
     again = await h.press(PLAYERS[3], over, _button(over, ":nr"))
     assert again["text"] in ("A rubber is already in progress.", "Роббер уже идёт.")
     assert driver.actor() is not None  # the new rubber's first deal offers calls
