@@ -170,15 +170,47 @@ def command_words(update: Update) -> tuple[list[str], dict[str, Any]]:
     return [w for w in words if w], picked
 
 
+async def group_people(context: BotContext, chat_id: int) -> list[Player]:
+    """The people this group has played with: everyone in its ledger and at its tables."""
+    ids = {row.player_id for row in await context.storage.ledger(chat_id)}
+    online = await context.storage.table_in(chat_id, None)
+    if online is not None:
+        ids |= set(online.seats.values())
+    return [await context.storage.get_player(pid) for pid in sorted(ids)]
+
+
+def same_person(word: str, people: Sequence[Player]) -> list[Player]:
+    """Those of ``people`` a plain name means: their whole name, or its first word, either
+    case; a person with Telegram before a guest of the same name.
+
+    >>> anna = Player(1, 10, "Аня Петрова", "ru"); guest = Player(2, None, "Аня", "ru", 5)
+    >>> [p.id for p in same_person("аня", [guest, anna])]
+    [1]
+    >>> [p.id for p in same_person("Боря", [guest, anna])]
+    []
+    """
+    key = word.strip().casefold()
+    found = [
+        p for p in people if key in (p.name.strip().casefold(), *p.name.casefold().split()[:1])
+    ]
+    members = [p for p in found if p.tg_user_id is not None]
+    return members or found
+
+
 async def named_players(
     context: BotContext,
     names: Sequence[str],
     picked: Mapping[str, Any],
     known: Callable[[str], Awaitable[Player | None]],
     guest: Callable[[str], Awaitable[Player]],
+    chat_id: int | None = None,
 ) -> list[Player]:
     """Each name as a player: a Telegram user picked from the mention list, @username of
-    someone the bot has seen, or any other name for a guest without Telegram."""
+    someone the bot has seen, a plain name that is one of the group's people (so that one
+    person keeps one account: ``/prefkeep Аня Боря Вика`` where Аня plays online too), or
+    else a guest without Telegram. A name two of the group's people answer to is refused
+    with their @names to choose from."""
+    people = await group_people(context, chat_id) if chat_id is not None else []
     players = []
     for word in names:
         user = picked.get(word)
@@ -194,7 +226,11 @@ async def named_players(
                 raise Refusal("keeper_unknown_user", name=word)
             players.append(found)
         else:
-            players.append(await guest(word[:40]))
+            meant = same_person(word, people)
+            if len(meant) > 1:
+                choices = ", ".join(user_text(p.name) for p in meant)
+                raise Refusal("keeper_ambiguous", name=word, choices=choices)
+            players.append(meant[0] if meant else await guest(word[:40]))
         if await context.storage.player_flag(players[-1].id, ROBOT):
             # A robot plays online only: on a sheet for real cards it would get an account.
             raise Refusal("keeper_robot", name=word)

@@ -66,7 +66,12 @@ class BridgeKeeper(KeeperHandlers[Sheet, Entry]):
             raise Refusal("keeper_usage")
         keeper = self.keeper(context)
         found = await named_players(
-            context, words, picked, keeper.known, lambda name: keeper.guest(chat_id, name)
+            context,
+            words,
+            picked,
+            keeper.known,
+            lambda name: keeper.guest(chat_id, name),
+            chat_id,
         )
         return found, {}
 

@@ -115,7 +115,7 @@ class PreferansKeeper(KeeperHandlers[PulkaSheet, Entry]):
             raise Refusal("pref_keeper_usage")
         keeper = self.keeper(context)
         found = await named_players(
-            context, names, picked, keeper.known, lambda name: keeper.guest(chat_id, name)
+            context, names, picked, keeper.known, lambda name: keeper.guest(chat_id, name), chat_id
         )
         return found, options
 
