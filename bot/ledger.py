@@ -7,6 +7,7 @@ stands (button data is untrusted; the ledger's size, checked again inside the wr
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -87,25 +88,36 @@ class LedgerService:
         except NotFound:
             return None
 
-    async def names(self, ids: Iterable[int]) -> dict[int, str]:
-        return {pid: (await self.storage.get_player(pid)).name for pid in set(ids)}
+    async def names(self, ids: Iterable[int], guest: str = "") -> dict[int, str]:
+        """Each player's name as the money views show it: a guest (no Telegram) marked with
+        ``guest`` ("(гость)"), and two accounts that would read alike told apart by number,
+        so that one person never seems to hold two accounts."""
+        players = [await self.storage.get_player(pid) for pid in sorted(set(ids))]
+        shown = {
+            p.id: f"{p.name} {guest}" if guest and p.tg_user_id is None else p.name for p in players
+        }
+        alike = Counter(name.casefold() for name in shown.values())
+        return {
+            pid: f"{name} #{pid}" if alike[name.casefold()] > 1 else name
+            for pid, name in shown.items()
+        }
 
-    async def accounts(self, chat_id: int) -> Accounts:
+    async def accounts(self, chat_id: int, guest: str = "") -> Accounts:
         balances = await self.storage.accounts(chat_id)
         counts = await self.storage.match_counts(chat_id)
         practice = await people_practices(self.storage, chat_id)
         ids = [pid for b in (*balances.values(), *practice.values()) for pid in b]
-        names = await self.names(ids)
+        names = await self.names(ids, guest)
         size = await self.storage.ledger_size(chat_id)
         return Accounts(balances, counts, names, size, practice)
 
-    async def plan(self, chat: Chat) -> Plan:
+    async def plan(self, chat: Chat, guest: str = "") -> Plan:
         balances = await self.storage.accounts(chat.id)
-        names = await self.names(pid for b in balances.values() for pid in b)
+        names = await self.names((pid for b in balances.values() for pid in b), guest)
         plan = settle_plan(balances, chat.settings)
         return Plan(plan, names, await self.storage.ledger_size(chat.id))
 
-    async def history(self, chat_id: int, limit: int = 10) -> History:
+    async def history(self, chat_id: int, limit: int = 10, guest: str = "") -> History:
         matches = await self.storage.matches(chat_id, limit=limit)
         entries: dict[int, dict[int, int]] = {}
         units: dict[int, str] = {}
@@ -115,12 +127,12 @@ class LedgerService:
                 units[row.match_id] = row.unit
         ids = {pid for m in matches for pid in m.seats.values()}
         ids |= {pid for e in entries.values() for pid in e}
-        names = await self.names(ids)
+        names = await self.names(ids, guest)
         return History(matches, entries, units, names, await self.storage.ledger_size(chat_id))
 
-    async def rows(self, chat_id: int) -> tuple[list[LedgerRow], dict[int, str]]:
+    async def rows(self, chat_id: int, guest: str = "") -> tuple[list[LedgerRow], dict[int, str]]:
         rows = await self.storage.ledger(chat_id)
-        return rows, await self.names(r.player_id for r in rows)
+        return rows, await self.names((r.player_id for r in rows), guest)
 
     async def balance_of(self, chat_id: int, player_id: int) -> dict[str, int]:
         """unit -> the player's balance in the chat."""

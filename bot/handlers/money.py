@@ -61,14 +61,15 @@ async def ledger_command(update: Update, context: BotContext) -> None:
 
 
 async def ledger_view(context: BotContext, chat: Chat) -> Rendered:
-    a = await context.ledger.accounts(chat.id)
+    t = _group_t(chat)
+    a = await context.ledger.accounts(chat.id, t("ledger.guest"))
     return render_ledger(
-        chat.id, a.version, a.balances, a.counts, a.names, chat.settings, _group_t(chat), a.practice
+        chat.id, a.version, a.balances, a.counts, a.names, chat.settings, t, a.practice
     )
 
 
 async def settle_view(context: BotContext, chat: Chat) -> Rendered:
-    plan = await context.ledger.plan(chat)
+    plan = await context.ledger.plan(chat, _group_t(chat)("ledger.guest"))
     return render_settle(
         chat.id, plan.version, plan.transfers, plan.names, chat.settings, _group_t(chat)
     )
@@ -84,7 +85,7 @@ async def history_command(update: Update, context: BotContext) -> None:
     if context.args and context.args[0].lower() == "csv":
         await _send_csv(context, chat, thread_of(update))
         return
-    h = await context.ledger.history(chat.id, limit=10)
+    h = await context.ledger.history(chat.id, 10, _group_t(chat)("ledger.guest"))
     content = render_history(
         h.matches,
         h.entries,
@@ -100,7 +101,7 @@ async def history_command(update: Update, context: BotContext) -> None:
 
 
 async def _send_csv(context: BotContext, chat: Chat, thread: int | None) -> None:
-    rows, names = await context.ledger.rows(chat.id)
+    rows, names = await context.ledger.rows(chat.id, _group_t(chat)("ledger.guest"))
     data = ledger_csv(rows, names, chat.settings)
     t = _group_t(chat)
     context.outbox.post_file(
@@ -114,8 +115,8 @@ async def _send_csv(context: BotContext, chat: Chat, thread: int | None) -> None
 
 
 async def _send_chart(context: BotContext, chat: Chat, thread: int | None) -> None:
-    rows, names = await context.ledger.rows(chat.id)
     t = _group_t(chat)
+    rows, names = await context.ledger.rows(chat.id, t("ledger.guest"))
     if not rows:
         context.outbox.post(chat.tg_chat_id, thread, Rendered(t("ledger.empty")))
         return
@@ -189,7 +190,7 @@ async def money_button(update: Update, context: BotContext) -> None:
     except (Refusal, BadCallbackData) as error:
         await query.answer(refusal_text(error, t), show_alert=True)
         return
-    names = await context.ledger.names((payer, payee))
+    names = await context.ledger.names((payer, payee), _group_t(chat)("ledger.guest"))
     context.outbox.post(
         chat.tg_chat_id,
         thread,

@@ -4,8 +4,13 @@ person's money in two); any other name is a guest."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from bot.i18n import Translator
+from bot.ledger import LedgerService
 from bot.tables import TableService
 from storage.interface import Storage
+from storage.sqlite import SqliteStorage
 from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
 
 
@@ -30,3 +35,22 @@ async def test_a_plain_name_of_someone_at_the_groups_table_is_that_person(h: Har
     seated = {seat: await storage.get_player(pid) for seat, pid in sheet.seats.items()}
     assert seated[0].id == ids["Anna"] and seated[1].id == ids["Bob"]  # the people themselves
     assert seated[2].tg_user_id is None and seated[2].name == "Кто-то"  # a guest
+
+
+async def test_the_money_views_never_show_two_accounts_under_one_name(tmp_path: Path) -> None:
+    """A guest is marked as one, and two accounts that would read alike are told apart."""
+    storage = await SqliteStorage.open(str(tmp_path / "names.sqlite3"))
+    try:
+        chat = await storage.ensure_chat(-7, "Club", "ru")
+        anya = await storage.ensure_player(1, "Аня", "ru")
+        guest = await storage.add_guest(chat.id, "Аня")
+        borya = await storage.add_guest(chat.id, "Боря")
+        other = await storage.ensure_player(2, "аня", "ru")
+        names = await LedgerService(storage).names(
+            [anya.id, guest.id, borya.id], Translator("ru")("ledger.guest")
+        )
+        assert names == {anya.id: "Аня", guest.id: "Аня (гость)", borya.id: "Боря (гость)"}
+        alike = await LedgerService(storage).names([anya.id, other.id])
+        assert len(set(alike.values())) == 2 and alike[anya.id] == f"Аня #{anya.id}"
+    finally:
+        await storage.close()
