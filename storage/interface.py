@@ -470,6 +470,12 @@ class Storage(abc.ABC):
         still has that many rows: a second press of the same "paid" button records nothing."""
 
     @abc.abstractmethod
+    async def merge_accounts(self, chat_id: int, from_id: int, to_id: int, note: str) -> None:
+        """One person's two accounts made one: ``from_id``'s balance in every unit moves to
+        ``to_id`` in one transaction of balanced rows (each unit's pair sums to zero), so that
+        ``from_id`` is square and the ledger's history stays as it was written."""
+
+    @abc.abstractmethod
     async def ledger(self, chat_id: int) -> list[LedgerRow]: ...
 
     @abc.abstractmethod

@@ -15,11 +15,13 @@ from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filt
 
 from bot.callback_data import MONEY_ACTS, Act, BadCallbackData, Button, route
 from bot.context import BotContext
+from bot.games.keeping import command_words, group_people, named_players
 from bot.handlers.common import (
     acting_player,
     first_language,
     group_only,
     is_admin,
+    refusal_message,
     refusal_text,
     thread_of,
     user_translator,
@@ -39,7 +41,7 @@ from bot.views.money import (
 from bot.views.pictures import balance_chart
 from bot.views.text import user_text
 from games.core.settlement import Transfer
-from storage.interface import CENTS, Chat, PaymentPolicy
+from storage.interface import CENTS, Chat, PaymentPolicy, Player
 
 
 def _group_t(chat: Chat) -> Translator:
@@ -225,9 +227,50 @@ def _transfer_of(arg: str, data: str | None) -> tuple[str, int, int, int]:
     return unit, payer, payee, points
 
 
+async def merge_command(update: Update, context: BotContext) -> None:
+    """``/merge Аня @anna`` (a group's admins): the guest "Аня" of the sheets kept by hand is
+    the member @anna; the guest's account moves to the member's in one balanced
+    transaction, and the ledger shows one account."""
+    chat = await _chat_here(update, context)
+    user = update.effective_user
+    assert user is not None
+    t, thread = _group_t(chat), thread_of(update)
+    try:
+        if not await is_admin(context, chat.tg_chat_id, user.id):
+            raise Refusal("group_admins")
+        words, picked = command_words(update)
+        if len(words) != 2:
+            raise Refusal("merge_usage")
+        guest_word, member_word = words
+        guests = [
+            p
+            for p in await group_people(context, chat.id)
+            if p.tg_user_id is None and p.name.casefold() == guest_word.casefold()
+        ]
+        if not guests:
+            raise Refusal("merge_no_guest", name=guest_word)
+        (member,) = await named_players(
+            context, [member_word], picked, context.storage.player_by_username, _no_guest
+        )
+        if member.tg_user_id is None:
+            raise Refusal("merge_not_member", name=member_word)
+        note = f"merge: {guests[0].name} -> {member.name}"
+        await context.storage.merge_accounts(chat.id, guests[0].id, member.id, note)
+    except Refusal as error:
+        context.outbox.post(chat.tg_chat_id, thread, refusal_message(error, t))
+        return
+    done = t("merge.done", guest=user_text(guests[0].name), member=user_text(member.name))
+    context.outbox.post(chat.tg_chat_id, thread, Rendered(done))
+
+
+async def _no_guest(name: str) -> Player:
+    raise Refusal("merge_not_member", name=name)
+
+
 def handlers() -> list[BaseHandler[Update, BotContext, None]]:
     groups = filters.ChatType.GROUPS
     return [
+        CommandHandler("merge", merge_command, filters=groups),
         CommandHandler(
             ["ledger", "settle", "history"], group_only, filters=filters.ChatType.PRIVATE
         ),

@@ -143,6 +143,32 @@ class LedgerRepository(SqlStore):
                 ],
             )
 
+    async def merge_accounts(self, chat_id: int, from_id: int, to_id: int, note: str) -> None:
+        if from_id == to_id:
+            raise StorageError("an account merges into another")
+        at = now()
+        txn = uuid.uuid4().hex
+        async with self._tx() as db:
+            await db.execute("SELECT id FROM chats WHERE id = ?" + self.FOR_UPDATE, (chat_id,))
+            rows = await db.all(
+                "SELECT unit, sum(points) AS total FROM ledger "
+                "WHERE chat_id = ? AND player_id = ? GROUP BY unit ORDER BY unit",
+                (chat_id, from_id),
+            )
+            moves = [(str(r["unit"]), int(r["total"])) for r in rows if int(r["total"])]
+            await db.executemany(
+                "INSERT INTO ledger (chat_id, player_id, points, kind, txn, note, at, unit) "
+                "VALUES (?, ?, ?, 'payment', ?, ?, ?, ?)",
+                [
+                    row
+                    for unit, total in moves
+                    for row in (
+                        (chat_id, from_id, -total, txn, note, at, unit),
+                        (chat_id, to_id, total, txn, note, at, unit),
+                    )
+                ],
+            )
+
     async def ledger(self, chat_id: int) -> list[LedgerRow]:
         rows = await self._all("SELECT * FROM ledger WHERE chat_id = ? ORDER BY id", (chat_id,))
         return [

@@ -283,3 +283,26 @@ async def test_a_deal_is_reviewed_once_and_its_players_counts_are_found_by_group
     assert found[0].stats == {"deals": 1} and found[0].day == "2026-12-01"
     await a.close()
     await b.close()
+
+
+async def test_a_guests_account_merges_into_a_members_in_one_balanced_transaction(
+    store: SqlStore,
+) -> None:
+    chat = await store.ensure_chat(-91, "Club", "ru")
+    member = await store.ensure_player(9101, "Аня", "ru")
+    guest = await store.add_guest(chat.id, "Аня")
+    other = await store.ensure_player(9102, "Боря", "ru")
+    await store.record_payment(chat.id, guest.id, other.id, 300, "cash")
+    await store.record_payment(chat.id, guest.id, other.id, 7, unit="whists")
+    before = await store.ledger(chat.id)
+    await store.merge_accounts(chat.id, guest.id, member.id, "merge")
+    rows = await store.ledger(chat.id)
+    added = rows[len(before) :]
+    assert rows[: len(before)] == before  # nothing rewritten
+    assert len({r.txn for r in added}) == 1 and len(added) == 4  # one transaction, two units
+    for unit in ("points", "whists"):
+        assert sum(r.points for r in added if r.unit == unit) == 0
+        balances = await store.balances(chat.id, unit)
+        assert balances.get(guest.id, 0) == 0
+    assert (await store.balances(chat.id))[member.id] == 300
+    assert (await store.balances(chat.id, "whists"))[member.id] == 7
