@@ -19,13 +19,10 @@ The worked example of the rules:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from games.bridge.calls import Contract
 from games.bridge.cards import Seat, Side
-from games.bridge.rubber import DealRecord, EntryKind, Line, ScoreEntry, round_hundreds
-from games.bridge.scoring import Rules, check_honours, score
-from games.errors import NotationError, Reason, RubberError
+from games.bridge.rubber import DealRecord, EntryKind, Line, ScoreEntry, ScoreSheet
+from games.bridge.scoring import Rules
+from games.errors import NotationError, Reason
 
 DEALS = 4  # a Chicago's deals, passed-out ones not counted
 GAME = {False: 300, True: 500}  # a game's bonus, by the vulnerability on the deal that made it
@@ -38,7 +35,7 @@ def _side(side: str | Side) -> Side:
     return side if isinstance(side, Side) else Side.parse(side)
 
 
-class Chicago:
+class Chicago(ScoreSheet):
     """The sheet of one Chicago. ``record`` one deal at a time; ``close`` to stop early (settled
     on the deals played, nothing added for the rest)."""
 
@@ -90,96 +87,26 @@ class Chicago:
             return True
         return self.dealer.side is _side(side)
 
-    def _sum(self, line: Line | None, side: Side, game: int | None = None) -> int:
-        return sum(
-            e.points
-            for e in self.entries
-            if e.side is side
-            and (line is None or e.line is line)
-            and (game is None or e.game == game)
-        )
-
-    @property
-    def above(self) -> dict[Side, int]:
-        return {side: self._sum(Line.ABOVE, side) for side in Side}
-
-    @property
-    def below(self) -> dict[Side, int]:
-        return {side: self._sum(Line.BELOW, side) for side in Side}
-
     def below_in_game(self, side: str | Side, game: int | None = None) -> int:
         """Trick points toward the next game (with ``part_score="50"`` none are carried)."""
         if self.part_score == FIFTY and game is None:
             return 0
-        number = self.game_number if game is None else game
-        return self._sum(Line.BELOW, _side(side), number)
-
-    def totals(self) -> dict[Side, int]:
-        return {side: self._sum(None, side) for side in Side}
-
-    def result(self, rounded: bool = True) -> tuple[Side | None, int]:
-        """The side with more points and the difference, rounded to hundreds as a rubber's."""
-        totals = self.totals()
-        difference = totals[Side.NS] - totals[Side.EW]
-        if difference == 0:
-            return None, 0
-        winner = Side.NS if difference > 0 else Side.EW
-        return winner, round_hundreds(abs(difference)) if rounded else abs(difference)
+        return super().below_in_game(side, game)
 
     # --- recording --------------------------------------------------------------------
 
-    def record(
-        self,
-        side: str | Side | None,
-        contract: str | Contract | None,
-        tricks: int = 0,
-        honours: Mapping[str, int] | Mapping[Side, int] | None = None,
-    ) -> list[ScoreEntry]:
-        """Score one deal: ``side`` declared ``contract`` and took ``tricks`` (of 13);
-        ``contract`` None (or "P") is a passed-out deal, which does not count. Returns the
-        entries written."""
-        if self.finished:
-            raise RubberError("record", Reason.RUBBER_OVER)
-        held = {_side(s): int(p) for s, p in (honours or {}).items() if p}
-        check_honours(held)
-        if isinstance(contract, str) and contract.strip().upper() in ("P", "PASS"):
-            contract = None
-        if contract is None:
-            self.records.append(DealRecord(None, None, 0, {}))
-            return []
-        parsed = contract if isinstance(contract, Contract) else Contract.parse(contract)
-        if side is None:
-            raise NotationError("no declaring side", Reason.BAD_SIDE)
-        if not 0 <= tricks <= 13:
-            raise NotationError(repr(tricks), Reason.BAD_TRICKS)
-        rec = DealRecord(_side(side), parsed, tricks, held)
-        new = self._score(rec, len(self.records))
-        self.records.append(rec)
-        return new
-
-    def record_passed_out(self) -> list[ScoreEntry]:
-        return self.record(None, None)
-
     def _score(self, rec: DealRecord, deal: int) -> list[ScoreEntry]:
-        assert rec.side is not None and rec.contract is not None
+        assert rec.side is not None
         side, game, last = rec.side, self.game_number, self.deals_played == DEALS - 1
         vulnerable = self.vulnerable(side)
-        points = score(rec.contract, rec.tricks, vulnerable, self.rules)
-        new: list[ScoreEntry] = []
+        below, new = self._contract_entries(rec, deal, vulnerable)
 
         def write(who: Side, amount: int, line: Line, kind: EntryKind) -> None:
             if amount:
                 new.append(ScoreEntry(who, amount, line, kind, game, deal))
 
-        write(side, points.below, Line.BELOW, EntryKind.TRICKS)
-        write(side, points.overtricks, Line.ABOVE, EntryKind.OVERTRICKS)
-        write(side, points.insult, Line.ABOVE, EntryKind.INSULT)
-        write(side, points.slam, Line.ABOVE, EntryKind.SLAM)
-        write(side.other, points.penalty, Line.ABOVE, EntryKind.UNDERTRICKS)
-        for holder, amount in rec.honours.items():
-            write(holder, amount, Line.ABOVE, EntryKind.HONOURS)
-        if points.below:  # made: a game, or a part score
-            if self.below_in_game(side) + points.below >= 100:
+        if below:  # made: a game, or a part score
+            if self.below_in_game(side) + below >= 100:
                 write(side, GAME[vulnerable], Line.ABOVE, EntryKind.GAME)
                 self.games[side] += 1
                 self.game_number += 1  # a line: both sides' part scores are cancelled
@@ -195,16 +122,9 @@ class Chicago:
         self.closed = True
         return []
 
-    def undo_last(self) -> None:
-        """Take back the last thing written: the early close, else the last deal."""
-        if not self.records and not self.closed:
-            raise RubberError("undo", Reason.NOTHING_TO_UNDO)
-        records = self.records if self.closed else self.records[:-1]
-        self.records, self.entries, self.closed = [], [], False
+    def _reset(self) -> None:
         self.games = {Side.NS: 0, Side.EW: 0}
         self.game_number = 0
-        for rec in records:
-            self.record(rec.side, rec.contract, rec.tricks, rec.honours)
 
     @property
     def winner_of_rubber(self) -> Side | None:

@@ -63,30 +63,86 @@ def _side(side: str | Side) -> Side:
     return side if isinstance(side, Side) else Side.parse(side)
 
 
-class Rubber:
-    """The scoresheet of one rubber. ``record`` one deal at a time; ``close`` to stop early."""
+class ScoreSheet:
+    """What every bridge sheet shares (the rubber's, the Chicago's): its entries, the sums
+    above and below the line, each side's total and the result."""
 
-    def __init__(self, rules: str | Rules = "modern", unfinished_part_score: int = 100) -> None:
-        if unfinished_part_score not in (50, 100):
-            raise NotationError(repr(unfinished_part_score), Reason.BAD_RULES)
-        self.rules = Rules.parse(rules)
-        self.unfinished_part_score = unfinished_part_score
-        self.records: list[DealRecord] = []
-        self.entries: list[ScoreEntry] = []
-        self.games: dict[Side, int] = {Side.NS: 0, Side.EW: 0}
-        self.game_number = 0
-        self.closed = False
-        self._winner_of_rubber: Side | None = None
-
-    # --- state ------------------------------------------------------------------------
+    entries: list[ScoreEntry]
+    records: list[DealRecord]
+    game_number: int
+    closed: bool
+    rules: Rules
 
     @property
     def finished(self) -> bool:
-        """Two games won by one side, or closed early."""
-        return self._winner_of_rubber is not None or self.closed
+        raise NotImplementedError
 
-    def vulnerable(self, side: str | Side) -> bool:
-        return self.games[_side(side)] >= 1
+    def record(
+        self,
+        side: str | Side | None,
+        contract: str | Contract | None,
+        tricks: int = 0,
+        honours: Mapping[str, int] | Mapping[Side, int] | None = None,
+    ) -> list[ScoreEntry]:
+        """Score one deal: ``side`` declared ``contract`` and took ``tricks`` (of 13).
+
+        ``contract`` None (or "P") records a passed-out deal. ``honours`` maps the side holding
+        them to 100 or 150. Returns the entries written.
+        """
+        if self.finished:
+            raise RubberError("record", Reason.RUBBER_OVER)
+        rec = self._parse_deal(side, contract, tricks, honours)
+        new = [] if rec.contract is None else self._score(rec, len(self.records))
+        self.records.append(rec)
+        return new
+
+    def record_passed_out(self) -> list[ScoreEntry]:
+        return self.record(None, None)
+
+    def _score(self, rec: DealRecord, deal: int) -> list[ScoreEntry]:
+        """What a played deal writes, on this sheet's rules."""
+        raise NotImplementedError
+
+    def _reset(self) -> None:
+        """The sheet empty again (``undo_last`` rebuilds it from the deals kept)."""
+        raise NotImplementedError
+
+    def undo_last(self) -> None:
+        """Take back the last thing written: the early close if there was one, else the last deal
+        (the scorekeeper's correction). The sheet is rebuilt from the remaining deals."""
+        if not self.records and not self.closed:
+            raise RubberError("undo", Reason.NOTHING_TO_UNDO)
+        records = self.records if self.closed else self.records[:-1]
+        self.records, self.entries, self.closed = [], [], False
+        self._reset()
+        for rec in records:
+            self.record(rec.side, rec.contract, rec.tricks, rec.honours)
+
+    def _contract_entries(
+        self, rec: DealRecord, deal: int, vulnerable: bool
+    ) -> tuple[int, list[ScoreEntry]]:
+        """What the contract itself writes (trick points, overtricks, the insult, a slam,
+        undertricks, honours), by the rules' tables; with the trick points below."""
+        assert rec.side is not None and rec.contract is not None
+        side, game = rec.side, self.game_number
+        points = score(rec.contract, rec.tricks, vulnerable, self.rules)
+        items = [
+            (side, points.below, Line.BELOW, EntryKind.TRICKS),
+            (side, points.overtricks, Line.ABOVE, EntryKind.OVERTRICKS),
+            (side, points.insult, Line.ABOVE, EntryKind.INSULT),
+            (side, points.slam, Line.ABOVE, EntryKind.SLAM),
+            (side.other, points.penalty, Line.ABOVE, EntryKind.UNDERTRICKS),
+            *(
+                (holder, amount, Line.ABOVE, EntryKind.HONOURS)
+                for holder, amount in rec.honours.items()
+            ),
+        ]
+        new = [
+            ScoreEntry(who, amount, line, kind, game, deal)
+            for who, amount, line, kind in items
+            if amount
+        ]
+        return points.below, new
 
     def _sum(self, line: Line | None, side: Side, game: int | None = None) -> int:
         return sum(
@@ -123,59 +179,65 @@ class Rubber:
         winner = Side.NS if difference > 0 else Side.EW
         return winner, round_hundreds(abs(difference)) if rounded else abs(difference)
 
-    # --- recording --------------------------------------------------------------------
-
-    def record(
-        self,
+    @staticmethod
+    def _parse_deal(
         side: str | Side | None,
         contract: str | Contract | None,
-        tricks: int = 0,
-        honours: Mapping[str, int] | Mapping[Side, int] | None = None,
-    ) -> list[ScoreEntry]:
-        """Score one deal: ``side`` declared ``contract`` and took ``tricks`` (of 13).
-
-        ``contract`` None (or "P") records a passed-out deal. ``honours`` maps the side holding
-        them to 100 or 150. Returns the entries written.
-        """
-        if self.finished:
-            raise RubberError("record", Reason.RUBBER_OVER)
+        tricks: int,
+        honours: Mapping[str, int] | Mapping[Side, int] | None,
+    ) -> DealRecord:
+        """A deal as recorded: honours checked, "P" a passed-out deal, the rest validated."""
         held = {_side(s): int(p) for s, p in (honours or {}).items() if p}
         check_honours(held)
         if isinstance(contract, str) and contract.strip().upper() in ("P", "PASS"):
             contract = None
         if contract is None:
-            self.records.append(DealRecord(None, None, 0, {}))
-            return []
+            return DealRecord(None, None, 0, {})
         parsed = contract if isinstance(contract, Contract) else Contract.parse(contract)
         if side is None:
             raise NotationError("no declaring side", Reason.BAD_SIDE)
-        declarers = _side(side)
         if not 0 <= tricks <= 13:
             raise NotationError(repr(tricks), Reason.BAD_TRICKS)
-        self.records.append(DealRecord(declarers, parsed, tricks, held))
-        return self._score(self.records[-1], len(self.records) - 1)
+        return DealRecord(_side(side), parsed, tricks, held)
 
-    def record_passed_out(self) -> list[ScoreEntry]:
-        return self.record(None, None)
+
+class Rubber(ScoreSheet):
+    """The scoresheet of one rubber. ``record`` one deal at a time; ``close`` to stop early."""
+
+    def __init__(self, rules: str | Rules = "modern", unfinished_part_score: int = 100) -> None:
+        if unfinished_part_score not in (50, 100):
+            raise NotationError(repr(unfinished_part_score), Reason.BAD_RULES)
+        self.rules = Rules.parse(rules)
+        self.unfinished_part_score = unfinished_part_score
+        self.records: list[DealRecord] = []
+        self.entries: list[ScoreEntry] = []
+        self.games: dict[Side, int] = {Side.NS: 0, Side.EW: 0}
+        self.game_number = 0
+        self.closed = False
+        self._winner_of_rubber: Side | None = None
+
+    # --- state ------------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        """Two games won by one side, or closed early."""
+        return self._winner_of_rubber is not None or self.closed
+
+    def vulnerable(self, side: str | Side) -> bool:
+        return self.games[_side(side)] >= 1
+
+    # --- recording --------------------------------------------------------------------
 
     def _score(self, rec: DealRecord, deal: int) -> list[ScoreEntry]:
-        assert rec.side is not None and rec.contract is not None
+        assert rec.side is not None
         side, game = rec.side, self.game_number
-        points = score(rec.contract, rec.tricks, self.vulnerable(side), self.rules)
-        new: list[ScoreEntry] = []
+        below, new = self._contract_entries(rec, deal, self.vulnerable(side))
 
         def write(who: Side, amount: int, line: Line, kind: EntryKind) -> None:
             if amount:
                 new.append(ScoreEntry(who, amount, line, kind, game, deal))
 
-        write(side, points.below, Line.BELOW, EntryKind.TRICKS)
-        write(side, points.overtricks, Line.ABOVE, EntryKind.OVERTRICKS)
-        write(side, points.insult, Line.ABOVE, EntryKind.INSULT)
-        write(side, points.slam, Line.ABOVE, EntryKind.SLAM)
-        write(side.other, points.penalty, Line.ABOVE, EntryKind.UNDERTRICKS)
-        for holder, amount in rec.honours.items():
-            write(holder, amount, Line.ABOVE, EntryKind.HONOURS)
-        if self.below_in_game(side) + points.below >= 100:
+        if self.below_in_game(side) + below >= 100:
             self.games[side] += 1
             self.game_number += 1
             if self.games[side] == 2:
@@ -213,18 +275,10 @@ class Rubber:
         self.entries.extend(new)
         return new
 
-    def undo_last(self) -> None:
-        """Take back the last thing written: the early close if there was one, else the last deal
-        (the scorekeeper's correction). The sheet is rebuilt from the remaining deals."""
-        if not self.records and not self.closed:
-            raise RubberError("undo", Reason.NOTHING_TO_UNDO)
-        records = self.records if self.closed else self.records[:-1]
-        self.records, self.entries, self.closed = [], [], False
+    def _reset(self) -> None:
         self.games = {Side.NS: 0, Side.EW: 0}
         self.game_number = 0
         self._winner_of_rubber = None
-        for rec in records:
-            self.record(rec.side, rec.contract, rec.tricks, rec.honours)
 
     @property
     def winner_of_rubber(self) -> Side | None:
