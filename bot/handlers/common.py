@@ -161,14 +161,16 @@ def look_back(
     one under way, or an earlier one, finished) in a popup for whoever presses; shown only in
     the table's own group. A popup holds about six tricks: each press of the same person on
     the same deal shows the next page (the count kept in memory, a restart starts again)."""
-    pressed_before: OrderedDict[tuple[int, int, int], int] = OrderedDict()
 
-    def page_of(user: int, table: int, deal: int) -> int:
+    def page_of(context: BotContext, user: int, table: int, deal: int) -> int:
+        pressed: OrderedDict[tuple[int, int, int], int] = context.bot_data.setdefault(
+            f"look_back.{game}", OrderedDict()
+        )
         key = (user, table, deal)
-        page = pressed_before.pop(key, -1) + 1
-        pressed_before[key] = page
-        while len(pressed_before) > LOOKERS:
-            pressed_before.popitem(last=False)
+        page = pressed.pop(key, -1) + 1
+        pressed[key] = page
+        while len(pressed) > LOOKERS:
+            pressed.popitem(last=False)
         return page
 
     async def answer(update: Update, context: BotContext) -> None:
@@ -190,7 +192,7 @@ def look_back(
         except (BadCallbackData, Refusal) as error:
             await query.answer(refusal_text(error, t), show_alert=True)
             return
-        page = page_of(query.from_user.id, pressed.table_id, pressed.deal_no)
+        page = page_of(context, query.from_user.id, pressed.table_id, pressed.deal_no)
         await query.answer(popup(snap, state, t, page), show_alert=True)
 
     return answer
