@@ -514,3 +514,12 @@ def test_a_seat_letter_never_stands_beside_a_number() -> None:
     ru = polib_values("ru")
     assert not re.search(r"(С-Ю|В-З) \{", ru), "a count right after a side"
     assert "В-З: {ew}" in ru
+
+
+def test_help_names_people_with_at() -> None:
+    """/help's sheet examples name a member with @ (a plain name is a guest or the group's
+    player of that name)."""
+    for language in ("ru", "en"):
+        t = Translator(language)
+        assert re.search(r"/keep @\w+", t("help.bridge")), t("help.bridge")
+        assert re.search(r"/prefkeep @\w+", t("help.preferans")), t("help.preferans")
