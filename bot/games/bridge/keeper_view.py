@@ -112,7 +112,11 @@ def render_keeper(sheet: Sheet, arg: str, t: Translator, note: str = "") -> Rend
     lang = t.language
     lines = [t("keeper.title", number=sheet.table.id)]
     lines.append(
-        " · ".join(f"{seat_text(s, lang)} {user_text(p.name)}" for s, p in sheet.players.items())
+        " · ".join(  # a guest (no Telegram) marked as one, as the money views mark it
+            f"{seat_text(s, lang)} {user_text(p.name)}"
+            + (f" {t('ledger.guest')}" if p.tg_user_id is None else "")
+            for s, p in sheet.players.items()
+        )
     )
     if note:
         lines.append(note)

@@ -183,6 +183,10 @@ def render_pulka_keeper(sheet: PulkaSheet, arg: str, t: Translator, note: str = 
     lines.append(prompt)
     lines.append(t("pref.keeper.typed_hint"))
     names = sorted(sheet.names.items())
-    seats = ", ".join(f"{seat + 1} — {user_text(name)}" for seat, name in names)
+    guests = {s for s, p in sheet.players.items() if p.tg_user_id is None}
+    seats = ", ".join(
+        f"{seat + 1} — {user_text(name)}" + (f" {t('ledger.guest')}" if seat in guests else "")
+        for seat, name in names
+    )
     lines.append(t("pref.keeper.seats", seats=seats))  # the numbers a typed /deal means
     return Rendered("\n".join(lines), tuple(keys))
