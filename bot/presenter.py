@@ -168,11 +168,12 @@ class Presenter:
     def _next_ready(self, snap: Snapshot, notice: NextReady, t: Translator) -> None:
         """Who is ready for the next match, as they press; the same message says it began."""
         key = f"vote:next:{notice.deal_no}"
-        if notice.started:
-            self.outbox.update(
-                snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, Rendered(t("next.started"))
-            )
+        if notice.started or notice.cancelled:
+            said = Rendered(t("next.started" if notice.started else "next.cancelled"))
+            self.outbox.update(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, said)
             return
+        if len(notice.ready) == 1 and self.outbox.showing(snap.table_id, key):
+            self.outbox.renew(snap.table_id, key)  # a vote after a cancelled one: anew
         names = ", ".join(user_text(snap.seats[s].name) for s in notice.ready if s in snap.seats)
         text = t("next.ready", count=len(notice.ready), of=notice.of, names=names)
         self.outbox.want(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, Rendered(text))

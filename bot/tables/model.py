@@ -297,6 +297,7 @@ class NextReady:
     of: int
     deal_no: int
     started: bool = False
+    cancelled: bool = False  # someone stood up: the table must fill again first
 
 
 @dataclass(frozen=True, slots=True)

@@ -300,8 +300,12 @@ class Seating(MatchLife):
                 raise Refusal("leave_mid_match", game=live.game.name)
             await self.storage.set_seat(table_id, seat, None)
             del live.holders[seat]
+            if not live.next_votes:
+                return Change(self._snapshot(live))
             live.next_votes.clear()  # the next match is another table's now: asked anew
-            return Change(self._snapshot(live))
+            people = sum(1 for h in live.holders.values() if not h.robot)
+            notice = NextReady((), people, live.deal_no, cancelled=True)
+            return Change(self._snapshot(live), (notice,))
 
     async def next_match(
         self, table_id: int, player_id: int, new_partners: bool, heard: int | None = None

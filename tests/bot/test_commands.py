@@ -130,6 +130,26 @@ async def test_after_a_rubber_the_same_four_play_on_with_new_partners(h: Harness
     assert "сдача 1</b> · сдаёт" in h.table_message().text
 
 
+async def test_a_player_who_stands_up_ends_the_call_for_the_next_rubber(h: Harness) -> None:
+    await seat_four(h)
+    driver = Driver(h, PLAYERS, random.Random(5), short=True)
+    await driver.play_until(driver.rubber_over)
+    over = next(
+        m
+        for m in reversed(h.api.chat_messages(GROUP))
+        if "Роббер окончен" in m.text and m.kind != "photo"
+    )
+    assert not (await h.press(PLAYERS[0], over, _button(over, ":nr"))).get("text")
+    await h.settle()
+    ready = next(m for m in h.api.chat_messages(GROUP) if "готовы 1 из 4" in m.text)
+    await h.say(PLAYERS[3], GROUP, "/leave")  # Dima stops here: he may, before it starts
+    await h.settle()
+    edited = next(m for m in h.api.chat_messages(GROUP) if m.message_id == ready.message_id)
+    assert "освободилось" in edited.text and not edited.buttons(), edited.text
+    assert (await storage_of(h).get_table(1)).match_id is None
+    assert len((await storage_of(h).get_table(1)).seats) == 3
+
+
 def _button(message: Sent, suffix: str) -> str:
     return next(
         b["callback_data"] for b in message.buttons() if b.get("callback_data", "").endswith(suffix)

@@ -75,7 +75,9 @@ async def test_a_kept_pulka_by_buttons_and_typing_lands_in_the_ledger(
         # The sheet echoes the entry in the table's words, its declarer by name (seat 2 is
         # Боря's: typed seats count from 1, as the table's "Место 1").
         assert "✅ Боря: 7♥, вист/пас, 2/7/1" in sheet(h).text, sheet(h).text
-        assert "Места: 1 — Аня (гость), 2 — Боря (гость), 3 — Вика (гость)" in sheet(h).text  # what the numbers mean
+        assert (
+            "Места: 1 — Аня (гость), 2 — Боря (гость), 3 — Вика (гость)" in sheet(h).text
+        )  # what the numbers mean
         # bad input changes nothing: junk, a contract off the ladder, a stale wizard button,
         # a stranger's press, forged wizard data
         before = sheet(h)
