@@ -87,7 +87,8 @@ async def test_welcome_lists_tables_and_help(h: Harness) -> None:
     assert "/bridge" in h.api.chat_messages(PLAYERS[1].id)[-1].text
 
 
-async def test_after_a_rubber_the_same_four_play_on_with_new_partners(h: Harness) -> None:
+async def a_rubber_played(h: Harness) -> tuple[Driver, Sent]:
+    """Four seated, a rubber played to its end: the driver, and the rubber's result."""
     await seat_four(h)
     driver = Driver(h, PLAYERS, random.Random(5), short=True)
     await driver.play_until(driver.rubber_over)
@@ -96,6 +97,11 @@ async def test_after_a_rubber_the_same_four_play_on_with_new_partners(h: Harness
         for m in reversed(h.api.chat_messages(GROUP))
         if "Роббер окончен" in m.text and m.kind != "photo"
     )
+    return driver, over
+
+
+async def test_after_a_rubber_the_same_four_play_on_with_new_partners(h: Harness) -> None:
+    driver, over = await a_rubber_played(h)
     # The group's first rubber, nothing priced: its result is everyone's account, one list.
     assert "Итог, он же счёт каждого" in over.text and "Баланс" not in over.text
     mid_rubber = await h.press(STRANGER, over, _button(over, ":np"))
@@ -131,14 +137,7 @@ async def test_after_a_rubber_the_same_four_play_on_with_new_partners(h: Harness
 
 
 async def test_a_player_who_stands_up_ends_the_call_for_the_next_rubber(h: Harness) -> None:
-    await seat_four(h)
-    driver = Driver(h, PLAYERS, random.Random(5), short=True)
-    await driver.play_until(driver.rubber_over)
-    over = next(
-        m
-        for m in reversed(h.api.chat_messages(GROUP))
-        if "Роббер окончен" in m.text and m.kind != "photo"
-    )
+    _driver, over = await a_rubber_played(h)
     assert not (await h.press(PLAYERS[0], over, _button(over, ":nr"))).get("text")
     await h.settle()
     ready = next(m for m in h.api.chat_messages(GROUP) if "готовы 1 из 4" in m.text)
