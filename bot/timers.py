@@ -126,11 +126,13 @@ class TurnTimers:
                 del self.notices[key]  # only the deal under way is counted
             self.notify(snap, seat)
             return
-        said = self.fired.setdefault(table_id, set())
+        said = self.fired.get(table_id, set())
         if (kind, deal_no, actions, seat) in said:
             return
-        said.intersection_update({k for k in said if k[1:3] == (deal_no, actions)})
+        # Only this wait's are kept: an action since makes a new wait.
+        said = {k for k in said if k[1:3] == (deal_no, actions)}
         said.add((kind, deal_no, actions, seat))
+        self.fired[table_id] = said
         minutes = snap.settings.turn_timer
         if kind == "remind":
             if holder.tg_user_id is None:

@@ -315,14 +315,13 @@ class Seating(MatchLife):
         others into a money match); until then anyone may still leave."""
         async with self._guard(table_id):
             live = await self._get(table_id)
-            if _seat_of(live, player_id) is None:
+            seat = _seat_of(live, player_id)
+            if seat is None:
                 raise Refusal("not_seated")
             if live.table.status is TableStatus.PLAYING:
                 raise Refusal("match_in_progress", game=live.game.name)
             if len(live.holders) < live.table_size:
                 raise Refusal("need_players", count=live.table_size)
-            seat = _seat_of(live, player_id)
-            assert seat is not None
             if seat in live.next_votes:
                 raise Refusal("already_voted")  # a double tap, or a second press
             live.next_votes[seat] = new_partners
