@@ -33,7 +33,7 @@ from bot.tables import (
 )
 from bot.timers import TurnTimers
 from bot.views import Rendered
-from bot.views.misc import answer_keys, vote_message
+from bot.views.misc import answer_keys, vote_key, vote_message
 from bot.views.text import user_text
 from storage.interface import TableStatus
 
@@ -167,7 +167,7 @@ class Presenter:
 
     def _next_ready(self, snap: Snapshot, notice: NextReady, t: Translator) -> None:
         """Who is ready for the next match, as they press; the same message says it began."""
-        key = f"vote:next:{notice.deal_no}"
+        key = vote_key("next", notice.deal_no)
         if notice.started or notice.cancelled:
             said = Rendered(t("next.started" if notice.started else "next.cancelled"))
             self.outbox.update(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, said)
@@ -181,7 +181,7 @@ class Presenter:
     def _sub_outcome(self, snap: Snapshot, outcome: Rendered) -> None:
         """A substitute's question decided: its message says how, its buttons gone; posted
         when there was no question (the others at the table are robots) or it is gone."""
-        key = f"vote:sub:{snap.deal_no}"
+        key = vote_key("sub", snap.deal_no)
         if self.outbox.showing(snap.table_id, key):
             self.outbox.want(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, outcome)
         else:

@@ -217,10 +217,16 @@ def undo_vote_message(screens: Screens, snap: Snapshot, content: Rendered, fresh
     vote_message(screens, snap, "undo", content, fresh)
 
 
+def vote_key(what: str, deal_no: int) -> str:
+    """The kept message of a table's question (``what``: "undo", "end", "sub", "next")
+    opened during its deal ``deal_no``."""
+    return f"vote:{what}:{deal_no}"
+
+
 def vote_message(
     screens: Screens, snap: Snapshot, what: str, content: Rendered, fresh: bool
 ) -> None:
-    key = f"vote:{what}:{snap.deal_no}"
+    key = vote_key(what, snap.deal_no)
     if fresh:
         screens.outbox.forget(snap.table_id, key)
     screens.outbox.want(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, content)
@@ -229,7 +235,7 @@ def vote_message(
 def close_end_vote(screens: Screens, snap: Snapshot, deal_no: int, content: Rendered) -> None:
     """The match was stopped: its stop vote, if this process showed one, says so and loses its
     buttons (it kept "agreed 3/4" and its buttons)."""
-    key = f"vote:end:{deal_no}"
+    key = vote_key("end", deal_no)
     screens.outbox.update(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, content)
 
 
