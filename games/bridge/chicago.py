@@ -20,7 +20,7 @@ The worked example of the rules:
 from __future__ import annotations
 
 from games.bridge.cards import Seat, Side
-from games.bridge.rubber import DealRecord, EntryKind, Line, ScoreEntry, ScoreSheet
+from games.bridge.rubber import DealRecord, EntryKind, Line, ScoreEntry, ScoreSheet, _side
 from games.bridge.scoring import Rules
 from games.errors import NotationError, Reason
 
@@ -29,10 +29,6 @@ GAME = {False: 300, True: 500}  # a game's bonus, by the vulnerability on the de
 LAST_PART = 100  # a part score made on deal 4 that is no game (carry)
 PART = 50  # any made part score (the "50" setting)
 CARRY, FIFTY = "carry", "50"
-
-
-def _side(side: str | Side) -> Side:
-    return side if isinstance(side, Side) else Side.parse(side)
 
 
 class Chicago(ScoreSheet):

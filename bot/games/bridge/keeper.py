@@ -25,6 +25,7 @@ from bot.games.keeping import KeeperHandlers, named_players
 from bot.i18n import Translator
 from bot.tables import Refusal
 from bot.views import Rendered
+from bot.views.amounts import signed
 from games.bridge.entry import Entry
 from storage.interface import Player, Storage
 
@@ -50,8 +51,7 @@ class BridgeKeeper(KeeperHandlers[Sheet, Entry]):
         if entry.contract is None or entry.declarer is None:
             return t("keeper.echo.passed")
         lang = t.language
-        delta = entry.delta
-        result = "=" if delta == 0 else f"+{delta}" if delta > 0 else f"−{-delta}"
+        result = signed(entry.delta) if entry.delta else "="
         text = f"{contract_text(entry.contract, lang)} {seat_text(entry.declarer, lang)} {result}"
         for side, points in entry.honours.items():
             if points:
