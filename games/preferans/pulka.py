@@ -21,7 +21,7 @@ from typing import Any
 from games.errors import PulkaError, Reason
 from games.preferans.bids import OBLIGATION, Bid
 from games.preferans.cards import active_seats
-from games.preferans.settlement import Number, Variant, settle, whole_whists
+from games.preferans.settlement import Number, Variant, closed_gora, settle, whole_whists
 
 WHIST, PASS, HALF = "whist", "pass", "half"
 MISERE_RATE = {Variant.SOCHI: 10, Variant.LENINGRAD: 20, Variant.ROSTOV: 10}
@@ -101,6 +101,10 @@ class Pulka:
     def balances(self) -> list[Fraction]:
         """Exact balances in whists (§7); they sum to zero."""
         return settle(self._pool, self._gora, self._whists, self.target, self.variant)
+
+    def closed_gora(self) -> list[Fraction]:
+        """Each player's gora with the pool they lacked (§7), what ``balances`` averages."""
+        return closed_gora(self._pool, self._gora, self.target, self.variant)
 
     def whole(self) -> list[int]:
         return whole_whists(self.balances())

@@ -54,13 +54,22 @@ def settle(
     n = len(pool)
     if n not in (3, 4) or len(gora) != n or len(whists) != n or any(len(r) != n for r in whists):
         raise PulkaError(f"{n} players", Reason.BAD_PLAYERS)
-    closed = [Fraction(gora[i]) + v.gora_factor * (target - Fraction(pool[i])) for i in range(n)]
+    closed = closed_gora(pool, gora, target, v)
     mean = sum(closed, Fraction(0)) / n
     return [
         10 * (mean - closed[i])
         + sum((Fraction(whists[i][j]) - Fraction(whists[j][i]) for j in range(n)), Fraction(0))
         for i in range(n)
     ]
+
+
+def closed_gora(
+    pool: Sequence[Number], gora: Sequence[Number], target: int, variant: str | Variant
+) -> list[Fraction]:
+    """g'_i: each player's gora with the pool they lacked, m gora a point, as the mountain is
+    closed (the breakdown shows it, ``settle`` compares it with its mean)."""
+    factor = Variant.parse(variant).gora_factor
+    return [Fraction(g) + factor * (target - Fraction(p)) for p, g in zip(pool, gora, strict=True)]
 
 
 def whole_whists(balances: Sequence[Fraction | int]) -> list[int]:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from bot.games.preferans.views import count_text
 from bot.views.pictures import FONT
 
 if TYPE_CHECKING:
@@ -39,12 +40,6 @@ def _on_square(angle: float, factor: float) -> Point:
     dx, dy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
     k = factor / max(abs(dx), abs(dy))
     return (dx * k, dy * k)
-
-
-def _text(value: Number) -> str:
-    if isinstance(value, Fraction) and value.denominator != 1:
-        return f"{float(value):g}"
-    return str(int(value))
 
 
 def pulka_figure(
@@ -87,12 +82,12 @@ def pulka_figure(
         side = abs(where[0]) > abs(where[1])  # a left or right sector: along its edge
         turn = (90 if where[0] < 0 else -90) if side else 0
         axes.text(*where, name, fontsize=12, fontweight="bold", rotation=turn, **style)
-        axes.text(*_on_square(middle, 0.53), _text(pool[seat]), fontsize=13, **style)
-        axes.text(*_on_square(middle, 0.29), _text(gora[seat]), fontsize=11, **style)
+        axes.text(*_on_square(middle, 0.53), count_text(pool[seat]), fontsize=13, **style)
+        axes.text(*_on_square(middle, 0.29), count_text(gora[seat]), fontsize=11, **style)
         others = [o for o in range(players) if o != seat]
         for k, other in enumerate(others):
             angle = start - (start - end) * (k + 0.5) / len(others)
-            label = f"{short.get(other, '—')}: {_text(whists[seat][other])}"
+            label = f"{short.get(other, '—')}: {count_text(whists[seat][other])}"
             axes.text(*_on_square(angle, 0.83), label, fontsize=9, **style)
     figure.suptitle(title, fontname=FONT, fontsize=13)
     return figure

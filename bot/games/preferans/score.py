@@ -17,6 +17,7 @@ from bot.games.preferans.state import (
 )
 from bot.games.preferans.views import (
     breakdown,
+    count_text,
     pulka_block,
     settlement_lines,
 )
@@ -82,14 +83,14 @@ def written_lines(
         gora = new["gora"][seat] - old["gora"][seat]
         items = []
         if pool:
-            items.append(t("pref.written.pool", n=_signed(pool)))
+            items.append(t("pref.written.pool", n=count_text(pool, True)))
         if gora:
-            items.append(t("pref.written.gora", n=_signed(gora)))
+            items.append(t("pref.written.gora", n=count_text(gora, True)))
         for other in range(len(new["pool"])):
             whists = new["whists"][seat][other] - old["whists"][seat][other]
             if whists:
                 on = user_text(names.get(other, "—"))
-                items.append(t("pref.written.whists", n=_signed(whists), name=on))
+                items.append(t("pref.written.whists", n=count_text(whists, True), name=on))
         if items:
             parts.append(f"{name}: {', '.join(items)}")
     lines = [t("pref.written", parts="; ".join(parts))] if parts else []
@@ -99,7 +100,7 @@ def written_lines(
                 "pref.helped",
                 helper=user_text(names.get(help_.helper, "—")),
                 helped=user_text(names.get(help_.helped, "—")),
-                n=_signed(help_.amount),
+                n=count_text(help_.amount, True),
             )
         )
     return lines
@@ -116,12 +117,6 @@ def raspasy_times(result: Result, before: Any, after: PulkaMatch, t: Translator)
             times = Fraction(new[seat] - old[seat]) / taken
             return [t("pref.raspasy_times", times=int(times))] if times > 1 else []
     return []
-
-
-def _signed(value: int | Fraction) -> str:
-    exact = Fraction(value)
-    text = str(exact.numerator) if exact.denominator == 1 else f"{float(exact):g}"
-    return text if exact < 0 else "+" + text
 
 
 def settings_line(snap: Snapshot, t: Translator) -> str:

@@ -28,6 +28,7 @@ from bot.games.preferans.views import (
     suit_rows,
     taker,
     trick_lines,
+    turn_line,
 )
 from bot.i18n import Translator
 from bot.tables import (
@@ -84,9 +85,8 @@ def render_table(snap: Snapshot, deal_no: int, view: SeatView, t: Translator) ->
         lines.append(block)
     if view.result is not None:
         lines.append(t("pref.deal_over"))
-    elif view.actor is not None:  # as bridge's table says it: a call, or any other turn
-        key = "pref.turn_call" if view.phase is Phase.AUCTION else "pref.turn"
-        lines.append(t(key, name=user_text(names.get(view.actor, "—"))))
+    elif view.actor is not None:
+        lines.append(turn_line(view, names, t))
     lines.extend(commitment_lines(snap, deal_no + 1, t))
     if not completed_tricks(view):
         return Rendered("\n".join(lines))
@@ -145,8 +145,7 @@ def render_private(
         return Rendered("\n".join(lines))
     if not view.legal:
         if view.actor is not None:
-            key = "pref.turn_call" if view.phase is Phase.AUCTION else "pref.turn"
-            lines.append(t(key, name=user_text(names.get(view.actor, "—"))))
+            lines.append(turn_line(view, names, t))
         if view.undoable_by != seat:
             return Rendered("\n".join(lines))
         return Rendered("\n".join(lines), ((undo_key(snap.table_id, deal_no, t),),))

@@ -121,6 +121,13 @@ def contract_lines(view: SeatView, names: Mapping[int, str], t: Translator) -> l
     return lines
 
 
+def turn_line(view: SeatView, names: Mapping[int, str], t: Translator) -> str:
+    """Whose turn it is, as bridge's table says it: a call in the auction, a turn after."""
+    assert view.actor is not None
+    key = "pref.turn_call" if view.phase is Phase.AUCTION else "pref.turn"
+    return t(key, name=_name(names, view.actor))
+
+
 def current_trick(view: SeatView) -> Trick | None:
     """The trick under way, or the one just completed while the next has no card yet."""
     if not view.tricks:
@@ -176,22 +183,25 @@ def trick_lines(view: SeatView, names: Mapping[int, str], t: Translator) -> list
 def hands_block(view: SeatView, names: Mapping[int, str], t: Translator) -> str:
     """Every hand this view may see, each under its holder's name (own hand first)."""
     order = sorted(view.hands, key=lambda s: (s != view.viewer, s))
-    blocks = []
-    for seat in order:
-        head = (
-            t("pref.your_hand") if seat == view.viewer else escape(fit(names.get(seat, "—"), PHONE))
-        )
-        blocks.append(head + "\n" + escape("\n".join(hand_lines(view.hands[seat], t))))
+    blocks = [
+        _hand(t("pref.your_hand") if seat == view.viewer else None, seat, view, names, t)
+        for seat in order
+    ]
     return "<pre>" + "\n\n".join(blocks) + "</pre>" if blocks else ""
+
+
+def _hand(
+    head: str | None, seat: int, view: SeatView, names: Mapping[int, str], t: Translator
+) -> str:
+    """A hand under its head (its holder's name, cut to fit a phone, unless ``head``)."""
+    shown = head if head is not None else escape(fit(names.get(seat, "—"), PHONE))
+    return shown + "\n" + escape("\n".join(hand_lines(view.hands[seat], t)))
 
 
 def full_deal_block(view: SeatView, names: Mapping[int, str], t: Translator) -> str:
     """The deal's hands after the result, each under its holder's name (cut to fit a
     phone), and the talon."""
-    blocks = [
-        escape(fit(names.get(s, "—"), PHONE)) + "\n" + escape("\n".join(hand_lines(h, t)))
-        for s, h in sorted(view.hands.items())
-    ]
+    blocks = [_hand(None, seat, view, names, t) for seat in sorted(view.hands)]
     talon = t("pref.talon", cards=" ".join(card_text(c, t) for c in view.talon))
     return "<pre>" + "\n\n".join([*blocks, talon]) + "</pre>"
 
@@ -239,11 +249,11 @@ def sheet_text(
 
     lines = [
         row("", [short[s] for s in seats]),
-        row(heads[0], [_exact(pool[s]) for s in seats]),
-        row(heads[1], [_exact(gora[s]) for s in seats]),
+        row(heads[0], [count_text(pool[s]) for s in seats]),
+        row(heads[1], [count_text(gora[s]) for s in seats]),
     ]
     pairs = [
-        (t("pref.sheet.whists_pair", writer=short[w], on=short[o]), _exact(whists[w][o]))
+        (t("pref.sheet.whists_pair", writer=short[w], on=short[o]), count_text(whists[w][o]))
         for w in seats
         for o in seats
         if w != o and whists[w][o]
@@ -303,21 +313,19 @@ def breakdown(pulka: Pulka, names: Mapping[int, str], t: Translator) -> str:
     """How the whists came out (§7), folded until tapped: each player's gora with the pool
     they lacked, against the average; the whists net with each other player; the exact total
     (whole whists and money are the result's list)."""
-    state = pulka.state()
-    pool, gora, whists = state["pool"], state["gora"], state["whists"]
+    whists = pulka.state()["whists"]
     seats = range(pulka.players)
-    factor = pulka.variant.gora_factor
-    closed = [Fraction(gora[i]) + factor * (pulka.target - Fraction(pool[i])) for i in seats]
+    closed = pulka.closed_gora()
     mean = sum(closed, Fraction(0)) / len(closed)
     totals = pulka.balances()
-    gorae = " · ".join(f"{_name(names, i)} {_exact(closed[i])}" for i in seats)
+    gorae = " · ".join(f"{_name(names, i)} {count_text(closed[i])}" for i in seats)
     lines = [
         f"<b>{t('pref.breakdown.title')}</b>",
-        t("pref.breakdown.gora", gora=gorae, mean=_exact(mean)),
+        t("pref.breakdown.gora", gora=gorae, mean=count_text(mean)),
     ]
     for i in seats:
         nets = ", ".join(
-            f"{_name(names, j)} {_exact(Fraction(whists[i][j]) - Fraction(whists[j][i]), True)}"
+            f"{_name(names, j)} {count_text(Fraction(whists[i][j]) - Fraction(whists[j][i]), True)}"
             for j in seats
             if j != i
         )
@@ -325,16 +333,21 @@ def breakdown(pulka: Pulka, names: Mapping[int, str], t: Translator) -> str:
             t(
                 "pref.breakdown.player",
                 name=_name(names, i),
-                gora=_exact(10 * (mean - closed[i]), True),
+                gora=count_text(10 * (mean - closed[i]), True),
                 whists=nets,
-                total=_exact(totals[i], True),
+                total=count_text(totals[i], True),
             )
         )
     return "<blockquote expandable>" + "\n".join(lines) + "</blockquote>"
 
 
-def _exact(value: Fraction | int, sign: bool = False) -> str:
-    """A whist count as players write it: whole, or to two places; − for a minus."""
+def count_text(value: Fraction | int, sign: bool = False) -> str:
+    """A count of the pulka (whists, pool, gora) as players write it: whole, or to two
+    places; a real minus; ``sign``: + before a gain.
+
+    >>> count_text(-3), count_text(Fraction(1, 2), True), count_text(Fraction(-1, 3))
+    ('−3', '+0.5', '−0.33')
+    """
     exact = Fraction(value)
     text = str(abs(exact.numerator)) if exact.denominator == 1 else f"{abs(float(exact)):.2f}"
     text = text.rstrip("0").rstrip(".") if "." in text else text
