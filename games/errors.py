@@ -62,11 +62,13 @@ class Reason(StrEnum):
     BAD_WHIST = "bad_whist"
     PULKA_OVER = "pulka_over"
     OPTIONS_LOCKED = "options_locked"
+    BAD_CONDITIONS = "bad_conditions"
     # Preferans: a deal in progress
     MISERE_NOT_FIRST = "misere_not_first"
     CONTRACT_BELOW_BID = "contract_below_bid"
     BAD_DISCARD = "bad_discard"
     MUST_TRUMP = "must_trump"
+    BELOW_EXIT = "below_exit"
 
 
 class RuleError(ValueError):

@@ -51,7 +51,9 @@ class MatchLife(TableBase):
         await self._start_deal(live, self.randbelow(live.players))
 
     async def _start_deal(self, live: Live, dealer: Seat) -> None:
-        options = live.table.settings.options
+        options = dict(live.table.settings.options)
+        if live.match is not None:
+            options.update(live.game.deal_rules(live.match))
         number = live.deal_no + 1
         fair = None
         randbelow = self.randbelow
@@ -115,7 +117,8 @@ class MatchLife(TableBase):
             notices.extend(await self._finish_match(live))
         else:
             notices.extend(await self._hand_over(live))
-            await self._start_deal(live, live.game.next_dealer(state.dealer, live.players))
+            dealer = live.game.next_dealer(state.dealer, live.players, match)
+            await self._start_deal(live, dealer)
         return notices
 
     async def _finish_match(self, live: Live, unfinished: bool = False) -> list[Notice]:

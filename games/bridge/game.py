@@ -260,7 +260,7 @@ class Bridge(GameBase):
     def outcome(self, state: State[Any, Any]) -> dict[str, Any]:
         return outcome(_deal(state))
 
-    def next_dealer(self, dealer: int, players: int) -> int:
+    def next_dealer(self, dealer: int, players: int, match: Match | None = None) -> int:
         return int(Seat(dealer).next)
 
     def undo(self, state: State[Any, Any], seat: int) -> Action:

@@ -33,9 +33,13 @@ class GameBase:
         """Everyone plays every deal."""
         return tuple(range(players))
 
-    def next_dealer(self, dealer: int, players: int) -> int:
+    def next_dealer(self, dealer: int, players: int, match: Match | None = None) -> int:
         """The deal passes clockwise."""
         return (dealer + 1) % players
+
+    def deal_rules(self, match: Match) -> Mapping[str, Any]:
+        """Nothing of the match changes a deal's rules."""
+        return {}
 
     def undo(self, state: State[Any, Any], seat: int) -> Any:
         """Nothing is taken back unless the game says how."""

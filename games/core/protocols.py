@@ -116,7 +116,13 @@ class Game(Protocol):
     def outcome(self, state: State[Any, Any]) -> dict[str, Any]:
         """A finished deal's result as JSON, what its match records."""
 
-    def next_dealer(self, dealer: int, players: int) -> int: ...
+    def next_dealer(self, dealer: int, players: int, match: Match | None = None) -> int:
+        """Who deals after ``dealer``'s deal, ``match`` as it stands after it (Chicago: a
+        passed-out deal is dealt again by the same dealer)."""
+
+    def deal_rules(self, match: Match) -> Mapping[str, Any]:
+        """What the next deal's rules take from the match as it stands, passed to ``new_deal``
+        with the table's options (Preferans: raspasy in a row, for the exit)."""
 
     def undo(self, state: State[Any, Any], seat: int) -> Any:
         """The action that takes back ``seat``'s last one (RuleError if it may not)."""

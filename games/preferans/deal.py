@@ -16,9 +16,10 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from games.errors import IllegalCall, IllegalClaim, IllegalPlay, OutOfTurn, Reason
+from games.errors import IllegalCall, IllegalClaim, IllegalPlay, NotationError, OutOfTurn, Reason
 from games.preferans.bids import ALL_BIDS, Bid
 from games.preferans.cards import Card, Deal, Suit
+from games.preferans.conditions import CHOICE, OPEN, Conditions
 from games.preferans.settlement import Variant
 
 
@@ -236,6 +237,8 @@ class SeatView:
     claim: Claim | None = None
     undoable_by: int | None = None  # who may ask to take back the last thing done
     variant: Variant = Variant.SOCHI  # the table's rules (what a whist or a trick short costs)
+    conditions: Conditions = field(default_factory=Conditions)  # the group's switches (§8)
+    floor: int = 6  # §8's exit: the lowest level this deal's auction may bid
 
     def cards_seen(self) -> frozenset[Card]:
         seen = {c for hand in self.hands.values() for c in hand}
@@ -260,16 +263,35 @@ class DealState:
     claim: Claim | None = None
     result: Result | None = None
     history: tuple[Action, ...] = ()
+    conditions: Conditions = field(default_factory=Conditions)  # the pulka's (§8)
+    floor: int = 6  # §8's exit: the lowest level this deal's auction may bid
 
     @classmethod
-    def new(cls, deal: Deal, variant: str | Variant = Variant.SOCHI) -> DealState:
-        return cls(deal, Variant.parse(variant), hands=dict(deal.hands))
+    def new(
+        cls,
+        deal: Deal,
+        variant: str | Variant = Variant.SOCHI,
+        conditions: Conditions | None = None,
+        floor: int = 6,
+    ) -> DealState:
+        """A deal about to be bid, under ``conditions`` (the variant's preset if None) and,
+        after raspasy, with ``floor`` the lowest level (§8's exit)."""
+        v = Variant.parse(variant)
+        rules = Conditions.of(v) if conditions is None else conditions
+        if floor not in (6, 7, 8):
+            raise NotationError(repr(floor), Reason.BAD_DEAL)
+        return cls(deal, v, hands=dict(deal.hands), conditions=rules, floor=floor)
 
     @classmethod
     def replay(
-        cls, deal: Deal, actions: Iterable[Action], variant: str | Variant = Variant.SOCHI
+        cls,
+        deal: Deal,
+        actions: Iterable[Action],
+        variant: str | Variant = Variant.SOCHI,
+        conditions: Conditions | None = None,
+        floor: int = 6,
     ) -> DealState:
-        state = cls.new(deal, variant)
+        state = cls.new(deal, variant, conditions, floor)
         for action in actions:
             state = state.apply(action)
         return state
@@ -525,7 +547,8 @@ class DealState:
             hand = self.hands[action.seat] | set(self.discard)
             return replace(state, hands={**self.hands, action.seat: hand}, discard=())
         if isinstance(action, Declare):
-            return replace(state, contract=action.contract)
+            named = replace(state, contract=action.contract)
+            return replace(named, shown=False) if named._compulsory() else named
         if isinstance(action, Whist):
             return replace(state, whists=(*self.whists, action))._after_whist()
         if isinstance(action, Show):
@@ -538,6 +561,8 @@ class DealState:
         if isinstance(action, Call) and phase is Phase.AUCTION:
             if action.bid is not None and action.bid.is_misere:
                 return IllegalCall(repr(action), Reason.MISERE_NOT_FIRST)
+            if action.bid is not None and action.bid.level < self.floor:
+                return IllegalCall(repr(action), Reason.BELOW_EXIT)
             return IllegalCall(repr(action), Reason.INSUFFICIENT_BID)
         if isinstance(action, Discard) and phase is Phase.DISCARD:
             return IllegalPlay(repr(action), Reason.BAD_DISCARD)
@@ -582,6 +607,8 @@ class DealState:
                 continue
             if bid.is_misere and (not first_call or misere_taken):
                 continue
+            if not bid.is_misere and bid.level < self.floor:
+                continue  # §8: after raspasy the auction starts at the exit
             bids.append(bid)
         return bids
 
@@ -608,7 +635,17 @@ class DealState:
     def _whisting_done(self) -> bool:
         return self._next_whister() is None
 
+    def _compulsory(self) -> bool:
+        """§8: whisting this contract is compulsory, so nobody is asked (both whist)."""
+        return (
+            self.kind is Kind.GAME
+            and self.contract is not None
+            and self.conditions.compulsory_on(self.contract)
+        )
+
     def _next_whister(self) -> int | None:
+        if self._compulsory():
+            return None
         first, second = self.defenders
         words = [w.word for w in self.whists]
         if not words:
@@ -625,12 +662,14 @@ class DealState:
         assert self.contract is not None
         if seat == first:
             return [WHIST, PASS]
-        if words == [PASS] and self.contract.level in (6, 7):
+        if words == [PASS] and self.contract.level in (6, 7) and self.conditions.half_whist:
             return [WHIST, PASS, HALF]
         return [WHIST, PASS]
 
     def _final_whists(self) -> dict[int, str]:
         first, second = self.defenders
+        if self._compulsory():
+            return {first: WHIST, second: WHIST}
         words = [w.word for w in self.whists]
         if words == [PASS, HALF, WHIST]:
             return {first: WHIST, second: PASS}  # the half-whister becomes a passer
@@ -653,6 +692,8 @@ class DealState:
             )
         if len(self._whisters()) == 2:
             return replace(self, shown=False)  # two whisters: each plays their own cards
+        if self.conditions.whist_play != CHOICE:  # §8: the lone whister is not asked
+            return replace(self, shown=self.conditions.whist_play == OPEN)
         return self
 
     # --- play -------------------------------------------------------------------------------
@@ -770,6 +811,8 @@ class DealState:
             claim=self.claim,
             undoable_by=self.undoable_by(),
             variant=self.variant,
+            conditions=self.conditions,
+            floor=self.floor,
         )
 
     # --- taking back ----------------------------------------------------------------------------
@@ -795,7 +838,7 @@ class DealState:
         if self.undoable_by() != action.seat:
             raise OutOfTurn("undo", Reason.NOTHING_TO_UNDO)
         kept = effective_actions(self.history)
-        state = DealState.replay(self.deal, kept[:-1], self.variant)
+        state = DealState.replay(self.deal, kept[:-1], self.variant, self.conditions, self.floor)
         return replace(state, history=(*self.history, action))
 
 

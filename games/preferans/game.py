@@ -14,6 +14,7 @@ from games.core.review import DealReview
 from games.errors import NotationError, PulkaError, Reason
 from games.preferans.bids import Bid
 from games.preferans.cards import Card, Deal, active_seats
+from games.preferans.conditions import Conditions, from_options
 from games.preferans.deal import (
     Action,
     AnswerClaim,
@@ -114,6 +115,7 @@ class PulkaMatch:
             players=players,
             target=int(options.get("target", 10)),
             variant=str(options.get("variant", "sochi")),
+            conditions=from_options(options),
         )
 
     @property
@@ -124,16 +126,18 @@ class PulkaMatch:
         write(self.pulka, Result.from_payload(outcome), int(outcome["dealer"]))
 
     def configure(self, options: Mapping[str, Any]) -> None:
-        """The pulka's target, variant and players are fixed once it starts (PREFERANS.md):
-        PulkaError(OPTIONS_LOCKED) for a change, so that a table never shows settings its
-        pulka is not played by."""
+        """The pulka's target, variant, players and conditions are fixed once it starts
+        (PREFERANS.md §8): PulkaError(OPTIONS_LOCKED) for a change, so that a table never
+        shows settings its pulka is not played by."""
         pulka = self.pulka
+        variant = Variant.parse(options.get("variant", pulka.variant))
         wanted = (
             int(options.get("target", pulka.target)),
-            Variant.parse(options.get("variant", pulka.variant)),
+            variant,
             int(options.get("players", pulka.players)),
+            Conditions.of(variant, from_options(options)),
         )
-        if wanted != (pulka.target, pulka.variant, pulka.players):
+        if wanted != (pulka.target, pulka.variant, pulka.players, pulka.conditions):
             raise PulkaError("the pulka's settings are fixed until it ends", Reason.OPTIONS_LOCKED)
 
     def close(self) -> None:
@@ -180,15 +184,34 @@ class Preferans(GameBase):
         randbelow: RandBelow,
         options: Mapping[str, Any] | None = None,
     ) -> Mapping[str, Any]:
+        """The deal and its rules, so that its log alone replays it: the variant, the
+        conditions in full, and the lowest level its auction may bid (§8's exit, from how
+        many raspasy in a row ``deal_rules`` found)."""
+        options = options or {}
         payload = Deal.shuffled(players, dealer, randbelow).to_payload()
-        variant = Variant.parse(str((options or {}).get("variant", "sochi")))
-        return {**payload, "variant": variant.value}
+        variant = Variant.parse(str(options.get("variant", "sochi")))
+        rules = Conditions.of(variant, from_options(options))
+        floor = rules.lowest(int(options.get("raspasy_run", 0)))
+        return {**payload, "variant": variant.value, "conditions": rules.text(), "floor": floor}
 
     def start(self, players: int, payload: Mapping[str, Any]) -> DealState:
+        """A deal as logged; one logged before conditions existed plays by its preset."""
         deal = Deal.from_payload(payload)
         if deal.players != players:
             raise NotationError("players", Reason.BAD_DEAL)
-        return DealState.new(deal, Variant.parse(str(payload.get("variant", "sochi"))))
+        variant = Variant.parse(str(payload.get("variant", "sochi")))
+        switches = payload.get("conditions") or {}
+        if not isinstance(switches, Mapping):
+            raise NotationError("conditions", Reason.BAD_DEAL)
+        floor = payload.get("floor", 6)
+        if not isinstance(floor, int) or isinstance(floor, bool):
+            raise NotationError("floor", Reason.BAD_DEAL)
+        return DealState.new(deal, variant, Conditions.of(variant, switches), floor)
+
+    def deal_rules(self, match: Match) -> Mapping[str, Any]:
+        """How many raspasy in a row the pulka has written: the next deal's exit (§8)."""
+        assert isinstance(match, PulkaMatch)
+        return {"raspasy_run": match.pulka.raspasy_run}
 
     def new_match(self, players: int, options: Mapping[str, Any]) -> PulkaMatch:
         return PulkaMatch(players, options)

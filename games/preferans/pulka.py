@@ -5,7 +5,7 @@ a scorekeeper alike. Seats are indices 0..n-1 clockwise; with four players the d
 sits out (and still writes consolation). Amounts are ints, or Fractions where a split leaves half
 a whist; ``balances`` settles exactly (§7) and ``whole`` in whole whists.
 
-    p = Pulka(players=3, target=10, variant="sochi")
+    p = Pulka(players=3, target=10, variant="sochi", conditions={"exit": "6-7-8"})
     p.game(declarer=0, contract="7H", whist={1: "whist", 2: "pass"}, tricks={0: 6, 1: 3, 2: 1})
     p.misere(declarer=0, tricks=1)
     p.raspasy(tricks={0: 2, 1: 5, 2: 3})
@@ -21,10 +21,11 @@ from typing import Any
 from games.errors import PulkaError, Reason
 from games.preferans.bids import OBLIGATION, Bid
 from games.preferans.cards import active_seats
+from games.preferans.conditions import GENTLEMAN, Conditions
 from games.preferans.settlement import Number, Variant, closed_gora, settle, whole_whists
 
 WHIST, PASS, HALF = "whist", "pass", "half"
-MISERE_RATE = {Variant.SOCHI: 10, Variant.LENINGRAD: 20, Variant.ROSTOV: 10}
+MISERE_RATE = {Variant.SOCHI: 10, Variant.LENINGRAD: 20, Variant.ROSTOV: 10, Variant.STALINGRAD: 10}
 
 
 def _num(value: Fraction) -> Number:
@@ -51,9 +52,18 @@ class Help:
 
 
 class Pulka:
-    """One pulka's sheet. Invalid input raises ``PulkaError`` with a reason and writes nothing."""
+    """One pulka's sheet. Invalid input raises ``PulkaError`` with a reason and writes nothing.
 
-    def __init__(self, players: int = 3, target: int = 10, variant: str = "sochi") -> None:
+    ``conditions``: the group's switches (§8, ``games.preferans.conditions``), a mapping of
+    text or resolved ``Conditions``; a switch left out takes the variant's preset value."""
+
+    def __init__(
+        self,
+        players: int = 3,
+        target: int = 10,
+        variant: str = "sochi",
+        conditions: Mapping[str, Any] | Conditions | None = None,
+    ) -> None:
         if players not in (3, 4):
             raise PulkaError(repr(players), Reason.BAD_PLAYERS)
         if not isinstance(target, int) or isinstance(target, bool) or target <= 0:
@@ -61,10 +71,15 @@ class Pulka:
         self.players = players
         self.target = target
         self.variant = Variant.parse(variant)
+        self.conditions = (
+            conditions
+            if isinstance(conditions, Conditions)
+            else Conditions.of(self.variant, conditions)
+        )
         self._pool = [Fraction(0)] * players
         self._gora = [Fraction(0)] * players
         self._whists = [[Fraction(0)] * players for _ in range(players)]
-        self._raspasy_run = 0  # raspasy in a row (Sochi/Leningrad multiplier)
+        self._raspasy_run = 0  # raspasy in a row (the multiplier and the exit, §5 and §8)
         self.closed = False  # stopped early by consent (§6)
         self.deals = 0
         self.last_help: tuple[Help, ...] = ()  # what §6's help wrote in the last deal
@@ -93,6 +108,11 @@ class Pulka:
         if self.variant is Variant.LENINGRAD:
             return sum(self._pool) >= self.players * self.target
         return all(x == self.target for x in self._pool)
+
+    @property
+    def raspasy_run(self) -> int:
+        """How many deals in a row up to now were raspasy (§8's exit reads it)."""
+        return self._raspasy_run
 
     def close(self) -> None:
         """Stop now, by everyone's consent: settled by the same formula (§6)."""
@@ -188,10 +208,14 @@ class Pulka:
         said = {self._seat(k, active): str(v).strip().lower() for k, v in whist.items()}
         if set(said) != {first, second} or any(v not in (WHIST, PASS, HALF) for v in said.values()):
             raise PulkaError(repr(dict(whist)), Reason.BAD_WHIST)
+        rules = self.conditions
         if said[first] == HALF or (
-            said[second] == HALF and (said[first] != PASS or bid.level not in (6, 7))
+            said[second] == HALF
+            and (said[first] != PASS or bid.level not in (6, 7) or not rules.half_whist)
         ):
             raise PulkaError(repr(dict(whist)), Reason.BAD_WHIST)
+        if rules.compulsory_on(bid) and set(said.values()) != {WHIST}:
+            raise PulkaError(f"{bid}: whisting is compulsory", Reason.BAD_WHIST)
         whisters = [s for s in (first, second) if said[s] == WHIST]
         played = bool(whisters)
         taken = self._tricks(tricks, active) if played else {}
@@ -229,7 +253,7 @@ class Pulka:
             whister = whisters[0]
             passer = second if whister == first else first
             trick_whists = {whister: Fraction(defence * w)}
-            if v is not Variant.SOCHI and not made:  # gentleman: split with the passer
+            if rules.one_whister == GENTLEMAN and not made:  # split with the passer
                 pot = trick_whists[whister] + consolation[whister] + consolation[passer]
                 trick_whists = {whister: pot / 2 - consolation[whister]}
                 trick_whists[passer] = pot / 2 - consolation[passer]
@@ -302,14 +326,14 @@ class Pulka:
                     self._whists[i][j] += Fraction(charge, len(writers))
             zero_pool = Fraction(1)
         else:
-            self._raspasy_run += 1
-            m = min(self._raspasy_run, 3)
+            m = self.conditions.multiplier(self._raspasy_run + 1)
             for j in active:
                 self._gora[j] += taken[j] * m
             zero_pool = Fraction(m)
         for j in active:  # pool writes in increasing seat index (pinned)
             if taken[j] == 0:
                 self._add_pool(j, zero_pool, deal)
+        self._raspasy_run += 1
         self._written(deal)
 
     def _written(self, deal: _Deal) -> None:

@@ -577,7 +577,7 @@ def _whister_worth(view: SeatView) -> Callable[[float], float]:
     def whole(tricks: int) -> float:
         tricks = max(0, min(10, tricks))
         if tricks not in found:
-            pulka = Pulka(players=view.players, variant=str(view.variant))
+            pulka = Pulka(view.players, 10, str(view.variant), view.conditions)
             pulka.game(
                 declarer,
                 contract,

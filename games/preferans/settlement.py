@@ -23,6 +23,7 @@ class Variant(StrEnum):
     SOCHI = "sochi"
     LENINGRAD = "leningrad"
     ROSTOV = "rostov"
+    STALINGRAD = "stalingrad"  # Sochi's rates with compulsory whist on 6♠ and no half-whist (§8)
 
     @classmethod
     def parse(cls, text: str | Variant) -> Variant:
@@ -30,7 +31,9 @@ class Variant(StrEnum):
             return text
         key = str(text).strip().lower()
         key = {"сочи": "sochi", "ленинград": "leningrad", "питер": "leningrad"}.get(key, key)
-        key = {"ростов": "rostov"}.get(key, key)
+        key = {"ростов": "rostov", "сталинград": "stalingrad", "сталинградка": "stalingrad"}.get(
+            key, key
+        )
         try:
             return cls(key)
         except ValueError:

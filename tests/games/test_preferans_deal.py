@@ -16,8 +16,10 @@ from games.core.registry import find_game
 from games.errors import OutOfTurn, Reason, RuleError
 from games.preferans.bids import Bid
 from games.preferans.cards import PACK, Card, Deal, Suit
+from games.preferans.conditions import SWITCHES, Conditions, switches_of
 from games.preferans.deal import (
     REDROPS,
+    Action,
     AnswerClaim,
     Call,
     DealState,
@@ -38,7 +40,15 @@ from games.preferans.game import CODEC, write
 from games.preferans.pulka import Pulka
 from tests.sizes import examples
 
-VARIANTS = ["sochi", "leningrad", "rostov"]
+VARIANTS = ["sochi", "leningrad", "rostov", "stalingrad"]
+
+
+def random_conditions(rng: random.Random, variant: str) -> Conditions:
+    """A variant's preset with some of its switches set at random (§8)."""
+    switches = {
+        key: rng.choice(SWITCHES[key]) for key in switches_of(variant) if rng.random() < 0.5
+    }
+    return Conditions.of(variant, switches)
 
 
 def allowed(state: DealState, viewer: int | None) -> set[Card]:
@@ -67,7 +77,8 @@ def random_deal(seed: int) -> tuple[DealState, list[DealState]]:
     rng = random.Random(seed)
     players = rng.choice([3, 4])
     deal = Deal.shuffled(players, rng.randrange(players), rng.randrange)
-    state = DealState.new(deal, rng.choice(VARIANTS))
+    variant = rng.choice(VARIANTS)
+    state = DealState.new(deal, variant, random_conditions(rng, variant), rng.choice((6, 6, 7, 8)))
     states = [state]
     while state.result is None:
         options = legal_everywhere(state)
@@ -95,13 +106,29 @@ def test_random_legal_deals_end_replay_and_score(seed: int) -> None:
             played = [c for t in final.tricks for c in t.cards]
             assert len(played) == 30 and len(set(played)) == 30
     # replay from the actions, and from their text, gives the same state
-    assert DealState.replay(final.deal, final.history, final.variant) == final
+    assert again(final, final.history) == final
+    # the conditions held (§8): the exit, compulsory whist, no half-whist, who shows
+    rules = final.conditions
+    bids = [a.bid for a in final.history if isinstance(a, Call) and a.bid is not None]
+    assert all(b.is_misere or b.level >= final.floor for b in bids)
+    words = [a.word for a in final.history if isinstance(a, Whist)]
+    shows = [a for a in final.history if isinstance(a, Show)]
+    if result.kind is Kind.GAME and result.contract is not None:
+        if rules.compulsory_on(result.contract):
+            assert not words and set(result.whist.values()) == {"whist"}
+            assert result.tricks is not None and not result.shown
+        if rules.whist_play != "choice":
+            assert not shows
+            if list(result.whist.values()).count("whist") == 1 and result.tricks is not None:
+                assert result.shown == (rules.whist_play == "open")
+    if not rules.half_whist:
+        assert "half" not in words
     texts = [CODEC.encode(a) for a in final.history]
     decoded = [CODEC.decode(a.seat, t) for a, t in zip(final.history, texts, strict=True)]
     assert decoded == list(final.history)
     assert all(len(t) <= 24 for t in texts)
     # it scores on a pulka, and the sheet still balances
-    pulka = Pulka(players=final.deal.players, target=50, variant=final.variant.value)
+    pulka = Pulka(final.deal.players, 50, final.variant.value, final.conditions)
     write(pulka, result, final.deal.dealer)
     assert sum(pulka.balances()) == Fraction(0)
 
@@ -118,6 +145,11 @@ def test_no_view_ever_holds_a_card_its_seat_may_not_see(seed: int) -> None:
                 assert not set(view.talon) & set(state.deal.talon)
             if viewer != state.declarer:
                 assert not view.discard
+
+
+def again(state: DealState, history: tuple[Action, ...]) -> DealState:
+    """``history`` replayed on ``state``'s deal under its rules."""
+    return DealState.replay(state.deal, history, state.variant, state.conditions, state.floor)
 
 
 # --- the rules, case by case ---------------------------------------------------------------
@@ -420,9 +452,9 @@ def test_an_undo_takes_back_exactly_the_last_thing_done_and_replays(seed: int) -
             continue
         undone = after.apply(Undo(who))
         assert replace(undone, history=before.history) == before
-        assert DealState.replay(after.deal, undone.history, after.variant) == undone
+        assert again(after, undone.history) == undone
         if rng.random() < 0.2 and before.history:  # undo twice in a row: only if theirs again
-            again = undone.undoable_by()
-            if again is not None:
-                twice = undone.apply(Undo(again))
-                assert DealState.replay(after.deal, twice.history, after.variant) == twice
+            next_one = undone.undoable_by()
+            if next_one is not None:
+                twice = undone.apply(Undo(next_one))
+                assert again(after, twice.history) == twice

@@ -1,7 +1,7 @@
-"""The Preferans robot: only legal actions, from its seat's own view, in all three variants at
-three and four players, to the end of random deals (some seats pressed at random, claims
-among them, so that robots answer claims too); the same seed and view give the same action;
-and a robot's view holds only what its seat may see."""
+"""The Preferans robot: only legal actions, from its seat's own view, in every variant at
+three and four players under random conditions (§8), to the end of random deals (some seats
+pressed at random, claims among them, so that robots answer claims too); the same seed and
+view give the same action; and a robot's view holds only what its seat may see."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.errors import PulkaError
 from games.preferans.bids import OBLIGATION, Bid
 from games.preferans.cards import Card, Deal
 from games.preferans.deal import (
@@ -30,7 +31,13 @@ from games.preferans.deal import (
     legal_everywhere,
 )
 from games.preferans.robot import Robot, _layouts, _see, _whister_worth
-from tests.games.test_preferans_deal import VARIANTS, allowed, calls, fixed_deal
+from tests.games.test_preferans_deal import (
+    VARIANTS,
+    allowed,
+    calls,
+    fixed_deal,
+    random_conditions,
+)
 from tests.sizes import examples, size
 
 
@@ -39,8 +46,12 @@ def play_out(seed: int, robots: set[int] | None = None) -> tuple[DealState, int]
     others choose at random, claiming now and then. Returns the end and the robots' actions."""
     rng = random.Random(seed)
     players = rng.choice([3, 4])
+    variant = rng.choice(VARIANTS)  # under the group's conditions too (§8)
     state = DealState.new(
-        Deal.shuffled(players, rng.randrange(players), rng.randrange), rng.choice(VARIANTS)
+        Deal.shuffled(players, rng.randrange(players), rng.randrange),
+        variant,
+        random_conditions(rng, variant),
+        rng.choice((6, 6, 7, 8)),
     )
     robot = Robot(seed=seed, budget_s=0.01)
     acted = 0
@@ -141,6 +152,10 @@ def test_a_lone_whister_weighs_open_and_closed_by_the_tables_own_scoring(
     state = DealState.new(deal, variant)
     state = replace(state, kind=Kind.GAME, declarer=declarer, contract=Bid.parse(contract))
     worth = _whister_worth(replace(state.view(whister), viewer=whister))
+    if state.conditions.compulsory_on(Bid.parse(contract)):
+        with pytest.raises(PulkaError):  # both whist there: no lone whister to weigh
+            worth(4)
+        return
     values = [worth(t) for t in range(11)]
     assert values == sorted(values)
     level = int(contract[:-1] if contract[-1] != "T" else contract[:-2])
