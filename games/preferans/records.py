@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from games.errors import NotationError, Reason
 from games.preferans.cards import Card, Deal, sort_hand
+from games.preferans.conditions import Conditions
 from games.preferans.deal import DealState, Kind, effective_actions
 from games.preferans.game import CODEC
 
@@ -99,6 +100,14 @@ def to_text(records: Iterable[Record], title: str = "") -> str:
             lines.append(f'[Date "{_quote(record.date)}"]')
         lines += [
             f'[Variant "{state.variant.value}"]',
+        ]
+        changed = state.conditions.changed(state.variant)
+        if changed:  # the group's switches over the preset (§8)
+            text = " ".join(f"{key}={value}" for key, value in changed.items())
+            lines.append(f'[Conditions "{text}"]')
+        if state.floor != 6:  # after raspasy: the exit's lowest level
+            lines.append(f'[Floor "{state.floor}"]')
+        lines += [
             f'[Players "{deal.players}"]',
             f'[Dealer "{deal.dealer + 1}"]',
         ]
@@ -146,7 +155,9 @@ def _record(tags: Mapping[str, str]) -> Record:
         if len(talon) != 2:
             raise NotationError("Talon", Reason.BAD_DEAL)
         deal = Deal(players, dealer, hands, (talon[0], talon[1]))
-        state = DealState.new(deal, tags["Variant"])
+        switches = dict(word.split("=", 1) for word in tags.get("Conditions", "").split())
+        rules = Conditions.of(tags["Variant"], switches)
+        state = DealState.new(deal, tags["Variant"], rules, int(tags.get("Floor", "6")))
         for item in filter(None, (part.strip() for part in tags["Actions"].split(";"))):
             seat, _, action = item.partition(" ")
             state = state.apply(CODEC.decode(int(seat) - 1, action))
