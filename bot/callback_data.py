@@ -22,7 +22,7 @@ from telegram.constants import InlineKeyboardButtonLimit
 VERSION = "b1"
 MAX_BYTES = int(InlineKeyboardButtonLimit.MAX_CALLBACK_DATA)
 PATTERN = re.compile(
-    r"^b1:(\d{1,12}):(\d{1,6})(?:\.(\d{1,4}))?:([a-z]{1,3})(?::([A-Za-z0-9_.=-]{1,40}))?$"
+    r"^b1:(\d{1,12}):(\d{1,6})(?:\.(\d{1,4}))?:([a-z]{1,3})(?::([A-Za-z0-9_.=+-]{1,40}))?$"
 )
 
 

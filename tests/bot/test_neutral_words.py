@@ -61,7 +61,7 @@ async def test_a_seat_during_a_match_is_refused_in_its_games_words(tmp_path: Pat
         (
             Refusal("settings_between_deals", game="preferans"),
             None,
-            "The pulka's terms can be changed between deals only.",
+            "A pulka's conditions change only between pulkas: this one is played out on its own.",
         ),
     ],
 )

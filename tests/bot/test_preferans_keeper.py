@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from games.preferans.deal import Result
 from games.preferans.entry import parse_entry
+from games.preferans.game import write
 from games.preferans.pulka import Pulka
 from storage.interface import WHISTS
 from storage.sqlite import SqliteStorage
@@ -174,3 +176,55 @@ async def test_with_four_the_dealer_sits_out_and_stopping_early_settles(
         }
     finally:
         await store.close()
+
+
+async def test_a_kept_pulka_under_the_groups_conditions(api: FakeBotApi, tmp_path: Path) -> None:
+    """/prefkeep takes the conditions a table's /settings takes (PREFERANS.md §8): the sheet
+    names them, the wizard offers only what they allow, and the sheet scores by them."""
+    h = Harness(api, str(tmp_path / "bot.sqlite3"))
+    await h.start()
+    try:
+        await h.say(ANNA, GROUP, "/prefkeep Аня Боря Вика 10 сталинград выход=9-9-9")
+        assert "/settings выход 6-6-6" in h.api.chat_messages(GROUP)[-1].text  # not a value
+        assert not any(":pk" in str(m.buttons()) for m in h.api.chat_messages(GROUP))
+        await h.say(ANNA, GROUP, "/prefkeep Аня Боря Вика 10 сталинград выход=6-7-8")
+        first = sheet(h)
+        assert "Сталинград, пуля до 10" in first.text
+        assert "выход из распасов 6-7-8" in first.text
+        # deal 1: raspasy; after one raspasy in a row the exit 6-7-8 still starts at 6
+        await click(h, BOB, "pk:r", "pk:r3", "pk:r3.5")
+        await click(h, BOB, "pk:g", "pk:g1")
+        contracts = [b["callback_data"].rsplit(".", 1)[-1] for b in sheet(h).buttons()]
+        assert "6S" in contracts  # after one raspasy the exit is still 6
+        await click(h, BOB, "pk:g1.6S")
+        words = [
+            b["callback_data"].rsplit(".", 1)[-1]
+            for b in sheet(h).buttons()
+            if ".6S." in b["callback_data"]
+        ]
+        assert words == ["ww"]  # Stalingrad: 6♠ is whisted by both, nobody asked
+        await click(h, BOB, "pk:g1.6S.ww", "pk:g1.6S.ww.7", "pk:g1.6S.ww.7.2")
+        # Typed: a pass on 6♠ is what Stalingrad does not have; refused, nothing written.
+        await h.say(ANNA, GROUP, "/deal 6S 3 pass/pass")
+        assert "Так вистовать нельзя" in h.api.chat_messages(GROUP)[-1].text
+        await h.say(ANNA, GROUP, "/deal 6C 3 pass/half")  # no half-whist in Stalingrad
+        assert "Так вистовать нельзя" in h.api.chat_messages(GROUP)[-1].text
+    finally:
+        await h.stop()
+    store = await SqliteStorage.open(h.database)
+    try:
+        table = await store.get_table(1)  # the sheet's pulka, under way
+        assert table.match_id is not None
+        match = await store.get_match(table.match_id)
+        assert match.options["variant"] == "stalingrad" and match.options["exit"] == "6-7-8"
+        kept = Pulka(3, 10, "stalingrad", {"exit": "6-7-8"})
+        for deal in await store.deals(match.id):
+            assert deal.result is not None
+            write(kept, Result.from_payload(deal.result), int(deal.result["dealer"]))
+    finally:
+        await store.close()
+    independent = Pulka(3, 10, "stalingrad", {"exit": "6-7-8"})
+    for text in ("pass 3/5/2", "6S 1 whist/whist 1/7/2"):
+        parse_entry(text).write(independent)
+    assert kept.state() == independent.state()
+    assert independent.pool == [0, 2, 0] and independent.gora == [3 + 2, 5, 2]  # Аня short

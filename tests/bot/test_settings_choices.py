@@ -36,7 +36,24 @@ async def settings_message(h: Harness) -> Sent:
     ("command", "rows_wanted"),
     [
         ("/bridge", {"rules": 2, "part": 2, "lang": 2, "timer": 6, "round": 2, "pay": 3}),
-        ("/pref", {"variant": 3, "target": 4, "players": 2, "lang": 2, "timer": 6, "pay": 3}),
+        (
+            "/pref",
+            {
+                "variant": 4,
+                "target": 4,
+                "players": 2,
+                # the group's conditions (PREFERANS.md §8), a row each
+                "one_whister": 2,
+                "half_whist": 2,
+                "whist_play": 3,
+                "compulsory": 4,
+                "progression": 3,
+                "exit": 5,
+                "lang": 2,
+                "timer": 6,
+                "pay": 3,
+            },
+        ),
     ],
 )
 async def test_each_setting_is_a_row_of_choices_with_the_current_one_ticked(

@@ -1,5 +1,6 @@
 """The pulka kept for real cards: /prefkeep names three or four players in seat order (the first
-deals first; optionally the pool and the variant: ``/prefkeep Аня Боря Вика 20 ленинград``),
+deals first; optionally the pool, the variant and the group's conditions: ``/prefkeep Аня Боря
+Вика 20 ленинград выход=6-7-8``),
 then each deal is entered through the wizard under the sheet or typed as ``/deal 7H 0
 whist/pass 6/3/1``; /undo takes the last entry back; ``/prefkeep end`` stops the pulka by
 consent (settled by §6's rule). The finished pulka goes to the group's ledger in whists.
@@ -27,18 +28,32 @@ from bot.tables import Refusal
 from bot.views import Rendered
 from bot.views.text import user_text
 from games.errors import Reason, RuleError
+from games.preferans.conditions import SWITCHES, normal, preset
 from games.preferans.entry import Entry, parse_entry
 from games.preferans.settlement import Variant
 from storage.interface import Player, Storage
 
 
-def _split_options(words: list[str]) -> tuple[list[str], dict[str, Any]]:
-    """The players' names, and the pool target and variant typed after them (if any)."""
+def _split_options(
+    words: list[str], setting_words: Mapping[str, str]
+) -> tuple[list[str], dict[str, Any]]:
+    """The players' names, and the pool target, the variant and the group's conditions typed
+    after them (if any): ``20 сталинград выход=6-7-8 распасы=1-2-4``, a condition as
+    ``word=value`` with the words /settings reads. Refusal for a condition that does not read."""
     options: dict[str, Any] = {}
+    switches: dict[str, str] = {}
     names = []
     for word in words:
         if word.isdecimal() and 1 <= int(word) <= 500 and "target" not in options:
             options["target"] = int(word)
+            continue
+        key, equals, value = word.partition("=")
+        if equals and setting_words.get(key.lower()) in SWITCHES:
+            name = setting_words[key.lower()]
+            try:
+                switches[name] = normal(name, value)
+            except RuleError:
+                raise Refusal(f"bad_{name}") from None
             continue
         try:
             options["variant"] = Variant.parse(word).value
@@ -46,7 +61,10 @@ def _split_options(words: list[str]) -> tuple[list[str], dict[str, Any]]:
         except RuleError:
             pass
         names.append(word)
-    return names, options
+    variant = str(options.get("variant", "sochi"))
+    if "progression" in switches and "progression" not in preset(variant):
+        raise Refusal("bad_progression")
+    return names, {**options, **switches}
 
 
 @contextlib.contextmanager
@@ -110,7 +128,7 @@ class PreferansKeeper(KeeperHandlers[PulkaSheet, Entry]):
         self, words: list[str], picked: Mapping[str, Any], context: BotContext, chat_id: int
     ) -> tuple[list[Player], dict[str, Any]]:
         """Three or four, the first dealing first; the pool and the variant among them."""
-        names, options = _split_options(words)
+        names, options = _split_options(words, context.plugins[self.game].setting_words)
         if len(names) not in (3, 4):
             raise Refusal("pref_keeper_usage")
         keeper = self.keeper(context)

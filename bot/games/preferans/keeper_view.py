@@ -14,7 +14,13 @@ import re
 from bot.callback_data import Button
 from bot.games.preferans.buttons import KEEP, KEEP_UNDO
 from bot.games.preferans.scorekeeper import PulkaSheet
-from bot.games.preferans.views import bid_text, breakdown, pulka_block, settlement_lines
+from bot.games.preferans.views import (
+    bid_text,
+    breakdown,
+    conditions_text,
+    pulka_block,
+    settlement_lines,
+)
 from bot.i18n import Translator
 from bot.views import Key, Rendered, key_rows
 from bot.views.text import plain_text, user_text
@@ -132,14 +138,21 @@ def wizard(sheet: PulkaSheet, arg: str, t: Translator) -> tuple[str, list[tuple[
     declarer = int(g_seat)
     at = active.index(declarer)
     first, second = active[(at + 1) % 3], active[(at + 2) % 3]
+    pulka = sheet.match.pulka
+    rules = pulka.conditions
     if g_bid is None:
+        floor = rules.lowest(pulka.raspasy_run)  # §8: after raspasy, from the exit up
         keys = [
-            _key(sheet, bid_text(bid, t), f"{arg}.{bid}") for bid in ALL_BIDS if not bid.is_misere
+            _key(sheet, bid_text(bid, t), f"{arg}.{bid}")
+            for bid in ALL_BIDS
+            if not bid.is_misere and bid.level >= floor
         ]
         return t("pref.keeper.ask_contract"), [*key_rows(keys, 5), back]
     if g_words is None:
         bid = Bid.parse(g_bid)
-        pairs = ["ww", "wp", "pw", "pp"] + (["ph"] if bid.level in (6, 7) else [])
+        half = bid.level in (6, 7) and rules.half_whist
+        pairs = ["ww"] if rules.compulsory_on(bid) else ["ww", "wp", "pw", "pp"]
+        pairs += ["ph"] if half and len(pairs) > 1 else []
         keys = [
             _key(sheet, f"{t(f'pref.word.{WORDS[p[0]]}')}/{t(f'pref.word.{WORDS[p[1]]}')}",
                  f"{arg}.{p}")
@@ -162,8 +175,17 @@ def wizard(sheet: PulkaSheet, arg: str, t: Translator) -> tuple[str, list[tuple[
 
 def render_pulka_keeper(sheet: PulkaSheet, arg: str, t: Translator, note: str = "") -> Rendered:
     """The sheet, what was entered last, who deals next, and the wizard (none once finished)."""
+    pulka = sheet.match.pulka
     lines = [f"<b>{t('pref.keeper.title', number=sheet.table.id)}</b>"]
-    lines.append(pulka_block(sheet.match.pulka, sheet.names, t))
+    head = t(
+        "pref.settings_line",
+        variant=t(f"pref.variant.{pulka.variant.value}"),
+        target=pulka.target,
+        players=pulka.players,
+    )
+    rules = conditions_text(pulka.conditions, pulka.variant.value, t)
+    lines += [head, *([rules] if rules else [])]
+    lines.append(pulka_block(pulka, sheet.names, t))
     if note:
         lines.append(note)
     if sheet.finished is not None:

@@ -1,5 +1,5 @@
-"""Preferans as the bot serves it: its UI, its scorekeeper, its typed setting (the pool) and
-its robot."""
+"""Preferans as the bot serves it: its UI, its scorekeeper, its typed settings (the pool, the
+variant and the group's conditions) and its robot."""
 
 from __future__ import annotations
 
@@ -27,7 +27,29 @@ PREFERANS = Plugin(
     buttons=OWN_BUTTONS,
     menu=("prefkeep", "prefrecords"),
     keeper=KEEPER,
-    setting_words={"target": "target", "пуля": "target"},
+    setting_words={
+        "target": "target",
+        "пуля": "target",
+        "variant": "variant",
+        "вариант": "variant",
+        # the group's conditions (§8), each by its own name and the words a club uses
+        "one_whister": "one_whister",
+        "lone": "one_whister",
+        "вистующий": "one_whister",
+        "half_whist": "half_whist",
+        "half": "half_whist",
+        "полвиста": "half_whist",
+        "whist_play": "whist_play",
+        "play": "whist_play",
+        "игра": "whist_play",
+        "compulsory": "compulsory",
+        "обязательный": "compulsory",
+        "progression": "progression",
+        "распасы": "progression",
+        "прогрессия": "progression",
+        "exit": "exit",
+        "выход": "exit",
+    },
     price=Price("whists", ("whist", "вист")),
     robot=move,
 )

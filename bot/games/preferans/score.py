@@ -12,11 +12,13 @@ from telegram import InputFile
 from bot.callback_data import Act, Button
 from bot.games.preferans.pictures import NAME, pulka_figure
 from bot.games.preferans.state import (
+    conditions_of,
     names_of,
     pulka_options,
 )
 from bot.games.preferans.views import (
     breakdown,
+    conditions_text,
     count_text,
     pulka_block,
     settlement_lines,
@@ -47,7 +49,7 @@ def standing_lines(snap: Snapshot, names: Mapping[int, str], t: Translator) -> l
         t("pref.standing", name=user_text(names.get(seat, "—")), pool=pool, gora=gora)
         for seat, (pool, gora) in enumerate(zip(sheet["pool"], sheet["gora"], strict=True))
     )
-    return [settings_line(snap, t), standing]
+    return [*settings_lines(snap, t), standing]
 
 
 def post_pulka_picture(outbox: Outbox, snap: Snapshot, match: PulkaMatch, t: Translator) -> None:
@@ -130,6 +132,14 @@ def settings_line(snap: Snapshot, t: Translator) -> str:
         price = money(group.price(snap.game.unit), 1, group.currency, False, t("number.decimal"))
         line += ", " + t("pref.price_line", price=price)
     return line
+
+
+def settings_lines(snap: Snapshot, t: Translator) -> list[str]:
+    """The settings line, and under it the conditions that differ from the variant's preset
+    (§8): what a player joining the table must know before the first deal."""
+    variant = pulka_options(snap.settings.options)[0]
+    short = conditions_text(conditions_of(snap.settings.options), variant, t)
+    return [settings_line(snap, t), *([short] if short else [])]
 
 
 def pulka_result(snap: Snapshot, notice: MatchFinished, t: Translator) -> Rendered:

@@ -10,7 +10,7 @@ from typing import Any
 from bot.callback_data import Act, Button, action_data
 from bot.games.preferans.buttons import TRICKS
 from bot.games.preferans.score import (
-    settings_line,
+    settings_lines,
     standing_lines,
 )
 from bot.games.preferans.state import (
@@ -273,7 +273,7 @@ def _discard_keys(
 
 def render_seating(snap: Snapshot, t: Translator) -> Rendered:
     players = pulka_options(snap.settings.options)[2]
-    lines = [f"<b>{t('pref.table', number=snap.table_id)}</b>", settings_line(snap, t)]
+    lines = [f"<b>{t('pref.table', number=snap.table_id)}</b>", *settings_lines(snap, t)]
     for seat in range(players):
         holder = snap.seats.get(seat)
         name = user_text(holder.name) if holder is not None else "—"

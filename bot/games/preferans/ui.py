@@ -18,6 +18,7 @@ from bot.games.preferans.state import (
     MAX_TARGET,
     TARGETS,
     VARIANTS,
+    conditions_of,
     deal_of,
     names_of,
     pulka_options,
@@ -29,6 +30,7 @@ from bot.games.preferans.table import (
 )
 from bot.games.preferans.views import (
     card_text,
+    conditions_text,
     pulka_block,
     result_line,
 )
@@ -48,14 +50,16 @@ from bot.views.fair import reveal_lines
 from bot.views.misc import answer_keys, close_end_vote, end_vote_message, undo_vote_message
 from bot.views.stats import costly_key
 from bot.views.text import user_text
-from games.errors import OutOfTurn, Reason
+from games.errors import OutOfTurn, Reason, RuleError
 from games.preferans.cards import Card
+from games.preferans.conditions import SWITCHES, normal, preset, switches_of
 from games.preferans.deal import (
     DealState,
     MakeClaim,
     Phase,
 )
 from games.preferans.game import ClaimRejected, PulkaMatch
+from games.preferans.settlement import Variant
 from storage.interface import MatchRecord
 
 
@@ -219,8 +223,16 @@ class PreferansUI(UIBase):
         match = snap.match
         if not isinstance(match, PulkaMatch):
             return Rendered(t("score.none"))
-        block = pulka_block(match.pulka, names_of(snap), t)
-        return Rendered(f"{t('pref.table', number=snap.table_id)}\n{block}")
+        pulka = match.pulka
+        block = pulka_block(pulka, names_of(snap), t)
+        rules = conditions_text(pulka.conditions, pulka.variant.value, t, full=True)
+        head = t(
+            "pref.settings_line",
+            variant=t(f"pref.variant.{pulka.variant.value}"),
+            target=pulka.target,
+            players=pulka.players,
+        )
+        return Rendered(f"{t('pref.table', number=snap.table_id)}\n{head}\n{rules}\n{block}")
 
     def score_picture(self, screens: Screens, snap: Snapshot, t: Translator) -> None:
         if isinstance(snap.match, PulkaMatch):
@@ -235,14 +247,19 @@ class PreferansUI(UIBase):
     def options_view(
         self, options: Mapping[str, Any], t: Translator
     ) -> tuple[list[str], list[tuple[Choice, ...]]]:
+        """The pulka's settings: variant, pool and players, then the group's conditions (§8),
+        one row of choices a switch (its values in the preset's order, ✓ on the one set)."""
         variant, target, players = pulka_options(options)
+        rules = conditions_of(options).text()
         lines = [
             t(
                 "pref.settings_line",
                 variant=t(f"pref.variant.{variant}"),
                 target=target,
                 players=players,
-            )
+            ),
+            conditions_text(conditions_of(options), variant, t, full=True),
+            t("pref.conditions.hint"),
         ]
         rows = [
             tuple(Choice(t(f"pref.variant.{v}"), f"variant={v}", v == variant) for v in VARIANTS),
@@ -255,17 +272,41 @@ class PreferansUI(UIBase):
                 for n in (3, 4)
             ),
         ]
+        rows.extend(  # the first choice of a row names the switch; the others only a value
+            tuple(
+                Choice(t(f"pref.choice.{key}.{value}"), f"{key}={value}", rules[key] == value)
+                for value in SWITCHES[key]
+            )
+            for key in switches_of(variant)
+        )
         return lines, rows
 
     def option_changed(self, options: Mapping[str, Any], arg: str) -> dict[str, Any] | None:
         key, _, value = arg.partition("=")
-        if key == "variant" and value in VARIANTS:
-            return {**options, "variant": value}
+        if key == "variant":
+            try:
+                chosen = Variant.parse(value).value
+            except RuleError:
+                return None
+            # A preset is a whole set of conditions: choosing one clears the switches.
+            kept = {k: v for k, v in options.items() if k not in SWITCHES}
+            return {**kept, "variant": chosen}
         typed = value.isascii() and value.isdigit()
         if key == "target" and typed and 1 <= int(value) <= MAX_TARGET:
             return {**options, "target": int(value)}  # the buttons' 10/20/30/50, or typed
         if key == "players" and value in ("3", "4"):
             return {**options, "players": int(value)}
+        if key in SWITCHES:
+            variant = pulka_options(options)[0]
+            try:
+                chosen = normal(key, value)
+            except RuleError:
+                return None
+            base = preset(variant)
+            if key not in base:
+                return None  # Rostov has no progression
+            changed = {k: v for k, v in options.items() if k != key}
+            return changed if base[key] == chosen else {**changed, key: chosen}
         return None
 
 

@@ -15,6 +15,7 @@ from bot.views.amounts import account_lines, amount
 from bot.views.text import PHONE, cells, fit, short_names, user_text
 from games.preferans.bids import Bid
 from games.preferans.cards import Card, Rank, Suit
+from games.preferans.conditions import Conditions
 from games.preferans.deal import Kind, Phase, Result, SeatView, Trick
 from games.preferans.pulka import Pulka
 from storage.interface import PRACTICE_WHISTS, WHISTS, ChatSettings
@@ -96,6 +97,13 @@ def bidding_line(view: SeatView, names: Mapping[int, str], t: Translator) -> str
 
 def contract_lines(view: SeatView, names: Mapping[int, str], t: Translator) -> list[str]:
     lines: list[str] = []
+    if view.phase is Phase.AUCTION and view.floor > 6:  # §8: the exit after raspasy
+        lines.append(t("pref.exit_floor", bid=bid_text(Bid.parse(f"{view.floor}S"), t)))
+    compulsory = (
+        view.kind is Kind.GAME
+        and view.contract is not None
+        and view.conditions.compulsory_on(view.contract)
+    )
     if view.kind is Kind.RASPASY:
         lines.append(t("pref.raspasy"))
     elif view.declarer is not None and view.kind is not None:
@@ -112,7 +120,9 @@ def contract_lines(view: SeatView, names: Mapping[int, str], t: Translator) -> l
             f"{_name(names, w.seat)} {mid_line(t(f'pref.word.{w.word}'))}" for w in view.whists
         )
         lines.append(t("pref.whists_line", words=words))
-    if view.shown is not None:
+    if compulsory:  # §8: nobody was asked; both defenders whist, closed
+        lines.append(t("pref.compulsory_whist"))
+    elif view.shown is not None:
         lines.append(t("pref.open") if view.shown else t("pref.closed"))
     if view.talon:
         lines.append(t("pref.talon", cards=" ".join(card_text(c, t) for c in view.talon)))
@@ -354,3 +364,15 @@ def count_text(value: Fraction | int, sign: bool = False) -> str:
     if exact < 0:
         return "−" + text
     return ("+" + text) if sign and exact > 0 else text
+
+
+def conditions_text(rules: Conditions, variant: str, t: Translator, full: bool = False) -> str:
+    """The pulka's conditions in one line (§8): the header names only the switches that differ
+    from the variant's preset (empty when none do); ``full`` names every one, for /score and
+    /settings."""
+    shown = rules.text() if full else rules.changed(variant)
+    words = [
+        t("pref.cond.exit", exit=value) if key == "exit" else t(f"pref.cond.{key}.{value}")
+        for key, value in shown.items()
+    ]
+    return t("pref.conditions", list="; ".join(words)) if words else ""
