@@ -10,6 +10,7 @@ from typing import Any
 
 from games.bridge.calls import Call, Contract
 from games.bridge.cards import Card, Deal, Seat, Side
+from games.bridge.chicago import CARRY, FIFTY, Chicago
 from games.bridge.deal import (
     Action,
     AnswerClaim,
@@ -20,12 +21,12 @@ from games.bridge.deal import (
     SeatView,
     Undo,
 )
-from games.bridge.rubber import Rubber, ScoreEntry
+from games.bridge.rubber import Rubber, ScoreEntry, ScoreSheet
 from games.bridge.scoring import Rules, honours
 from games.core.base import GameBase
 from games.core.protocols import Match, RandBelow, State
 from games.core.review import DealReview
-from games.errors import NotationError, Reason
+from games.errors import NotationError, Reason, RubberError
 
 
 class BridgeCodec:
@@ -116,33 +117,71 @@ class BridgeState:
         return self.deal.view(None if seat is None else Seat(seat))
 
 
-class RubberMatch:
-    """A rubber: finished when a side wins two games, closed early as Law 80 scores it, settled
-    in points per seat (the winners' result to each winner, the losers' to each loser).
+RUBBER, CHICAGO = "rubber", "chicago"  # the forms a bridge match takes (``form``)
+MatchSheet = Rubber | Chicago  # a bridge match's sheet, whichever its form
 
-    Options: ``rules`` (modern, classic), ``unfinished_part_score`` (50, 100), and the group's
-    ``rounding`` (``hundreds`` as RULES.md says, or ``exact``)."""
+
+def form_of(options: Mapping[str, Any]) -> str:
+    """The table's form of match: a rubber, or a Chicago (RULES.md)."""
+    form = str(options.get("form", RUBBER))
+    if form not in (RUBBER, CHICAGO):
+        raise NotationError(repr(form), Reason.BAD_RULES)
+    return form
+
+
+class RubberMatch:
+    """A rubber (finished when a side wins two games, closed early as Law 80 scores it) or a
+    Chicago (four deals), settled in points per seat: the winners' result to each winner, the
+    losers' to each loser. ``rubber`` is its sheet either way, read alike.
+
+    Options: ``form`` (rubber, chicago), ``rules`` (modern, classic), the rubber's
+    ``unfinished_part_score`` (50, 100), the Chicago's ``chicago_part`` (carry, 50), and the
+    group's ``rounding`` (``hundreds`` as RULES.md says, or ``exact``)."""
 
     def __init__(self, options: Mapping[str, Any]) -> None:
-        self.rubber = Rubber()
+        self.form = form_of(options)
+        self.rubber: MatchSheet = Chicago() if self.form == CHICAGO else Rubber()
         self.rounded = True
         self.configure(options)
 
+    @property
+    def chicago(self) -> Chicago | None:
+        return self.rubber if isinstance(self.rubber, Chicago) else None
+
     def configure(self, options: Mapping[str, Any]) -> None:
-        self.rubber.rules = Rules.parse(str(options.get("rules", "modern")))
-        part = int(options.get("unfinished_part_score", 100))
-        if part not in (50, 100):
-            raise NotationError(repr(part), Reason.BAD_RULES)
-        self.rubber.unfinished_part_score = part
+        """Between deals: a rubber's scoring may change; a Chicago's form and scoring are
+        fixed once its first deal is written (RubberError OPTIONS_LOCKED)."""
+        if form_of(options) != self.form:
+            raise RubberError("a match's form is fixed until it ends", Reason.OPTIONS_LOCKED)
+        rules = Rules.parse(str(options.get("rules", "modern")))
         self.rounded = str(options.get("rounding", "hundreds")) != "exact"
+        sheet = self.rubber
+        if isinstance(sheet, Chicago):
+            part = str(options.get("chicago_part", CARRY))
+            if part not in (CARRY, FIFTY):
+                raise NotationError(repr(part), Reason.BAD_RULES)
+            if sheet.records and (rules, part) != (sheet.rules, sheet.part_score):
+                raise RubberError("a Chicago's scoring is fixed", Reason.OPTIONS_LOCKED)
+            sheet.rules, sheet.part_score = rules, part
+            return
+        sheet.rules = rules
+        unfinished = int(options.get("unfinished_part_score", 100))
+        if unfinished not in (50, 100):
+            raise NotationError(repr(unfinished), Reason.BAD_RULES)
+        sheet.unfinished_part_score = unfinished
 
     @property
     def finished(self) -> bool:
         return self.rubber.finished
 
     def record(self, outcome: Mapping[str, Any]) -> list[ScoreEntry]:
-        """Score one deal's outcome (online or entered by a scorekeeper) into the rubber."""
-        return Outcome.from_payload(outcome).write(self.rubber)
+        """Score one deal's outcome (online or entered by a scorekeeper) into the rubber. A
+        Chicago's first deal says who dealt it: vulnerability follows the dealer from there."""
+        played = Outcome.from_payload(outcome)
+        sheet = self.rubber
+        if isinstance(sheet, Chicago) and not sheet.records and played.dealer is not None:
+            sheet.first_dealer = played.dealer
+        return played.write(sheet)
 
     def close(self) -> None:
         self.rubber.close()
@@ -158,7 +197,11 @@ class RubberMatch:
 
     def summary(self) -> dict[str, Any]:
         winner, points = self.result()
-        return {"winner": None if winner is None else str(winner), "points": points}
+        summary: dict[str, Any] = {"winner": None if winner is None else str(winner)}
+        summary["points"] = points
+        if self.form == CHICAGO:
+            summary["form"] = CHICAGO  # /history names it
+        return summary
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,42 +213,50 @@ class Outcome:
     declarer: Seat | None = None
     tricks: int = 0  # taken by the declarer's side
     honours: Mapping[Side, int] = field(default_factory=dict)
+    dealer: Seat | None = None  # who dealt it (online deals; a Chicago's vulnerability)
 
     @classmethod
     def of(cls, state: DealState) -> Outcome:
         result = state.result
         assert result is not None
+        dealer = state.deal.dealer
         if result.contract is None or result.declarer is None:
-            return cls(None)
+            return cls(None, dealer=dealer)
         held = honours(state.deal, result.contract.strain)
-        return cls(result.contract, result.declarer, result.declarer_tricks, held)
+        return cls(result.contract, result.declarer, result.declarer_tricks, held, dealer)
 
-    def write(self, rubber: Rubber) -> list[ScoreEntry]:
+    def write(self, rubber: ScoreSheet) -> list[ScoreEntry]:
         if self.contract is None or self.declarer is None:
             return rubber.record_passed_out()
         held = {str(side): points for side, points in self.honours.items() if points}
         return rubber.record(self.declarer.side, str(self.contract), self.tricks, held)
 
     def to_payload(self) -> dict[str, Any]:
-        """As the deal's result is stored (the shape stored results have always had)."""
+        """As the deal's result is stored (the shape stored results have always had, and the
+        dealer where it is known)."""
+        dealt = {} if self.dealer is None else {"dealer": self.dealer.name}
         if self.contract is None or self.declarer is None:
-            return {"contract": None, "declarer": None, "tricks": 0, "honours": {}}
+            return {"contract": None, "declarer": None, "tricks": 0, "honours": {}, **dealt}
         return {
             "contract": str(self.contract),
             "declarer": self.declarer.name,
             "tricks": self.tricks,
             "honours": {str(side): points for side, points in self.honours.items() if points},
+            **dealt,
         }
 
     @classmethod
     def from_payload(cls, payload: Mapping[str, Any]) -> Outcome:
+        dealt = payload.get("dealer")
+        dealer = None if dealt is None else Seat.parse(str(dealt))
         if payload.get("contract") is None:
-            return cls(None)
+            return cls(None, dealer=dealer)
         return cls(
             Contract.parse(str(payload["contract"])),
             Seat.parse(str(payload["declarer"])),
             int(payload["tricks"]),
             {Side(str(side)): int(points) for side, points in payload.get("honours", {}).items()},
+            dealer,
         )
 
 
@@ -261,6 +312,9 @@ class Bridge(GameBase):
         return outcome(_deal(state))
 
     def next_dealer(self, dealer: int, players: int, match: Match | None = None) -> int:
+        """Clockwise; at a Chicago a passed-out deal is dealt again by the same dealer."""
+        if isinstance(match, RubberMatch) and match.chicago is not None:
+            return int(match.chicago.dealer)
         return int(Seat(dealer).next)
 
     def undo(self, state: State[Any, Any], seat: int) -> Action:

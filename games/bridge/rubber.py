@@ -69,12 +69,17 @@ class ScoreSheet:
 
     entries: list[ScoreEntry]
     records: list[DealRecord]
+    games: dict[Side, int]
     game_number: int
     closed: bool
     rules: Rules
 
     @property
     def finished(self) -> bool:
+        raise NotImplementedError
+
+    def vulnerable(self, side: str | Side) -> bool:
+        """For the deal about to be played."""
         raise NotImplementedError
 
     def record(

@@ -9,8 +9,10 @@ from hypothesis import strategies as st
 
 from games.bridge.cards import Seat, Side
 from games.bridge.chicago import Chicago
+from games.bridge.game import RubberMatch
 from games.bridge.rubber import EntryKind, Line
-from games.errors import NotationError, RubberError
+from games.core.registry import find_game
+from games.errors import NotationError, Reason, RubberError
 from tests.sizes import examples
 
 NS, EW = Side.NS, Side.EW
@@ -184,3 +186,61 @@ def test_random_chicagos_end_after_four_counted_deals(
     assert c.finished == (counted >= 4)
     for side in Side:
         assert c.totals()[side] == sum(e.points for e in c.entries if e.side is side)
+
+
+# --- the Chicago as a table's match --------------------------------------------------------
+
+
+def test_a_chicago_match_at_a_table_follows_its_dealer_and_settles_per_seat() -> None:
+    """What the table does: the match is chosen by the table's ``form``, its first deal's
+    dealer sets the vulnerability, a passed-out deal is dealt again by the same dealer, and it
+    settles like a rubber (each winner the result, each loser minus it)."""
+    game = find_game("bridge")
+    match = game.new_match(4, {"form": "chicago", "rounding": "hundreds"})
+    assert isinstance(match, RubberMatch) and match.chicago is not None
+    dealer = int(Seat.E)  # drawn by lot at the table
+    dealers = []
+    for outcome in (
+        {"contract": None},  # passed out: E deals again
+        {"contract": "2S", "declarer": "N", "tricks": 8},  # deal 1, nobody vulnerable: 60
+        {"contract": "3NT", "declarer": "E", "tricks": 9},  # deal 2, dealer S: N-S vulnerable
+        {"contract": "1NT", "declarer": "N", "tricks": 8},  # deal 3, dealer W: E-W vulnerable
+        {"contract": "2H", "declarer": "W", "tricks": 8},  # deal 4: both; no game, 100
+    ):
+        dealers.append(Seat(dealer).name)
+        match.record({"tricks": 0, "honours": {}, **outcome, "dealer": Seat(dealer).name})
+        dealer = game.next_dealer(dealer, 4, match)
+    assert dealers == ["E", "E", "S", "W", "N"]
+    assert match.finished
+    # deal 2 (dealer S, N-S vulnerable) E-W's game not vulnerable: 100 + 300; deal 3 (dealer W,
+    # E-W vulnerable) N-S 40 below 30 above; deal 4: E-W 60 + 100.
+    assert match.rubber.totals() == {NS: 60 + 40 + 30, EW: 100 + 300 + 60 + 100}
+    assert list(match.settle()) == [-400, 400, -400, 400]  # 430 rounded to hundreds
+    assert match.summary() == {"winner": "EW", "points": 400, "form": "chicago"}
+
+
+def test_a_chicagos_form_and_scoring_are_fixed_once_it_started() -> None:
+    match = RubberMatch({"form": "chicago"})
+    match.configure({"form": "chicago", "chicago_part": "50"})  # before its first deal: yes
+    assert match.chicago is not None and match.chicago.part_score == "50"
+    match.record({"contract": "2S", "declarer": "N", "tricks": 8, "honours": {}, "dealer": "N"})
+    changes = (
+        {"form": "rubber"},
+        {"form": "chicago"},  # its part score back to carry
+        {"form": "chicago", "rules": "classic", "chicago_part": "50"},
+    )
+    for options in changes:
+        with pytest.raises(RubberError) as refused:
+            match.configure(options)
+        assert refused.value.reason is Reason.OPTIONS_LOCKED
+    rubber = RubberMatch({})
+    with pytest.raises(RubberError):
+        rubber.configure({"form": "chicago"})
+    with pytest.raises(NotationError):
+        RubberMatch({"form": "pairs"})
+
+
+def test_old_results_without_a_dealer_still_score_a_rubber() -> None:
+    match = RubberMatch({})
+    match.record({"contract": "4S", "declarer": "N", "tricks": 10, "honours": {}})
+    assert match.rubber.games[NS] == 1

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from bot.views.pictures import FONT, png_of
 from games.bridge.cards import Side
-from games.bridge.rubber import Line, Rubber
+from games.bridge.rubber import Line, ScoreSheet
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -16,7 +16,7 @@ NAME = 9  # letters of each partner's name in a side's head (``short_names``)
 
 
 def scoresheet_picture(
-    rubber: Rubber, title: str, left: str, right: str, total_label: str
+    rubber: ScoreSheet, title: str, left: str, right: str, total_label: str
 ) -> bytes:
     """The paper sheet: a column per side, entries above the line newest nearest the line,
     games below it with a rule under each finished game, the totals at the foot."""
@@ -24,7 +24,7 @@ def scoresheet_picture(
 
 
 def scoresheet_figure(
-    rubber: Rubber, title: str, left: str, right: str, total_label: str
+    rubber: ScoreSheet, title: str, left: str, right: str, total_label: str
 ) -> Figure:
     """The drawing itself (a test measures where its words fall)."""
     above = [e for e in rubber.entries if e.line is Line.ABOVE]

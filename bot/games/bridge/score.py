@@ -34,13 +34,13 @@ from games.bridge.analysis import Analysis
 from games.bridge.calls import Contract, Strain
 from games.bridge.cards import Seat, Side
 from games.bridge.records import Record, viewer_url
-from games.bridge.rubber import Line, Rubber, ScoreEntry
+from games.bridge.rubber import Line, ScoreEntry, ScoreSheet
 from storage.interface import Rounding, is_practice
 
 COLUMN = 9
 
 
-def scoresheet(rubber: Rubber, t: Translator) -> str:
+def scoresheet(rubber: ScoreSheet, t: Translator) -> str:
     """The classic sheet in monospace: N-S left, E-W right; above the line newest on top,
     below the line each game in order with a rule under every finished game."""
     width = COLUMN
@@ -157,7 +157,7 @@ def dd_table(analysis: Analysis, language: str) -> str:
     )
 
 
-def entry_lines(entries: Sequence[ScoreEntry], rubber: Rubber, t: Translator) -> list[str]:
+def entry_lines(entries: Sequence[ScoreEntry], rubber: ScoreSheet, t: Translator) -> list[str]:
     """What a deal wrote, in one line, and the games won."""
     written = " · ".join(
         t(
@@ -186,7 +186,7 @@ def entry_lines(entries: Sequence[ScoreEntry], rubber: Rubber, t: Translator) ->
     return lines
 
 
-def sheet_lines(entries: Sequence[ScoreEntry], rubber: Rubber, t: Translator) -> list[str]:
+def sheet_lines(entries: Sequence[ScoreEntry], rubber: ScoreSheet, t: Translator) -> list[str]:
     """What a deal wrote, the sheet so far, and the games won."""
     lines = [
         t(

@@ -16,8 +16,8 @@ from bot.games.keeping import ENTRY, ENTRY_UNDO, SheetKeeper
 from bot.tables import Refusal
 from games.bridge.cards import Seat, Side
 from games.bridge.entry import Entry
-from games.bridge.game import Outcome, RubberMatch
-from games.bridge.rubber import Rubber, ScoreEntry
+from games.bridge.game import MatchSheet, Outcome, RubberMatch
+from games.bridge.rubber import ScoreEntry
 from games.bridge.settlement import rubber_entries
 from storage.interface import (
     Chat,
@@ -46,7 +46,7 @@ class Sheet:
     table: Table
     chat: Chat
     players: Mapping[Seat, Player]
-    rubber: Rubber
+    rubber: MatchSheet
     count: int  # deals entered, undos included: the version buttons carry
     last: tuple[ScoreEntry, ...] = ()  # what the latest entry wrote
     last_entry: Entry | None = None

@@ -9,7 +9,7 @@ from bot.tables import Snapshot
 from games.bridge.cards import Side
 from games.bridge.deal import DealState
 from games.bridge.game import BridgeState, RubberMatch
-from games.bridge.rubber import Rubber
+from games.bridge.rubber import ScoreSheet
 
 
 def deal_of(snap: Snapshot) -> DealState | None:
@@ -22,12 +22,12 @@ def bridge_deal(state: Any) -> DealState:
     return state.deal
 
 
-def rubber_of(snap: Snapshot) -> Rubber | None:
+def rubber_of(snap: Snapshot) -> ScoreSheet | None:
     """The rubber being played (None between rubbers)."""
     return None if snap.match is None else bridge_rubber(snap.match)
 
 
-def bridge_rubber(match: Any) -> Rubber:
+def bridge_rubber(match: Any) -> ScoreSheet:
     assert isinstance(match, RubberMatch)
     return match.rubber
 

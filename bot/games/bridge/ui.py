@@ -51,7 +51,7 @@ from bot.views.text import user_text
 from games.bridge.cards import Card, Deal, Seat, Side
 from games.bridge.deal import DealState
 from games.bridge.game import ClaimRejected
-from games.bridge.rubber import Rubber
+from games.bridge.rubber import ScoreSheet
 from storage.interface import MatchRecord
 
 log = logging.getLogger(__name__)
@@ -67,7 +67,7 @@ def post_scoresheet(
     outbox: Outbox,
     chat_id: int,
     thread_id: int | None,
-    rubber: Rubber,
+    rubber: ScoreSheet,
     names: Mapping[Seat, str],
     title: str,
     caption: str,
