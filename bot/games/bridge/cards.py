@@ -72,3 +72,15 @@ def result_text(result: DealResult, language: str) -> str:
     delta = result.declarer_tricks - result.contract.tricks_needed
     mark = "=" if delta == 0 else (f"+{delta}" if delta > 0 else f"−{-delta}")
     return f"{contract_text(result.contract, language)} {mark}"
+
+
+def vulnerability_text(vul: tuple[bool, bool], t: Translator) -> str:
+    """Who is vulnerable (N-S, E-W) in the players' words."""
+    ns, ew = vul
+    if ns and ew:
+        return t("vul.both")
+    if ns:
+        return t("vul.ns")
+    if ew:
+        return t("vul.ew")
+    return t("vul.none")

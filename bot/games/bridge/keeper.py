@@ -26,7 +26,9 @@ from bot.i18n import Translator
 from bot.tables import Refusal
 from bot.views import Rendered
 from bot.views.amounts import signed
+from games.bridge.chicago import FIFTY
 from games.bridge.entry import Entry
+from games.bridge.game import CHICAGO
 from storage.interface import Player, Storage
 
 
@@ -61,19 +63,29 @@ class BridgeKeeper(KeeperHandlers[Sheet, Entry]):
     async def players(
         self, words: list[str], picked: Mapping[str, Any], context: BotContext, chat_id: int
     ) -> tuple[list[Player], dict[str, Any]]:
-        """The four, N E S W."""
-        if len(words) != 4:
+        """The four, N E S W (N deals first); ``чикаго`` among them keeps a Chicago (and
+        ``50`` after it: 50 for each part score, nothing carried)."""
+        options: dict[str, Any] = {}
+        names = []
+        for word in words:
+            if word.lower() in ("чикаго", "chicago"):
+                options["form"] = CHICAGO
+            elif word == FIFTY and options.get("form") == CHICAGO:
+                options["chicago_part"] = FIFTY
+            else:
+                names.append(word)
+        if len(names) != 4:
             raise Refusal("keeper_usage")
         keeper = self.keeper(context)
         found = await named_players(
             context,
-            words,
+            names,
             picked,
             keeper.known,
             lambda name: keeper.guest(chat_id, name),
             chat_id,
         )
-        return found, {}
+        return found, options
 
     async def wizard(
         self, context: BotContext, sheet: Sheet, pressed: Button, player: Player

@@ -10,8 +10,14 @@ import re
 
 from bot.callback_data import Button
 from bot.games.bridge.buttons import KEEP, KEEP_PICTURE, KEEP_UNDO
-from bot.games.bridge.cards import contract_text, seat_text, side_text, strain_text
-from bot.games.bridge.score import result_line, sheet_lines
+from bot.games.bridge.cards import (
+    contract_text,
+    seat_text,
+    side_text,
+    strain_text,
+    vulnerability_text,
+)
+from bot.games.bridge.score import over_key, result_line, sheet_lines
 from bot.games.bridge.scorekeeper import Sheet
 from bot.i18n import Translator
 from bot.views import Key, Rendered, key_rows
@@ -19,6 +25,7 @@ from bot.views.amounts import account_lines
 from bot.views.text import user_text
 from games.bridge.calls import Contract, Strain
 from games.bridge.cards import Seat, Side
+from games.bridge.chicago import DEALS, Chicago
 from games.bridge.entry import Entry
 from storage.interface import Rounding
 
@@ -124,7 +131,7 @@ def render_keeper(sheet: Sheet, arg: str, t: Translator, note: str = "") -> Rend
     finished = sheet.finished
     if finished is not None:
         lines.append(
-            f"<b>{t('rubber.over')}</b>"
+            f"<b>{t(over_key(sheet.rubber))}</b>"
             + (f" {t('history.unfinished')}" if finished.unfinished else "")
         )
         hundreds = sheet.chat.settings.rounding is Rounding.HUNDREDS
@@ -134,5 +141,10 @@ def render_keeper(sheet: Sheet, arg: str, t: Translator, note: str = "") -> Rend
         lines.extend(account_lines(finished.balances, sheet.names, group, t))
         return Rendered("\n".join(lines), ((_key(sheet, "🖼", act=KEEP_PICTURE),),))
     prompt, keys = wizard(sheet, arg, t)
+    chicago = sheet.rubber
+    if isinstance(chicago, Chicago):  # which deal of four, who deals it, who is vulnerable
+        vul = vulnerability_text((chicago.vulnerable(Side.NS), chicago.vulnerable(Side.EW)), t)
+        where = t("chicago.where", number=chicago.deal_number, deals=DEALS, vul=vul)
+        lines.append(f"{where} · {t('chicago.dealer', seat=seat_text(chicago.dealer, lang))}")
     lines.append(t("keeper.deal", number=len(sheet.rubber.records) + 1) + " " + prompt)
     return Rendered("\n".join(lines), keys)

@@ -28,5 +28,7 @@ BRIDGE = Plugin(
     menu=("keep", "pbn"),
     keeper=KEEPER,
     robot=move,
+    # /settings формат чикаго: the match's form (a rubber, or a Chicago of four deals)
+    setting_words={"form": "form", "формат": "form", "партия": "form"},
     price=Price("points", ("stake", "ставка"), per=100, rounding=True),
 )

@@ -13,8 +13,16 @@ from bot.games.bridge.cards import (
     seat_text,
     side_text,
     strain_text,
+    vulnerability_text,
 )
-from bot.games.bridge.state import bridge_deal, bridge_options, bridge_rubber, rubber_of
+from bot.games.bridge.state import (
+    bridge_deal,
+    bridge_form,
+    bridge_options,
+    bridge_rubber,
+    deal_label,
+    rubber_of,
+)
 from bot.i18n import Translator
 from bot.tables import (
     DealFinished,
@@ -33,6 +41,8 @@ from bot.views.text import plain_text, user_text
 from games.bridge.analysis import Analysis
 from games.bridge.calls import Contract, Strain
 from games.bridge.cards import Seat, Side
+from games.bridge.chicago import DEALS, Chicago
+from games.bridge.game import CHICAGO
 from games.bridge.records import Record, viewer_url
 from games.bridge.rubber import Line, ScoreEntry, ScoreSheet
 from storage.interface import Rounding, is_practice
@@ -78,7 +88,7 @@ def render_deal_result(
     result = final.result
     assert result is not None
     if result.contract is None or result.declarer is None:
-        head = t("result.passed_out", number=snap.deal_in_match(notice.deal_no))
+        head = t("result.passed_out", number=deal_label(snap, notice.deal_no, t))
     else:
         holder = snap.seats.get(result.declarer)
         name = user_text(holder.name) if holder else "—"
@@ -91,7 +101,7 @@ def render_deal_result(
             outcome += f" ({t('result.claimed')})"
         head = t(
             "result.head",
-            number=snap.deal_in_match(notice.deal_no),
+            number=deal_label(snap, notice.deal_no, t),
             result=result_text(result, lang),
             seat=seat_text(result.declarer, lang),
             name=name,
@@ -206,8 +216,9 @@ def sheet_lines(entries: Sequence[ScoreEntry], rubber: ScoreSheet, t: Translator
 
 def render_rubber_result(snap: Snapshot, notice: MatchFinished, t: Translator) -> Rendered:
     """Posted when a rubber ends: totals, the rounded result, entries, running accounts."""
-    totals = bridge_rubber(notice.match).totals()
-    lines = [f"<b>{t('rubber.over')}</b>"]
+    sheet = bridge_rubber(notice.match)
+    totals = sheet.totals()
+    lines = [f"<b>{t(over_key(sheet))}</b>"]
     if notice.unfinished:
         lines[0] += " " + t("history.unfinished")
     for side in Side:
@@ -251,11 +262,18 @@ def render_rubber_result(snap: Snapshot, notice: MatchFinished, t: Translator) -
     return Rendered("\n".join(lines), _next_keys(snap, t))
 
 
+def over_key(sheet: ScoreSheet) -> str:
+    """What ended: a rubber, or a Chicago."""
+    return "chicago.over" if isinstance(sheet, Chicago) else "rubber.over"
+
+
 def _next_keys(snap: Snapshot, t: Translator) -> tuple[tuple[Key, ...], ...]:
-    """After a rubber: the same four again, new partners, or stand up."""
+    """After a rubber (a Chicago): the same four again, new partners, or stand up."""
+    chicago = bridge_form(snap.settings.options)[0] == CHICAGO
+    again = t("button.next_chicago") if chicago else t("button.next_rubber")
     return (
         (
-            Key(t("button.next_rubber"), Button(snap.table_id, 0, Act.NEXT_MATCH).encode()),
+            Key(again, Button(snap.table_id, 0, Act.NEXT_MATCH).encode()),
             Key(t("button.new_partners"), Button(snap.table_id, 0, Act.NEW_PARTNERS).encode()),
         ),
         (Key(t("button.stand_up"), Button(snap.table_id, 0, Act.STAND_UP).encode()),),
@@ -325,9 +343,14 @@ def render_scoresheet(snap: Snapshot, t: Translator) -> Rendered:
         f"{seat_text(s, lang)} {user_text(snap.seats[s].name)}" for s in Seat if s in snap.seats
     )
     games = rubber.games
+    where = []
+    if isinstance(rubber, Chicago):  # which deal of four, and who is vulnerable on it
+        vul = vulnerability_text((rubber.vulnerable(Side.NS), rubber.vulnerable(Side.EW)), t)
+        where.append(t("chicago.where", number=rubber.deal_number, deals=DEALS, vul=vul))
     text = "\n".join(
         [
             t("score.title", number=snap.table_id),
+            *where,
             seats,
             f"<pre>{escape(scoresheet(rubber, t))}</pre>",
             t("result.games", ns=games[Side.NS], ew=games[Side.EW]),

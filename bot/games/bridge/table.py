@@ -19,8 +19,9 @@ from bot.games.bridge.cards import (
     hand_lines,
     result_text,
     seat_text,
+    vulnerability_text,
 )
-from bot.games.bridge.state import bridge_options
+from bot.games.bridge.state import bridge_form, bridge_options, deal_label
 from bot.i18n import Translator
 from bot.tables import Snapshot
 from bot.views import Key, Rendered, key_rows
@@ -32,21 +33,10 @@ from games.bridge.bidding import read_auction
 from games.bridge.calls import Call, CallKind
 from games.bridge.cards import Card, Deal, Seat, Side, Suit, sort_hand
 from games.bridge.deal import Phase, SeatView
-from games.bridge.game import CODEC
+from games.bridge.game import CHICAGO, CODEC
 from storage.interface import POINTS, TableStatus
 
 CELL = 6
-
-
-def _vulnerability(vul: tuple[bool, bool], t: Translator) -> str:
-    ns, ew = vul
-    if ns and ew:
-        return t("vul.both")
-    if ns:
-        return t("vul.ns")
-    if ew:
-        return t("vul.ew")
-    return t("vul.none")
 
 
 def _name(snap: Snapshot, seat: int) -> str:
@@ -56,7 +46,15 @@ def _name(snap: Snapshot, seat: int) -> str:
 
 def _settings_line(snap: Snapshot, t: Translator) -> str:
     rules, part = bridge_options(snap.settings.options)
-    line = t("settings.line", rules=t(f"rules.{rules}"), part=part)
+    form, chicago_part = bridge_form(snap.settings.options)
+    if form == CHICAGO:
+        line = t(
+            "settings.line_chicago",
+            rules=t(f"rules.{rules}"),
+            part=t(f"chicago.part.{chicago_part}"),
+        )
+    else:
+        line = t("settings.line", rules=t(f"rules.{rules}"), part=part)
     group = snap.chat.settings
     if group.price(POINTS):  # the stake: money per 100 points
         stake = money(group.price(POINTS) * 100, 1, group.currency, False, t("number.decimal"))
@@ -241,9 +239,9 @@ def render_table(
         t(
             "table.head",
             number=snap.table_id,
-            deal=snap.deal_in_match(deal_no),
+            deal=deal_label(snap, deal_no, t),
             dealer=seat_text(view.dealer, lang),
-            vul=_vulnerability(vul, t),
+            vul=vulnerability_text(vul, t),
         ),
         " · ".join(f"{seat_text(s, lang)} {_name(snap, s)}" for s in Seat),
     ]
@@ -365,13 +363,13 @@ def render_private(
             "private.title",
             number=snap.table_id,
             chat=user_text(snap.chat.title or "—"),
-            deal=snap.deal_in_match(deal_no),
+            deal=deal_label(snap, deal_no, t),
         ),
         t(
             "private.you",
             seat=seat_text(seat, lang),
             dealer=seat_text(view.dealer, lang),
-            vul=_vulnerability(vul, t),
+            vul=vulnerability_text(vul, t),
         ),
     ]
     if snap.status is not TableStatus.PLAYING and view.result is None:

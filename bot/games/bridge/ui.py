@@ -17,6 +17,7 @@ from bot.games.bridge.dd import solve
 from bot.games.bridge.notation import read_seat
 from bot.games.bridge.pictures import NAME, scoresheet_picture
 from bot.games.bridge.score import (
+    over_key,
     render_deal_result,
     render_end_vote,
     render_rubber_result,
@@ -26,6 +27,7 @@ from bot.games.bridge.score import (
 )
 from bot.games.bridge.state import (
     bridge_deal,
+    bridge_form,
     bridge_options,
     bridge_rubber,
     deal_of,
@@ -49,8 +51,9 @@ from bot.views.misc import close_end_vote, end_vote_message, undo_vote_message
 from bot.views.pictures import picture_names
 from bot.views.text import user_text
 from games.bridge.cards import Card, Deal, Seat, Side
+from games.bridge.chicago import CARRY, FIFTY
 from games.bridge.deal import DealState
-from games.bridge.game import ClaimRejected
+from games.bridge.game import CHICAGO, RUBBER, ClaimRejected
 from games.bridge.rubber import ScoreSheet
 from storage.interface import MatchRecord
 
@@ -99,6 +102,9 @@ async def _result_with_analysis(
     post keeps its place in the group's queue meanwhile. Without the analysis if it fails or
     the solver is behind."""
     return render_deal_result(snap, notice, t, await solve(deal, vul))
+
+
+FORM_WORDS = {"роббер": RUBBER, "rubber": RUBBER, "чикаго": CHICAGO, "chicago": CHICAGO}
 
 
 class BridgeUI(UIBase):
@@ -228,7 +234,7 @@ class BridgeUI(UIBase):
                 bridge_rubber(notice.match),
                 names,
                 t("table.title_plain", number=snap.table_id),
-                t("rubber.over"),
+                t(over_key(bridge_rubber(notice.match))),
                 t,
             )
         else:
@@ -250,6 +256,8 @@ class BridgeUI(UIBase):
             )
             sides.append(f"{side_text(side, t)}: {pair}")
         result = match.result or {}
+        if result.get("form") == CHICAGO:
+            sides.insert(0, t("form.chicago"))
         if result.get("winner") is None or not result.get("points"):
             outcome = t("history.drawn")
         else:
@@ -260,25 +268,49 @@ class BridgeUI(UIBase):
     def options_view(
         self, options: Mapping[str, Any], t: Translator
     ) -> tuple[list[str], list[tuple[Choice, ...]]]:
+        """The match's form (rubber or Chicago), the scoring table, and the part score's
+        setting of the form chosen (a rubber's unfinished one, a Chicago's carried or 50)."""
         rules, part = bridge_options(options)
-        lines = [t("settings.rules", rules=t(f"rules.{rules}")), t("settings.part", part=part)]
+        form, chicago_part = bridge_form(options)
+        chicago = form == CHICAGO
+        lines = [t(f"settings.form.{form}"), t("settings.rules", rules=t(f"rules.{rules}"))]
+        forms = tuple(Choice(t(f"form.{f}"), f"form={f}", f == form) for f in (RUBBER, CHICAGO))
         rows = [
+            forms,
             tuple(
                 Choice(t(f"rules.short.{r}"), f"rules={r}", r == rules)
                 for r in ("modern", "classic")
             ),
-            tuple(
-                Choice(t("settings.part_choice", part=p), f"part={p}", p == part) for p in (50, 100)
-            ),
         ]
+        if chicago:
+            lines.append(t("settings.chicago_part", part=t(f"chicago.part.{chicago_part}")))
+            rows.append(
+                tuple(
+                    Choice(t(f"chicago.part_choice.{p}"), f"chicago_part={p}", p == chicago_part)
+                    for p in (CARRY, FIFTY)
+                )
+            )
+        else:
+            lines.append(t("settings.part", part=part))
+            rows.append(
+                tuple(
+                    Choice(t("settings.part_choice", part=p), f"part={p}", p == part)
+                    for p in (50, 100)
+                )
+            )
         return lines, rows
 
     def option_changed(self, options: Mapping[str, Any], arg: str) -> dict[str, Any] | None:
         key, _, value = arg.partition("=")
+        value = FORM_WORDS.get(value.strip().lower(), value) if key == "form" else value
         if key == "rules" and value in ("modern", "classic"):
             return {**options, "rules": value}
         if key == "part" and value in ("50", "100"):
             return {**options, "unfinished_part_score": int(value)}
+        if key == "form" and value in (RUBBER, CHICAGO):
+            return {**options, "form": value}
+        if key == "chicago_part" and value in (CARRY, FIFTY):
+            return {**options, "chicago_part": value}
         return None
 
     def button_menu(self, act: str, arg: str) -> str | None:
