@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from bot.tables import Snapshot, TableService
@@ -24,6 +25,7 @@ from tests.bot.test_settings_choices import row_of, ticked
 from tests.fakeapi import FakeBotApi, Sent, User
 
 PLAYERS = [User(601, "Аня", "ru", "anya"), User(602, "Боря", "ru"), User(603, "Вика", "ru")]
+GROUP_ID = 1  # the group's own id in storage (its Telegram id is GROUP)
 ANNA, BORYA, VIKA = PLAYERS
 STRANGER = User(699, "Гость", "ru")
 OVER = "Пуля закрыта"
@@ -118,7 +120,22 @@ def service_of(h: Harness) -> TableService:
 Steer = Callable[[int, DealState, list[str], random.Random], str]
 
 
-async def play_pulka(h: Harness, steer: Steer, restart_in: int, seen: list[Snapshot]) -> None:
+@dataclass(frozen=True)
+class Place:
+    """Where a pulka is played: its table, chat and forum topic, and the three who play it."""
+
+    table_id: int = 1
+    chat: int = GROUP
+    thread: int | None = None
+    users: tuple[User, ...] = tuple(PLAYERS)
+
+    def messages(self, h: Harness) -> list[Sent]:
+        return [m for m in h.api.chat_messages(self.chat) if m.thread_id == self.thread]
+
+
+async def play_pulka(
+    h: Harness, steer: Steer, restart_in: int, seen: list[Snapshot], place: Place
+) -> None:
     """The players press what ``steer`` picks until the pulka closes; the bot is killed and
     started again in the middle of deal ``restart_in``'s play. ``seen`` gets a snapshot at the
     start of each deal."""
@@ -126,16 +143,16 @@ async def play_pulka(h: Harness, steer: Steer, restart_in: int, seen: list[Snaps
     restarted = False
     dealt: set[int] = set()
     presses = 0
-    while not any(OVER in m.text for m in h.api.chat_messages(GROUP)[-4:]):
-        snap = await service_of(h).snapshot(1)
+    while not any(OVER in m.text for m in place.messages(h)[-4:]):
+        snap = await service_of(h).snapshot(place.table_id)
         state = snap.state
         assert isinstance(state, DealState)
         deal = snap.deal_in_match(snap.deal_no)
         if deal not in dealt:
             dealt.add(deal)
             seen.append(snap)
-        found = _offer(h, PLAYERS)
-        assert found is not None, [m.text for m in h.api.chat_messages(GROUP)[-3:]]
+        found = _offer(h, list(place.users))
+        assert found is not None, [m.text for m in place.messages(h)[-3:]]
         user, sent, data = found
         answer = await h.press(user, sent, steer(deal, state, data, rng))
         assert not answer.get("text"), answer
@@ -147,17 +164,29 @@ async def play_pulka(h: Harness, steer: Steer, restart_in: int, seen: list[Snaps
             and len(state.tricks) > 4
         ):
             restarted = True
-            before = (await service_of(h).snapshot(1)).state
+            before = (await service_of(h).snapshot(place.table_id)).state
             await h.crash()
             await h.start()
             await h.settle()
-            after = (await service_of(h).snapshot(1)).state
+            after = (await service_of(h).snapshot(place.table_id)).state
             assert isinstance(before, DealState) and isinstance(after, DealState)
             assert (after.conditions, after.floor) == (before.conditions, before.floor)
             assert after.history == before.history
         assert presses < 600
     await h.settle()
     assert restarted
+
+
+async def sit_here(h: Harness, place: Place) -> None:
+    """Each of the place's users presses their seat's Sit button on its newest seating."""
+    for seat, user in enumerate(place.users):
+        seating = next(m for m in reversed(place.messages(h)) if ":sit:" in str(m.buttons()))
+        sit = next(
+            b["callback_data"]
+            for b in seating.buttons()
+            if b["callback_data"].endswith(f":sit:{seat}")
+        )
+        assert not (await h.press(user, seating, sit)).get("text")
 
 
 def pick(data: list[str], rng: random.Random, bid: str | None) -> str:
@@ -189,81 +218,102 @@ async def test_a_stalingrad_pulka_and_a_sochi_pulka_with_1_2_4_and_exit_6_7_8(
     try:
         for user in PLAYERS:
             await h.say(user, user.id, "/start")
-        await h.say(ANNA, GROUP, "/preferans")
         h.api.admins.add(ANNA.id)
-        for typed in ("/settings вариант сталинград", "/settings пуля 2"):
-            await h.say(ANNA, GROUP, typed)
-        await sit_all(h, PLAYERS)
-        # While a pulka is on, its conditions are fixed: a change is refused, nothing changes.
-        before = (await service_of(h).snapshot(1)).settings
-        await h.say(ANNA, GROUP, "/settings выход 7-7-7")
-        assert "только между пулями" in h.api.chat_messages(GROUP)[-1].text
-        assert (await service_of(h).snapshot(1)).settings == before
-
-        # Stalingrad: deal 1 a 6♠ that nobody is asked to whist; then tens nobody whists.
-        whist_asked: list[str] = []
-
-        def stalingrad(deal: int, state: DealState, data: list[str], rng: random.Random) -> str:
-            whist_asked.extend(d for d in data if ":a:whist." in d and deal == 1)
-            return pick(data, rng, "6S" if deal == 1 else "10NT")
-
-        seen: list[Snapshot] = []
-        await play_pulka(h, stalingrad, 1, seen)
-        assert not whist_asked  # compulsory whist: nobody was asked
-        first = await service_of(h).snapshot(1)
-        # While a pulka is on its conditions are fixed: tried between its deals, refused.
-        table = h.api.chat_messages(GROUP)
-        assert any("Вист обязателен" in text for m in table for _, text in m.history)
-
-        # Between pulkas the seated players set the next one's conditions, then all agree.
-        await h.say(BORYA, GROUP, "/settings вариант сочи")
-        for typed in ("/settings распасы 1-2-4", "/settings выход 6-7-8"):
-            await h.say(VIKA, GROUP, typed)
-        result = next(m for m in reversed(h.api.chat_messages(GROUP)) if OVER in m.text)
-        next_data = next(
-            b["callback_data"] for b in result.buttons() if b["callback_data"].endswith(":nr")
-        )
-        for user in PLAYERS:
-            await h.press(user, result, next_data)
-        await h.settle()
-        assert (await service_of(h).snapshot(1)).first_deal != first.first_deal
-
-        # Sochi 1-2-4, exit 6-7-8: three raspasy (×1, ×2, ×4), the third bid from 7♠ at least;
-        # then a ten, bid from 8♠ at least.
-        floors: dict[int, set[str]] = {}
-
-        def sochi(deal: int, state: DealState, data: list[str], rng: random.Random) -> str:
-            levels = {d.rsplit("bid.", 1)[1] for d in data if ":a:bid." in d}
-            floors.setdefault(deal, set()).update(levels)
-            return pick(data, rng, None if deal <= 3 else "10NT")
-
-        seen = []
-        await play_pulka(h, sochi, 3, seen)
-        assert [s.state.floor for s in seen if isinstance(s.state, DealState)][:4] == [6, 6, 7, 8]
-        assert not any(b.startswith("6") for b in floors[3]) and "7S" in floors[3]
-        assert "MIS" in floors[3] and "P" in floors[3]  # misère and pass stay legal
-        assert not any(b[0] in "67" for b in floors[4])
-        group = h.api.chat_messages(GROUP)
-        assert any("торговля с 7♠" in text for m in group for _, text in m.history)
-        assert any("×4" in m.text or "x4" in m.text for m in group), "the third raspasy's ×4"
-        await h.say(ANNA, GROUP, "/score")
-        await h.settle()
-        score = next(m for m in reversed(h.api.chat_messages(GROUP)) if "<pre>" in m.text)
-        rules = next(x for x in score.text.splitlines() if x.startswith("Условия:"))
-        for part in (
-            "жлобский вист",
-            "с полвистом",
-            "обязательного виста нет",
-            "распасы 1-2-4",
-            "выход из распасов 6-7-8",
-        ):  # fmt: skip  (every switch, on /score)
-            assert part in rules, rules
+        await two_pulkas(h, Place())
     finally:
         if h.app is not None:
             await h.stop()
+    expected = await pulkas_settled(h.database, GROUP_ID, 1)
     store = await SqliteStorage.open(h.database)
     try:
-        matches = await store.matches(1)
+        assert await store.balances(GROUP_ID, WHISTS) == expected
+    finally:
+        await store.close()
+
+
+async def two_pulkas(h: Harness, place: Place) -> None:
+    """At ``place``'s table (opened here): a Stalingrad pulka to 2, then, by consent, a Sochi
+    pulka to 2 with raspasy 1-2-4 and the exit 6-7-8; each across a restart. The first of the
+    users is a group admin."""
+    anna, borya, vika = place.users
+    chat, thread = place.chat, place.thread
+
+    async def say(user: User, text: str) -> Sent:
+        await h.say(user, chat, text, thread)
+        return place.messages(h)[-1]
+
+    await say(anna, "/preferans")
+    for typed in ("/settings вариант сталинград", "/settings пуля 2"):
+        await say(anna, typed)
+    await sit_here(h, place)
+    # While a pulka is on, its conditions are fixed: a change is refused, nothing changes.
+    before = (await service_of(h).snapshot(place.table_id)).settings
+    assert "только между пулями" in (await say(anna, "/settings выход 7-7-7")).text
+    assert (await service_of(h).snapshot(place.table_id)).settings == before
+
+    # Stalingrad: deal 1 a 6♠ that nobody is asked to whist; then tens nobody whists.
+    whist_asked: list[str] = []
+
+    def stalingrad(deal: int, state: DealState, data: list[str], rng: random.Random) -> str:
+        whist_asked.extend(d for d in data if ":a:whist." in d and deal == 1)
+        return pick(data, rng, "6S" if deal == 1 else "10NT")
+
+    seen: list[Snapshot] = []
+    await play_pulka(h, stalingrad, 1, seen, place)
+    assert not whist_asked  # compulsory whist: nobody was asked
+    first = await service_of(h).snapshot(place.table_id)
+    table = place.messages(h)
+    assert any("Вист обязателен" in text for m in table for _, text in m.history)
+
+    # Between pulkas the seated players set the next one's conditions, then all agree.
+    await say(borya, "/settings вариант сочи")
+    for typed in ("/settings распасы 1-2-4", "/settings выход 6-7-8"):
+        await say(vika, typed)
+    result = next(m for m in reversed(place.messages(h)) if OVER in m.text)
+    again = next(b["callback_data"] for b in result.buttons() if b["callback_data"].endswith(":nr"))
+    for user in place.users:
+        await h.press(user, result, again)
+    await h.settle()
+    assert (await service_of(h).snapshot(place.table_id)).first_deal != first.first_deal
+
+    # Sochi 1-2-4, exit 6-7-8: three raspasy (×1, ×2, ×4), the third bid from 7♠ at least;
+    # then a ten, bid from 8♠ at least.
+    floors: dict[int, set[str]] = {}
+
+    def sochi(deal: int, state: DealState, data: list[str], rng: random.Random) -> str:
+        levels = {d.rsplit("bid.", 1)[1] for d in data if ":a:bid." in d}
+        floors.setdefault(deal, set()).update(levels)
+        return pick(data, rng, None if deal <= 3 else "10NT")
+
+    seen = []
+    await play_pulka(h, sochi, 3, seen, place)
+    assert [s.state.floor for s in seen if isinstance(s.state, DealState)][:4] == [6, 6, 7, 8]
+    assert not any(b.startswith("6") for b in floors[3]) and "7S" in floors[3]
+    assert "MIS" in floors[3] and "P" in floors[3]  # misère and pass stay legal
+    assert not any(b[0] in "67" for b in floors[4])
+    group = place.messages(h)
+    assert any("торговля с 7♠" in text for m in group for _, text in m.history)
+    assert any("×4" in m.text for m in group), "the third raspasy's ×4"
+    score = await say(anna, "/score")
+    await h.settle()
+    score = next(m for m in reversed(place.messages(h)) if "<pre>" in m.text)
+    rules = next(x for x in score.text.splitlines() if x.startswith("Условия:"))
+    for part in (
+        "жлобский вист",
+        "с полвистом",
+        "обязательного виста нет",
+        "распасы 1-2-4",
+        "выход из распасов 6-7-8",
+    ):  # fmt: skip  (every switch, on /score)
+        assert part in rules, rules
+
+
+async def pulkas_settled(database: str, chat_id: int, table_id: int) -> dict[int, int]:
+    """Each player's whists from the table's pulkas, computed anew from the stored logs: each
+    deal replayed, written on a fresh pulka of the conditions the match was written with."""
+    store = await SqliteStorage.open(database)
+    try:
+        matches = [m for m in await store.matches(chat_id) if m.table_id == table_id]
         assert len(matches) == 2
         expected: dict[int, int] = {}
         kinds = []
@@ -274,7 +324,9 @@ async def test_a_stalingrad_pulka_and_a_sochi_pulka_with_1_2_4_and_exit_6_7_8(
             }
             independent = Pulka(3, int(options["target"]), str(options["variant"]), switches)
             for deal in await store.deals(match.id):
-                state = replay(find_game("preferans"), 3, await store.events(1, deal.deal_no))
+                state = replay(
+                    find_game("preferans"), 3, await store.events(table_id, deal.deal_no)
+                )
                 assert isinstance(state, DealState) and state.result is not None
                 kinds.append((str(options["variant"]), state.result.kind))
                 write(independent, state.result, state.deal.dealer)
@@ -282,6 +334,6 @@ async def test_a_stalingrad_pulka_and_a_sochi_pulka_with_1_2_4_and_exit_6_7_8(
             for seat, amount in enumerate(independent.whole()):
                 expected[match.seats[seat]] = expected.get(match.seats[seat], 0) + amount
         assert ("stalingrad", Kind.GAME) in kinds and kinds.count(("sochi", Kind.RASPASY)) == 3
-        assert await store.balances(1, WHISTS) == {p: n for p, n in expected.items()}
+        return expected
     finally:
         await store.close()

@@ -35,7 +35,10 @@ async def settings_message(h: Harness) -> Sent:
 @pytest.mark.parametrize(
     ("command", "rows_wanted"),
     [
-        ("/bridge", {"form": 2, "rules": 2, "part": 2, "lang": 2, "timer": 6, "round": 2, "pay": 3}),
+        (
+            "/bridge",
+            {"form": 2, "rules": 2, "part": 2, "lang": 2, "timer": 6, "round": 2, "pay": 3},
+        ),
         (
             "/pref",
             {
