@@ -31,8 +31,8 @@ from bot.handlers.common import (
 )
 from bot.i18n import Translator, translator
 from bot.tables import ROBOT, Refusal
-from bot.views import Rendered
-from bot.views.text import user_text
+from bot.views import Key, Rendered
+from bot.views.text import plain_text, user_text
 from games.errors import RuleError
 from storage.interface import (
     AlreadyApplied,
@@ -197,6 +197,36 @@ def same_person(word: str, people: Sequence[Player]) -> list[Player]:
     return members or found
 
 
+GUEST = "guest"  # the answer "someone else: a new guest of that name"
+
+
+class Ambiguous(Refusal):
+    """A plain name more than one of the group's people answer to: asked with buttons."""
+
+    def __init__(self, word: str, candidates: Sequence[Player]) -> None:
+        choices = ", ".join(user_text(p.name) for p in candidates)
+        super().__init__("keeper_ambiguous", name=word, choices=choices)
+        self.word = word
+        self.candidates = tuple(candidates)
+
+
+@dataclasses.dataclass
+class Pending:
+    """A sheet's opening command waiting for its typist to say who a name meant."""
+
+    chat_id: int
+    tg_chat_id: int
+    thread: int | None
+    user_id: int  # Telegram id of who typed it: only they answer
+    words: list[str]
+    picked: dict[str, Any]  # word -> Player (named by a mention, or answered) or GUEST
+    word: str
+    candidates: tuple[Player, ...]
+
+
+PENDING_KEPT = 200  # questions remembered at once (in memory: after a restart, typed again)
+
+
 async def named_players(
     context: BotContext,
     names: Sequence[str],
@@ -208,13 +238,14 @@ async def named_players(
     """Each name as a player: a Telegram user picked from the mention list, @username of
     someone the bot has seen, a plain name that is one of the group's people (so that one
     person keeps one account: ``/prefkeep Аня Боря Вика`` where Аня plays online too), or
-    else a guest without Telegram. A name two of the group's people answer to is refused
-    with their @names to choose from."""
+    else a guest without Telegram. A name two of the group's people answer to raises
+    ``Ambiguous``: the one who typed it is asked which (``picked`` then holds the answer:
+    the ``Player``, or ``GUEST`` for a new guest of that name)."""
     people = await group_people(context, chat_id) if chat_id is not None else []
     players = []
     for word in names:
         user = picked.get(word)
-        if user is not None:
+        if user is not None and not isinstance(user, Player) and user != GUEST:
             players.append(
                 await context.service.player(
                     user.id, user.full_name, user.language_code or "", user.username
@@ -225,11 +256,14 @@ async def named_players(
             if found is None:
                 raise Refusal("keeper_unknown_user", name=word)
             players.append(found)
+        elif isinstance(chosen := picked.get(word), Player):
+            players.append(chosen)  # asked and answered (``Ambiguous``)
+        elif picked.get(word) == GUEST:
+            players.append(await guest(word[:40]))
         else:
             meant = same_person(word, people)
             if len(meant) > 1:
-                choices = ", ".join(user_text(p.name) for p in meant)
-                raise Refusal("keeper_ambiguous", name=word, choices=choices)
+                raise Ambiguous(word, meant)
             players.append(meant[0] if meant else await guest(word[:40]))
         if await context.storage.player_flag(players[-1].id, ROBOT):
             # A robot plays online only: on a sheet for real cards it would get an account.
@@ -359,6 +393,7 @@ class KeeperHandlers(abc.ABC, Generic[SheetT, EntryT]):
     command: str  # the opening command, "keep"
     buttons: frozenset[str]  # the sheet's button kinds (wizard, undo, ...)
     undo_button: str  # the kind of its "take the last entry back" button
+    who_button: str  # the kind of the buttons that say who an ambiguous name meant
 
     @abc.abstractmethod
     def new_keeper(self, storage: Storage) -> Keeper[SheetT, EntryT]: ...
@@ -491,15 +526,112 @@ class KeeperHandlers(abc.ABC, Generic[SheetT, EntryT]):
                 await self.finished(context, await keeper.end(table.id), "")
                 return
             words, picked = command_words(update)
-            players, options = await self.players(words, picked, context, record.id)
-            settings = await keeper.table_settings(record, thread)
-            if options:
-                settings = dataclasses.replace(settings, options={**settings.options, **options})
-            sheet = await keeper.start(record, thread, players, settings)
+            user = update.effective_user
+            assert user is not None
+            await self._open(context, record, thread, words, picked, user.id)
         except (Refusal, RuleError) as error:
             context.outbox.post(chat.id, thread, refusal_message(error, t))
+
+    async def _open(
+        self,
+        context: BotContext,
+        record: Chat,
+        thread: int | None,
+        words: list[str],
+        picked: Mapping[str, Any],
+        user_id: int,
+    ) -> None:
+        """Open the sheet the words name; a name that is ambiguous is asked about first."""
+        keeper = self.keeper(context)
+        try:
+            players, options = await self.players(words, picked, context, record.id)
+        except Ambiguous as asked:
+            self._ask(context, record, thread, words, picked, user_id, asked)
             return
-        self.show(context, sheet)
+        settings = await keeper.table_settings(record, thread)
+        if options:
+            settings = dataclasses.replace(settings, options={**settings.options, **options})
+        self.show(context, await keeper.start(record, thread, players, settings))
+
+    def _ask(
+        self,
+        context: BotContext,
+        record: Chat,
+        thread: int | None,
+        words: list[str],
+        picked: Mapping[str, Any],
+        user_id: int,
+        asked: Ambiguous,
+    ) -> None:
+        """Who did the typist mean? One button per person the name fits, and one for a new
+        guest of that name. The command waits in memory for the answer."""
+        pending: dict[int, Pending] = context.bot_data.setdefault("keeper.pending", {})
+        while len(pending) >= PENDING_KEPT:
+            del pending[next(iter(pending))]
+        token = context.bot_data["keeper.asked"] = context.bot_data.get("keeper.asked", 0) + 1
+        pending[token] = Pending(
+            record.id,
+            record.tg_chat_id,
+            thread,
+            user_id,
+            words,
+            dict(picked),
+            asked.word,
+            asked.candidates,
+        )
+        t = translator(record.language)
+
+        def key(label: str, choice: str) -> Key:
+            return Key(label, Button(0, 0, self.who_button, f"{token}.{choice}").encode())
+
+        labels = _labels(asked.candidates, t("ledger.guest"))
+        keys = [(key(plain_text(labels[p.id]), str(p.id)),) for p in asked.candidates]
+        keys.append((key(t("keeper.who_guest", name=plain_text(asked.word)), GUEST),))
+        text = t("keeper.who", name=user_text(asked.word))
+        context.outbox.post(record.tg_chat_id, thread, Rendered(text, tuple(keys)))
+
+    async def who(self, update: Update, context: BotContext) -> None:
+        """The answer to ``_ask``: the command is opened again with the name settled."""
+        query, user = update.callback_query, update.effective_user
+        assert query is not None and user is not None
+        t = user_translator(user, context.config.language)
+        try:
+            pressed = Button.decode(query.data)
+            token, _, choice = pressed.arg.partition(".")
+            pending: dict[int, Pending] = context.bot_data.get("keeper.pending", {})
+            asked = pending.get(int(token)) if token.isdecimal() else None
+            message = query.message
+            if asked is None or message is None or message.chat.id != asked.tg_chat_id:
+                raise Refusal("stale")
+            if user.id != asked.user_id:
+                raise Refusal("keeper_not_asked")
+            meant: Any = GUEST
+            if choice != GUEST:
+                meant = next((p for p in asked.candidates if str(p.id) == choice), None)
+                if meant is None:
+                    raise BadCallbackData(query.data)
+            del pending[int(token)]
+            record = await context.storage.get_chat(asked.chat_id)
+            await query.answer()
+            chat_t = translator(record.language)
+            labels = _labels(asked.candidates, chat_t("ledger.guest"))
+            answered = (
+                user_text(labels[meant.id])
+                if isinstance(meant, Player)
+                else chat_t("keeper.who_guest", name=user_text(asked.word))
+            )
+            context.outbox.post(
+                asked.tg_chat_id,
+                asked.thread,
+                Rendered(chat_t("keeper.who_answered", name=user_text(asked.word), who=answered)),
+            )
+            picked = {**asked.picked, asked.word: meant}
+            try:
+                await self._open(context, record, asked.thread, asked.words, picked, user.id)
+            except (Refusal, RuleError) as error:
+                context.outbox.post(asked.tg_chat_id, asked.thread, refusal_message(error, chat_t))
+        except (Refusal, BadCallbackData, RuleError) as error:
+            await query.answer(refusal_text(error, t), show_alert=True)
 
     async def button(self, update: Update, context: BotContext) -> None:
         query = update.callback_query
@@ -541,5 +673,16 @@ class KeeperHandlers(abc.ABC, Generic[SheetT, EntryT]):
     def handlers(self) -> list[BaseHandler[Update, BotContext, None]]:
         return [
             CommandHandler(self.command, self.open_command, filters=filters.ChatType.GROUPS),
-            CallbackQueryHandler(self.button, pattern=route(*self.buttons)),
+            CallbackQueryHandler(self.who, pattern=route(self.who_button)),
+            CallbackQueryHandler(self.button, pattern=route(*(self.buttons - {self.who_button}))),
         ]
+
+
+def _labels(people: Sequence[Player], guest: str) -> dict[int, str]:
+    """People as a question tells them apart: the name, a guest marked as one, and the
+    account's number where two would still read the same."""
+    labels = {p.id: p.name + ("" if p.tg_user_id is not None else f" {guest}") for p in people}
+    seen = [label for label in labels.values()]
+    return {
+        pid: label if seen.count(label) == 1 else f"{label} #{pid}" for pid, label in labels.items()
+    }

@@ -1,6 +1,6 @@
 """One person, one account: a plain name on a sheet kept by hand that is one of the group's
 people is that person (not a guest of the same name, whose whists or points would split the
-person's money in two); any other name is a guest."""
+person's money in two); a name two people answer to is asked about; any other is a guest."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from bot.tables import TableService
 from storage.interface import Storage
 from storage.sqlite import SqliteStorage
 from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
+from tests.bot.test_preferans_table import sit_all
+from tests.fakeapi import FakeBotApi, User
 
 
 async def test_a_plain_name_of_someone_at_the_groups_table_is_that_person(h: Harness) -> None:
@@ -82,3 +84,53 @@ async def test_an_admin_merges_a_guest_into_a_member(h: Harness) -> None:
     await h.say(PLAYERS[1], GROUP, "/ledger")
     ledger = h.api.chat_messages(GROUP)[-1].text
     assert "Anna: +300" in ledger and "Аня (гость): 0" in ledger, ledger
+
+
+async def test_a_name_two_people_answer_to_is_asked_about_with_buttons(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """Two of the group's people are called Аня: /prefkeep Аня … asks its typist which one (or
+    a guest of that name), with a button each; only the typist answers, once, and the sheet
+    then seats the person meant."""
+    petrova, sidorova = User(801, "Аня Петрова", "ru"), User(802, "Аня Сидорова", "ru")
+    borya = User(803, "Боря", "ru", "borya")
+    h = Harness(api, str(tmp_path / "bot.sqlite3"))
+    await h.start()
+    try:
+        for user in (petrova, sidorova, borya):
+            await h.say(user, user.id, "/start")
+        await h.say(borya, GROUP, "/preferans")
+        await sit_all(h, [petrova, sidorova])  # both play at the group's table
+        await h.say(borya, GROUP, "/prefkeep Аня Боря Вика")
+        question = h.api.chat_messages(GROUP)[-1]
+        assert "«Аня» — так зовут нескольких" in question.text, question.text
+        labels = [b["text"] for b in question.buttons()]
+        assert labels == ["Аня Петрова", "Аня Сидорова", "Другой игрок: гость «Аня»"]
+        meant = next(b["callback_data"] for b in question.buttons() if b["text"] == labels[1])
+        refused = await h.press(petrova, question, meant)  # not hers to answer
+        assert refused.get("text") == "Это вопрос тому, кто набрал команду."
+        assert not (await h.press(borya, question, meant)).get("text")
+        await h.settle()
+        assert (await h.press(borya, question, meant)).get("text")  # answered already
+        assert any("«Аня» — это Аня Сидорова." in m.text for m in h.api.chat_messages(GROUP))
+        assert h.app is not None
+        storage: Storage = h.app.bot_data["storage"]
+        chat = await storage.chat_by_tg(GROUP)
+        assert chat is not None
+        sheet = await storage.table_in(chat.id, None, True)
+        assert sheet is not None
+        first = await storage.get_player(sheet.seats[0])
+        assert first.tg_user_id == sidorova.id  # the person meant, not a guest
+        # A guest of that name, when the typist says so.
+        await h.say(borya, GROUP, "/prefkeep конец")
+        await h.say(borya, GROUP, "/prefkeep Боря Аня Вика")
+        question = h.api.chat_messages(GROUP)[-1]
+        guest = next(b["callback_data"] for b in question.buttons() if "гость" in b["text"])
+        assert not (await h.press(borya, question, guest)).get("text")
+        await h.settle()
+        sheet = await storage.table_in(chat.id, None, True)
+        assert sheet is not None
+        second = await storage.get_player(sheet.seats[1])
+        assert second.tg_user_id is None and second.name == "Аня"
+    finally:
+        await h.stop()

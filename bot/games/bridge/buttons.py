@@ -13,9 +13,10 @@ DD = "dd"  # arg: the vulnerability (o, n, e, b): a finished deal's double-dummy
 TRICKS = "tr"  # the deal's completed tricks, in a popup for whoever presses
 # Scorekeeping for rubbers played with real cards; "deal" is the number of deals entered.
 KEEP = "sk"  # arg: the entry so far, e.g. "4SX.N.m2"
+KEEP_WHO = "kw"  # arg: "<question>.<player id or guest>": who a name meant
 KEEP_UNDO = "ku"
 KEEP_PICTURE = "pic"
 
 TABLE_BUTTONS = frozenset({CALL, CARD, CLAIM, CLAIM_ANSWER, CLAIM_MENU})
-KEEPER_BUTTONS = frozenset({KEEP, KEEP_UNDO, KEEP_PICTURE})
+KEEPER_BUTTONS = frozenset({KEEP, KEEP_UNDO, KEEP_PICTURE, KEEP_WHO})
 OWN_BUTTONS = frozenset({DD, TRICKS, *KEEPER_BUTTONS})

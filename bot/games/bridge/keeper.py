@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.callback_data import Button
 from bot.context import BotContext
-from bot.games.bridge.buttons import KEEP_PICTURE, KEEP_UNDO, KEEPER_BUTTONS
+from bot.games.bridge.buttons import KEEP_PICTURE, KEEP_UNDO, KEEP_WHO, KEEPER_BUTTONS
 from bot.games.bridge.cards import contract_text, seat_text
 from bot.games.bridge.keeper_view import entry_of, parse_stage, render_keeper
 from bot.games.bridge.notation import read_entry
@@ -37,6 +37,7 @@ class BridgeKeeper(KeeperHandlers[Sheet, Entry]):
     command = "keep"
     buttons = KEEPER_BUTTONS
     undo_button = KEEP_UNDO
+    who_button = KEEP_WHO
 
     def new_keeper(self, storage: Storage) -> Scorekeeper:
         return Scorekeeper(storage)

@@ -19,7 +19,7 @@ from typing import Any
 from bot.callback_data import Button
 from bot.context import BotContext
 from bot.games.keeping import KeeperHandlers, named_players
-from bot.games.preferans.buttons import KEEP_UNDO, KEEPER_BUTTONS
+from bot.games.preferans.buttons import KEEP_UNDO, KEEP_WHO, KEEPER_BUTTONS
 from bot.games.preferans.keeper_view import entry_of, render_pulka_keeper
 from bot.games.preferans.scorekeeper import PulkaKeeper, PulkaSheet
 from bot.games.preferans.views import bid_text
@@ -83,6 +83,7 @@ class PreferansKeeper(KeeperHandlers[PulkaSheet, Entry]):
     command = "prefkeep"
     buttons = KEEPER_BUTTONS
     undo_button = KEEP_UNDO
+    who_button = KEEP_WHO
 
     def new_keeper(self, storage: Storage) -> PulkaKeeper:
         return PulkaKeeper(storage)
