@@ -339,6 +339,10 @@ class Storage(abc.ABC):
     async def tables_of_player(self, player_id: int) -> list[Table]: ...
 
     @abc.abstractmethod
+    async def tables_in_chat(self, chat_id: int) -> list[Table]:
+        """Every table and sheet not closed in this chat, whatever its forum topic."""
+
+    @abc.abstractmethod
     async def table_by_token(self, token: str) -> Table | None:
         """The table a deep link names (its unguessable token), if any."""
 

@@ -171,11 +171,11 @@ def command_words(update: Update) -> tuple[list[str], dict[str, Any]]:
 
 
 async def group_people(context: BotContext, chat_id: int) -> list[Player]:
-    """The people this group has played with: everyone in its ledger and at its tables."""
+    """The people this group has played with: everyone in its ledger and at its tables (in
+    every forum topic, and its open sheets)."""
     ids = {row.player_id for row in await context.storage.ledger(chat_id)}
-    online = await context.storage.table_in(chat_id, None)
-    if online is not None:
-        ids |= set(online.seats.values())
+    for table in await context.storage.tables_in_chat(chat_id):
+        ids |= set(table.seats.values())
     return [await context.storage.get_player(pid) for pid in sorted(ids)]
 
 

@@ -120,6 +120,13 @@ class TableRepository(SqlStore):
         )
         return await self._tables(rows)
 
+    async def tables_in_chat(self, chat_id: int) -> list[Table]:
+        rows = await self._all(
+            "SELECT * FROM tables WHERE chat_id = ? AND status != 'closed' ORDER BY id",
+            (chat_id,),
+        )
+        return await self._tables(rows)
+
     async def table_by_token(self, token: str) -> Table | None:
         row = await self._one("SELECT * FROM tables WHERE token = ?", (token,))
         return None if row is None else await self._table(row)

@@ -134,3 +134,34 @@ async def test_a_name_two_people_answer_to_is_asked_about_with_buttons(
         assert second.tg_user_id is None and second.name == "Аня"
     finally:
         await h.stop()
+
+
+async def test_people_at_a_table_in_a_forum_topic_are_the_groups_people_too(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    anya, borya = User(811, "Аня", "ru"), User(812, "Боря", "ru")
+    h = Harness(api, str(tmp_path / "bot.sqlite3"))
+    await h.start()
+    try:
+        for user in (anya, borya):
+            await h.say(user, user.id, "/start")
+        await h.say(anya, GROUP, "/preferans", 55)  # the Preferans table is in topic 55
+        seating = next(
+            m for m in reversed(h.api.chat_messages(GROUP)) if ":sit:" in str(m.buttons())
+        )
+        sit = next(
+            b["callback_data"] for b in seating.buttons() if b["callback_data"].endswith(":sit:0")
+        )
+        assert not (await h.press(anya, seating, sit)).get("text")
+        await h.say(borya, GROUP, "/prefkeep Аня Боря Вика")  # in the group's main chat
+        await h.settle()
+        assert h.app is not None
+        storage: Storage = h.app.bot_data["storage"]
+        chat = await storage.chat_by_tg(GROUP)
+        assert chat is not None
+        sheet = await storage.table_in(chat.id, None, True)
+        assert sheet is not None
+        first = await storage.get_player(sheet.seats[0])
+        assert first.tg_user_id == anya.id  # the person at the topic's table, not a guest
+    finally:
+        await h.stop()

@@ -123,6 +123,14 @@ async def test_seats_and_guests(store: SqlStore) -> None:
     assert (await store.table_in(chat.id, 42)) is not None
     assert (await store.table_in(chat.id, None)) is None
     assert [t.id for t in await store.tables_of_player(ann.id)] == [table.id]
+    # Every table of the chat, whatever its topic; another chat's and a closed one are not.
+    main = await store.create_table(chat.id, None, TableSettings(), game="preferans")
+    closed = await store.create_table(chat.id, 7, TableSettings(), game="bridge")
+    await store.set_status(closed.id, TableStatus.CLOSED)
+    other = await store.ensure_chat(-4)
+    await store.create_table(other.id, None, TableSettings(), game="bridge")
+    assert [t.id for t in await store.tables_in_chat(chat.id)] == [table.id, main.id]
+    assert (await store.tables_in_chat(chat.id))[0].seats == {0: ann.id, 2: guest.id}
     await store.set_seat(table.id, 0, None)
     assert (await store.get_table(table.id)).seats == {2: guest.id}
     await store.set_player_flag(ann.id, "can_write", True)
