@@ -20,7 +20,10 @@ def _views_of(name: str, players: int, seed: int) -> list[Any]:
     """Every seat's view (and the table's) at every step of a random deal, and its end."""
     game = find_game(name)
     rng = random.Random(seed)
-    state = game.start(players, game.new_deal(players, rng.randrange(players), rng.randrange))
+    # Preferans under a group's conditions after raspasy (PREFERANS.md §8): they travel too.
+    options = {"variant": "stalingrad", "exit": "6-7-8", "raspasy_run": seed % 3}
+    dealt = game.new_deal(players, rng.randrange(players), rng.randrange, options)
+    state = game.start(players, dealt)
     seen: list[Any] = []
     for _ in range(400):
         seen += [state.view(seat) for seat in (*range(players), None)]
