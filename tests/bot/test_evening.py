@@ -4,7 +4,8 @@ exit 6-7-8) at the Preferans table in the group's topic; the bot is killed and s
 in the middle of each. The Chicago's table says which deal of four it is, a passed-out deal is
 dealt again by the same dealer, /score and /pbn carry each deal's vulnerability, /history names
 the Chicago; /ledger shows what an independent replay of the stored logs says each person won
-in points and in whists, and /settle's transfers bring every account to zero."""
+in points and in whists, and /settle's transfers bring every account to zero. And a Chicago
+kept on a sheet for real cards."""
 
 from __future__ import annotations
 
@@ -194,5 +195,35 @@ async def bridge_settled(database: str, vulnerable: list[str]) -> dict[int, int]
                 won = 0 if winner is None else points if Seat(seat).side is winner else -points
                 expected[pid] = expected.get(pid, 0) + won
         return expected
+    finally:
+        await store.close()
+
+
+async def test_a_chicago_kept_with_real_cards(api: FakeBotApi, tmp_path: Path) -> None:
+    """/keep … чикаго: the sheet says which deal of four, who deals and who is vulnerable; a
+    passed-out deal does not count; after four it is over and in the ledger, per 100 points."""
+    h = Harness(api, str(tmp_path / "bot.sqlite3"))
+    await h.start()
+    try:
+        await h.say(ANNA, GROUP, "/keep Аня Боря Вика Дима чикаго")
+        sheet = h.api.chat_messages(GROUP)[-1]
+        assert "Чикаго: сдача 1 из 4, никто не в зоне · сдаёт" in sheet.text, sheet.text
+        await h.say(ANNA, GROUP, "/deal пас")  # passed out: dealt again, not counted
+        assert "Чикаго: сдача 1 из 4" in h.api.chat_messages(GROUP)[-1].text
+        await h.say(ANNA, GROUP, "/deal 2♠ С =")  # deal 1: 60 below
+        assert "Чикаго: сдача 2 из 4, в зоне В-З" in h.api.chat_messages(GROUP)[-1].text
+        await h.say(ANNA, GROUP, "/deal 3БК В =")  # deal 2, dealer E, vulnerable: 100 + 500
+        assert "Чикаго: сдача 3 из 4, в зоне С-Ю" in h.api.chat_messages(GROUP)[-1].text
+        await h.say(ANNA, GROUP, "/deal 1БК С +1")  # deal 3: 40 below, 30 above
+        assert "Чикаго: сдача 4 из 4, все в зоне" in h.api.chat_messages(GROUP)[-1].text
+        await h.say(ANNA, GROUP, "/deal 2♥ З =")  # deal 4: 60 + 100 for the part score
+        assert any(CHICAGO_OVER in m.text for m in h.api.chat_messages(GROUP))
+    finally:
+        await h.stop()
+    store = await SqliteStorage.open(h.database)
+    try:
+        # N-S 60 + 40 + 30 = 130; E-W 100 + 500 + 60 + 100 = 760: E-W win 630, 600 rounded.
+        balances = await store.balances(GROUP_ID, POINTS)
+        assert sorted(balances.values()) == [-600, -600, 600, 600]
     finally:
         await store.close()

@@ -331,3 +331,51 @@ def test_robots_think_at_the_lowest_priority_off_the_peoples_cpu() -> None:
     for niceness, allowed in threads:
         assert niceness == ROBOT_NICENESS
         assert allowed == frozenset(cpus)
+
+
+@pytest.mark.soak
+async def test_robots_play_a_chicago_and_its_analysis_knows_the_vulnerability(h: Harness) -> None:
+    """A Chicago with three robots: the table counts its deals of four, and each result's
+    double-dummy button is for the vulnerability the Chicago gave that deal. SOAK=1 plays all
+    four; by default two deals, then /end."""
+    rng = random.Random(5)
+    h.api.admins.add(ANNA.id)
+    await h.say(ANNA, ANNA.id, "/start")
+    await h.say(ANNA, GROUP, "/bridge")
+    await h.say(ANNA, GROUP, "/settings формат чикаго")
+    await sit(h, ANNA, Seat.S)
+    for other in (Seat.W, Seat.N, Seat.E):
+        sent, data = _robot_button(h, other)
+        assert not (await h.press(ANNA, sent, data)).get("text")
+    if SOAK:
+        await _play(
+            h,
+            [ANNA],
+            lambda: any("Чикаго окончено" in m.text for m in h.api.chat_messages(GROUP)),
+            rng,
+        )
+    else:
+        await _play(h, [ANNA], lambda: _played_deals(h) >= 2, rng)
+        await h.say(ANNA, GROUP, "/end")
+    await h.settle()
+    heads = [t for m in h.api.chat_messages(GROUP) for _, t in m.history if "🃏" in t]
+    assert any("сдача 1 из 4 (чикаго)" in t for t in heads)
+    assert any("сдача 2 из 4 (чикаго)" in t for t in heads)
+    assert h.app is not None
+    storage = h.app.bot_data["storage"]
+    results = [m for m in h.api.chat_messages(GROUP) if RU("result.bbo") in m.text]
+    assert len(results) >= 2
+    counted = 0
+    codes = {(False, False): "o", (True, False): "n", (False, True): "e", (True, True): "b"}
+    by_deal = {Button.decode(b["callback_data"]).deal_no: b["callback_data"].rsplit(":", 1)[1]
+               for m in results for b in m.buttons() if ":dd:" in b["callback_data"]}  # fmt: skip
+    for deal_no in range(1, max(by_deal) + 1):
+        state = replay(find_game("bridge"), 4, await storage.events(1, deal_no))
+        deal = state.deal  # type: ignore[attr-defined]
+        # The rule, stated anew: deal 1 nobody, 2 and 3 the dealer's side, 4 both.
+        dealer_side = (deal.deal.dealer in (Seat.N, Seat.S), deal.deal.dealer in (Seat.E, Seat.W))
+        vul = [(False, False), dealer_side, dealer_side, (True, True)][counted]
+        if deal_no in by_deal:
+            assert by_deal[deal_no] == codes[vul], (deal_no, counted)
+        if deal.result is not None and deal.result.contract is not None:
+            counted += 1
