@@ -143,19 +143,27 @@ def update_key(context: BotContext, update: Update) -> str:
     return f"{context.bot.id}:{update.update_id}"
 
 
-def check_own_chat(query: CallbackQuery, snap: Snapshot) -> None:
+def check_own_chat(query: CallbackQuery, snap: Snapshot, seated_too: bool = False) -> None:
     """A look back at a table's deals answers only in the table's own chat: a press forged
-    elsewhere (a private chat, another group) would show that group's names and cards."""
+    elsewhere (a private chat, another group) would show that group's names and cards. With
+    ``seated_too``, also in the private chat of someone seated at the table (what their own
+    screen may show)."""
     here = query.message.chat.id if query.message is not None else None
-    if here != snap.chat.tg_chat_id:
-        raise BadCallbackData(query.data or "")
+    if here == snap.chat.tg_chat_id:
+        return
+    seated = any(h.tg_user_id == query.from_user.id for h in snap.seats.values())
+    if seated_too and seated and here == query.from_user.id:
+        return
+    raise BadCallbackData(query.data or "")
 
 
 LOOKERS = 1000  # presses remembered for paging a look back (the least recent forgotten)
 
 
 def look_back(
-    game: str, popup: Callable[[Snapshot, State[Any, Any], Translator, int], str]
+    game: str,
+    popup: Callable[[Snapshot, State[Any, Any], Translator, int], str],
+    seated_too: bool = False,
 ) -> Callable[[Update, BotContext], Coroutine[Any, Any, None]]:
     """The handler of a table message's button that looks back at its deal of ``game`` (the
     one under way, or an earlier one, finished) in a popup for whoever presses; shown only in
@@ -183,7 +191,7 @@ def look_back(
             snap = await context.service.snapshot(pressed.table_id)
             if snap.game.name != game:  # a button of another game's table: not ours to read
                 raise BadCallbackData(query.data)
-            check_own_chat(query, snap)
+            check_own_chat(query, snap, seated_too)
             state = snap.state
             if pressed.deal_no != snap.deal_no or state is None:  # an earlier deal's message
                 _chat, state = await context.service.finished_deal(

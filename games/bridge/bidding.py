@@ -30,7 +30,8 @@ class Rule:
     ``call`` is a level then a strain, or ``P``/``X``. The level is a digit, ``c`` (the cheapest
     legal level) or ``j`` (one above the cheapest: a jump). The strain is a letter (``C D H S``),
     ``NT``, or a variable: ``x`` a new suit (not one the opponents named), ``M`` a major, ``m``
-    the better minor, ``p`` partner's suit, ``f`` our fit (longest known combined, majors first).
+    the better minor, ``p`` partner's suit, ``f`` our fit (longest known combined, majors first),
+    ``s`` the suit partner's calls showed longest (a transfer's), ``o`` the opponents' suit.
     ``length`` is the length the call's suit needs; ``total`` is the combined points (own plus
     partner's promised minimum).
     """
@@ -49,104 +50,250 @@ class Rule:
     contested: bool | None = None  # the last bid was the opponents'
     below_game: bool | None = None  # our side's last bid is below game
     max_level: int = 7  # not above this level (competing stops at the three level)
+    # SAYC's hand evaluation: ``pts`` high-card plus length points (a card over four in a
+    # suit), for openings and notrump; ``sup`` support points for a raise of ``p``/``f``
+    # (shortness counted once a fit is known: void 5, singleton 3, doubleton 1 with four
+    # trumps; 3, 2, 1 with three).
+    pts: tuple[int, int] | None = None
+    sup: tuple[int, int] | None = None
+    shows: str = ""  # the suits ``length`` is about when they are not the bid's (a transfer)
+    fit: int | None = None  # at least this many cards in partner's suit
+    over: tuple[str, ...] = ()  # only when the opponents' last bid is one of these
+    stopper: bool | None = None  # holds a stopper in the opponents' suits
+    twenty: bool | None = None  # the rule of 20: points plus the two longest suits' lengths
+    unbid3: bool | None = None  # three or more in every suit the opponents have not bid
+    opened: tuple[str, ...] = ()  # only when our side opened one of these
+    feature: bool | None = None  # the bid suit holds its ace or king (a weak two's feature)
+    solid: bool | None = None  # the longest suit is headed by the ace, king and queen
+    longest: int | None = None  # no suit longer than this
 
 
 def _r(when: str, call: str, tag: str = "natural", **kw: object) -> Rule:
     return Rule(when, call, tag, **kw)  # type: ignore[arg-type]
 
 
-# Order matters: the first rule that fits the hand and is legal is the robot's call.
+SUITS1 = ("1C", "1D", "1H", "1S")  # one of a suit: a double of it is for takeout
+SUITS2 = ("2C", "2D", "2H", "2S")
+
+# Order matters: the first rule that fits the hand and is legal is the robot's call. The
+# situations and calls are the Standard American Yellow Card's (SAYC).
 SYSTEM: tuple[Rule, ...] = (
     # --- openings ---------------------------------------------------------------------------
-    _r("open", "2C", "strong", hcp=(22, 40)),
+    _r("open", "2C", "strong", pts=(22, 40)),
     _r("open", "2NT", hcp=(20, 21), balanced=True),
     _r("open", "1NT", hcp=(15, 17), balanced=True),
-    _r("open", "1M", hcp=(12, 21), length=(5, 13)),
-    _r("open", "1m", hcp=(12, 21), length=(3, 13)),
-    _r("open", "2D", "weak", hcp=(6, 10), length=(6, 6)),
-    _r("open", "2H", "weak", hcp=(6, 10), length=(6, 6)),
-    _r("open", "2S", "weak", hcp=(6, 10), length=(6, 6)),
+    _r("open", "1M", hcp=(10, 21), length=(5, 13), twenty=True),
+    _r("open", "1m", hcp=(10, 21), length=(3, 13), twenty=True),
+    _r("open", "2D", "weak", hcp=(5, 11), length=(6, 6)),
+    _r("open", "2H", "weak", hcp=(5, 11), length=(6, 6)),
+    _r("open", "2S", "weak", hcp=(5, 11), length=(6, 6)),
     _r("open", "3x", "preempt", hcp=(5, 10), length=(7, 13)),
-    _r("open", "P", hcp=(0, 11)),
+    _r("open", "P", hcp=(0, 12)),
     # --- responses to one of a major --------------------------------------------------------
-    _r("respond:1M", "4p", "game", hcp=(13, 15), length=(4, 13)),
-    _r("respond:1M", "3p", "invite", hcp=(10, 12), length=(4, 13)),
-    _r("respond:1M", "2p", hcp=(6, 9), length=(3, 13)),
+    _r("respond:1M", "2NT", "jacoby", hcp=(13, 40), fit=4),
+    _r("respond:1M", "4p", "preempt", hcp=(0, 9), length=(5, 13)),
+    _r("respond:1M", "3p", "invite", sup=(10, 12), length=(4, 13)),
     _r("respond:1M", "1x", "forcing", hcp=(6, 40), length=(4, 13)),
-    _r("respond:1M", "2x", "forcing", hcp=(11, 40), length=(4, 13)),
-    _r("respond:1M", "3NT", hcp=(16, 18), balanced=True),
-    _r("respond:1M", "2NT", "forcing", hcp=(13, 40)),
-    _r("respond:1M", "1NT", hcp=(6, 10)),
+    _r("respond:1M", "2x", "forcing", hcp=(10, 40), length=(5, 13), over=("1S",)),
+    _r("respond:1M", "2x", "forcing", hcp=(10, 40), length=(4, 13)),
+    _r("respond:1M", "2p", sup=(6, 11), length=(3, 13)),
+    _r("respond:1M", "3NT", hcp=(15, 17), balanced=True),
+    _r("respond:1M", "1NT", hcp=(6, 12)),
     _r("respond:1M", "P", hcp=(0, 5)),
     # --- responses to one of a minor --------------------------------------------------------
     _r("respond:1m", "1x", "forcing", hcp=(6, 40), length=(4, 13)),
-    _r("respond:1m", "3NT", hcp=(13, 15), balanced=True),
-    _r("respond:1m", "2NT", "invite", hcp=(11, 12), balanced=True),
+    _r("respond:1m", "2NT", "forcing", hcp=(13, 15), balanced=True),
+    _r("respond:1m", "3NT", hcp=(16, 18), balanced=True),
     _r("respond:1m", "3p", "invite", hcp=(10, 12), length=(5, 13)),
-    _r("respond:1m", "2p", hcp=(6, 9), length=(5, 13)),
-    _r("respond:1m", "2x", "forcing", hcp=(11, 40), length=(4, 13)),
+    _r("respond:1m", "2x", "forcing", hcp=(10, 40), length=(5, 13)),
+    _r("respond:1m", "2p", hcp=(6, 10), length=(5, 13)),
     _r("respond:1m", "1NT", hcp=(6, 10)),
     _r("respond:1m", "P", hcp=(0, 5)),
     # --- responses to 1NT and 2NT -----------------------------------------------------------
+    _r("respond:1NT", "4C", "gerber", hcp=(17, 40), balanced=False),
+    _r("respond:1NT", "2C", "stayman", hcp=(8, 40), major4=True, shows="HS", length=(0, 4)),
+    _r("respond:1NT", "2H", "transfer", shows="S", length=(5, 13), hcp=(0, 40)),
+    _r("respond:1NT", "2D", "transfer", shows="H", length=(5, 13), hcp=(0, 40)),
     _r("respond:1NT", "2C", "stayman", hcp=(8, 40), major4=True),
-    _r("respond:1NT", "4M", "to_play", hcp=(10, 15), length=(6, 13)),
-    _r("respond:1NT", "2x", "to_play", hcp=(0, 7), length=(5, 13)),
-    _r("respond:1NT", "6NT", hcp=(18, 19)),
+    _r("respond:1NT", "2S", "relay", hcp=(0, 7), shows="C", length=(6, 13)),
+    _r("respond:1NT", "2S", "relay", hcp=(0, 7), shows="D", length=(6, 13)),
     _r("respond:1NT", "3NT", "to_play", hcp=(10, 15)),
+    _r("respond:1NT", "4NT", "quantitative", hcp=(16, 17), balanced=True),
+    _r("respond:1NT", "6NT", hcp=(18, 19)),
+    _r("respond:1NT", "7NT", hcp=(21, 40)),
     _r("respond:1NT", "2NT", "invite", hcp=(8, 9)),
     _r("respond:1NT", "P", hcp=(0, 7)),
-    _r("respond:2NT", "3C", "stayman", hcp=(5, 40), major4=True),
-    _r("respond:2NT", "4M", "to_play", hcp=(5, 10), length=(6, 13)),
+    _r("respond:2NT", "4C", "gerber", hcp=(12, 40), balanced=False),
+    _r("respond:2NT", "3C", "stayman", hcp=(4, 40), major4=True, shows="HS", length=(0, 4)),
+    _r("respond:2NT", "3H", "transfer", shows="S", length=(5, 13), hcp=(0, 40)),
+    _r("respond:2NT", "3D", "transfer", shows="H", length=(5, 13), hcp=(0, 40)),
+    _r("respond:2NT", "3C", "stayman", hcp=(4, 40), major4=True),
     _r("respond:2NT", "6NT", hcp=(12, 14)),
-    _r("respond:2NT", "3NT", "to_play", hcp=(5, 11)),
-    _r("respond:2NT", "P", hcp=(0, 4)),
+    _r("respond:2NT", "3NT", "to_play", hcp=(4, 11)),
+    _r("respond:2NT", "P", hcp=(0, 3)),
     _r("stayman", "cH", "stayman_answer", length=(4, 13)),
     _r("stayman", "cS", "stayman_answer", length=(4, 13)),
-    _r("stayman", "cD", "no_major", length=(0, 13)),
+    _r("stayman", "cD", "no_major", shows="HS", length=(0, 3)),
+    _r("transfer", "3s", "super_accept", hcp=(17, 17), fit=4, max_level=3),
+    _r("transfer", "cs", "completion", hcp=(0, 40)),
+    _r("relay", "3C", "completion"),
+    _r("after_relay", "3D", "to_play", length=(6, 13)),
+    _r("after_relay", "P", "to_play", shows="C", length=(6, 13)),
+    # responder after the transfer is completed: 6+ of the major raises it, 5 shows NT
+    _r("after_transfer", "P", "to_play", hcp=(0, 7), below_game=True),
+    _r("after_transfer", "4p", "to_play", hcp=(10, 15), length=(6, 13), fit=6),
+    _r("after_transfer", "3p", "invite", hcp=(8, 9), length=(6, 13), fit=6),
+    _r("after_transfer", "3x", "forcing", hcp=(10, 15), length=(4, 13)),
+    _r("after_transfer", "3NT", "choice", hcp=(10, 15)),
+    _r("after_transfer", "2NT", "invite", hcp=(8, 9)),
+    _r("after_transfer", "P", "to_play", hcp=(0, 40)),
+    # opener after responder's second call
+    _r("transfer_continued", "4s", "game", hcp=(16, 40), fit=3, over=("2NT", "3H", "3S")),
+    _r("transfer_continued", "4s", "game", fit=3, over=("3NT",)),
+    _r("transfer_continued", "3NT", "game", hcp=(16, 40), over=("2NT",)),
+    _r("transfer_continued", "3s", "to_play", fit=3, over=("2NT",)),
+    _r("transfer_continued", "P", hcp=(0, 40)),
+    _r("after_stayman", "4p", "game", hcp=(10, 15), length=(4, 13), over=("2H", "2S", "3H", "3S")),
+    _r("after_stayman", "3p", "invite", hcp=(8, 9), length=(4, 13), over=("2H", "2S")),
+    _r("after_stayman", "3NT", "to_play", hcp=(10, 15)),
+    _r("after_stayman", "2NT", "invite", hcp=(8, 9)),
+    _r("after_stayman", "P", hcp=(0, 40)),
+    _r("stayman_continued", "4p", "game", hcp=(16, 40), over=("3H", "3S")),
+    _r("stayman_continued", "3NT", "game", hcp=(16, 40), over=("2NT",)),
+    _r("stayman_continued", "P", hcp=(0, 40)),
+    _r("quantitative", "6NT", "slam", hcp=(17, 40)),
+    _r("quantitative", "P", hcp=(0, 40)),
+    # Gerber: 4♦ none or four, 4♥ one, 4♠ two, 4NT three
+    _r("gerber", "4D", "aces", aces=(0, 4)),
+    _r("gerber", "4H", "aces", aces=(1,)),
+    _r("gerber", "4S", "aces", aces=(2,)),
+    _r("gerber", "4NT", "aces", aces=(3,)),
+    _r("gerber_asked", "7NT", "grand", our_aces=(4, 4), total=(37, 40)),
+    _r("gerber_asked", "6NT", "slam", our_aces=(3, 4), total=(33, 40)),
+    _r("gerber_asked", "4NT", "signoff", hcp=(0, 40)),
+    _r("gerber_asked", "P", "signoff", hcp=(0, 40)),
     # --- strong 2C and weak twos ------------------------------------------------------------
+    _r("respond:2C", "2M", "positive", hcp=(8, 40), length=(5, 13)),
+    _r("respond:2C", "3m", "positive", hcp=(8, 40), length=(5, 13)),
+    _r("respond:2C", "2NT", "positive", hcp=(8, 40), balanced=True),
     _r("respond:2C", "2D", "waiting"),
-    _r("respond:weak", "4p", "game", hcp=(16, 40), length=(2, 13)),
-    _r("respond:weak", "3p", "preempt", hcp=(6, 15), length=(3, 13)),
-    _r("respond:weak", "3NT", "to_play", hcp=(17, 40), balanced=True),
+    _r("second:2C", "3C", "second_negative", hcp=(0, 3)),
+    _r("second:2C", "3p", length=(3, 13)),
+    _r("second:2C", "2NT", "natural"),
+    _r("second:2C", "cx", "natural", length=(5, 13)),
+    _r("second:2C", "3NT", "natural"),
+    _r("respond:weak", "4p", "game", hcp=(14, 40), length=(3, 13)),
+    _r("respond:weak", "2NT", "ask", hcp=(15, 40)),
+    _r("respond:weak", "3p", "preempt", hcp=(0, 14), length=(3, 13)),
+    _r("respond:weak", "3NT", "to_play", hcp=(16, 40), balanced=True),
     _r("respond:weak", "P", hcp=(0, 40)),
+    _r("weak_asked", "3a", "minimum", hcp=(0, 8)),
+    _r("weak_asked", "3NT", "solid", hcp=(9, 11), solid=True),
+    _r("weak_asked", "cx", "feature", hcp=(9, 11), feature=True, max_level=3),
+    _r("weak_asked", "3a", "maximum", hcp=(9, 11)),
     # --- opener's rebid, opponents silent ---------------------------------------------------
     _r("rebid:strong", "cNT", hcp=(22, 24), balanced=True),
     _r("rebid:strong", "cx", "forcing", length=(5, 13)),
     _r("rebid:strong", "cNT", hcp=(22, 40)),
-    _r("rebid:raised", "4p", "game", total=(25, 40), length=(5, 13), hcp=(0, 40)),
-    _r("rebid:raised", "3NT", "game", total=(25, 40)),
-    _r("rebid:raised", "3p", "invite", total=(22, 24)),
+    _r("rebid:jacoby", "3x", "shortness", hcp=(0, 40), length=(0, 1)),
+    _r("rebid:jacoby", "3a", "extras", hcp=(18, 40)),
+    _r("rebid:jacoby", "3NT", "extras", hcp=(15, 17)),
+    _r("rebid:jacoby", "4a", "minimum", hcp=(0, 14)),
+    _r("rebid:raised", "4p", "game", pts=(19, 40), length=(5, 13)),
+    _r("rebid:raised", "3NT", "game", pts=(19, 40), balanced=True),
+    _r("rebid:raised", "3p", "invite", pts=(16, 18)),
     _r("rebid:raised", "P", hcp=(0, 40)),
-    _r("rebid:new", "4p", "game", hcp=(19, 21), length=(4, 13)),
-    _r("rebid:new", "3p", "invite", hcp=(16, 18), length=(4, 13)),
-    _r("rebid:new", "cp", hcp=(12, 15), length=(4, 13)),
+    _r("rebid:new", "4p", "game", pts=(19, 21), length=(4, 13)),
+    _r("rebid:new", "3p", "invite", pts=(16, 18), length=(4, 13)),
+    _r("rebid:new", "cp", pts=(12, 15), length=(4, 13)),
     _r("rebid:new", "1x", hcp=(12, 18), length=(4, 13)),
     _r("rebid:new", "cNT", hcp=(12, 14), balanced=True),
     _r("rebid:new", "2NT", hcp=(18, 19), balanced=True),
-    _r("rebid:new", "cf", "rebid", length=(6, 13)),
+    _r("rebid:new", "ja", "invite", hcp=(16, 18), length=(6, 13)),
+    _r("rebid:new", "ca", "rebid", length=(6, 13)),
     _r("rebid:new", "cx", hcp=(12, 18), length=(4, 13)),
     _r("rebid:new", "3NT", hcp=(19, 21)),
-    _r("rebid:new", "cf", "rebid", length=(5, 13)),
+    _r("rebid:new", "ca", "rebid", length=(5, 13)),
     _r("rebid:new", "cNT", hcp=(12, 40)),
     _r("rebid:1NT", "3NT", "game", hcp=(19, 21)),
     _r("rebid:1NT", "2NT", "invite", hcp=(17, 18)),
-    _r("rebid:1NT", "cf", "rebid", length=(6, 13)),
+    _r("rebid:1NT", "ca", "rebid", length=(6, 13)),
+    _r("rebid:1NT", "cx", hcp=(12, 16), length=(4, 13), balanced=False),
     _r("rebid:1NT", "P", hcp=(0, 40)),
     # --- competition ------------------------------------------------------------------------
-    _r("overcall", "1NT", "overcall", hcp=(15, 18), balanced=True),
+    _r("overcall", "2o", "michaels", hcp=(8, 40), shows="HS", length=(5, 13), over=("1C", "1D")),
+    _r("overcall", "2o", "michaels", hcp=(8, 40), shows="S", length=(5, 13), over=("1H",)),
+    _r("overcall", "2o", "michaels", hcp=(8, 40), shows="H", length=(5, 13), over=("1S",)),
+    _r("overcall", "2NT", "unusual", hcp=(6, 40), shows="CD", length=(5, 13), over=("1H", "1S")),
+    _r("overcall", "2NT", "unusual", hcp=(6, 40), shows="DH", length=(5, 13), over=("1C",)),
+    _r("overcall", "2NT", "unusual", hcp=(6, 40), shows="CH", length=(5, 13), over=("1D",)),
+    _r("overcall", "X", "penalty", hcp=(15, 40), over=("1NT",)),
+    _r("overcall", "1NT", "overcall", hcp=(15, 18), balanced=True, stopper=True),
+    _r("overcall", "jx", "weak_overcall", hcp=(6, 10), length=(6, 13)),
     _r("overcall", "1x", "overcall", hcp=(8, 16), length=(5, 13)),
-    _r("overcall", "X", "takeout", hcp=(12, 40), short=2),
+    _r(
+        "overcall",
+        "X",
+        "takeout",
+        hcp=(12, 40),
+        short=2,
+        unbid3=True,
+        longest=5,
+        over=SUITS1 + SUITS2,
+    ),
     _r("overcall", "2x", "overcall", hcp=(11, 16), length=(5, 13)),
-    _r("overcall", "X", "takeout", hcp=(17, 40)),
+    _r("overcall", "X", "takeout", hcp=(17, 40), over=SUITS1 + SUITS2),
     _r("overcall", "P", hcp=(0, 40)),
-    _r("advance:double", "jx", "invite", hcp=(9, 11), length=(4, 13)),
-    _r("advance:double", "3NT", "to_play", hcp=(12, 40), balanced=True),
+    _r("advance:double", "2o", "cue_bid", hcp=(12, 40)),
+    _r("advance:double", "jM", "invite", hcp=(9, 11), length=(4, 13)),
+    _r("advance:double", "3NT", "to_play", hcp=(13, 40), stopper=True),
+    _r("advance:double", "2NT", "invite", hcp=(11, 12), stopper=True),
+    _r("advance:double", "cM", "forced", hcp=(0, 8), length=(4, 13)),
+    _r("advance:double", "1NT", "natural", hcp=(7, 10), stopper=True),
+    _r("advance:double", "jx", "invite", hcp=(9, 11), length=(5, 13)),
+    _r("advance:double", "cx", "forced", length=(4, 13)),
     _r("advance:double", "cx", "forced", length=(3, 13)),
     _r("advance:double", "cx", "forced", length=(2, 13)),
+    _r("advance:two_suits", "cb", "preference", hcp=(0, 40)),
+    _r("advance:suit", "2o", "cue_bid", hcp=(10, 40), fit=3),
     _r("advance:suit", "4p", "game", hcp=(13, 40), length=(3, 13)),
     _r("advance:suit", "cp", hcp=(7, 12), length=(3, 13)),
     _r("advance:suit", "cx", hcp=(10, 40), length=(5, 13)),
     _r("advance:suit", "P", hcp=(0, 40)),
+    # responder after an overcall of partner's opening: negative doubles through 2♠
+    _r("respond:contested", "1x", "forcing", hcp=(6, 40), length=(5, 13)),
+    _r("respond:contested", "cx", "forcing", hcp=(10, 40), length=(5, 13), max_level=2),
+    _r("respond:contested", "2o", "cue_raise", hcp=(10, 40), fit=3, opened=("1H", "1S")),
+    _r("respond:contested", "2o", "cue_raise", hcp=(10, 40), fit=5, opened=("1C", "1D")),
+    _r("respond:contested", "3p", "preempt", hcp=(0, 9), length=(4, 13), opened=("1H", "1S")),
+    _r(
+        "respond:contested",
+        "X",
+        "negative",
+        hcp=(6, 40),
+        major4=True,
+        over=("1C", "1D", "1H", "1S"),
+    ),
+    _r(
+        "respond:contested",
+        "X",
+        "negative",
+        hcp=(8, 40),
+        major4=True,
+        over=("2C", "2D", "2H", "2S"),
+    ),
+    _r("respond:contested", "2p", sup=(6, 11), length=(3, 13), opened=("1H", "1S")),
+    _r("respond:contested", "2p", hcp=(6, 10), length=(5, 13), opened=("1C", "1D")),
+    _r("respond:contested", "1NT", hcp=(8, 10), stopper=True),
+    _r("respond:contested", "2NT", "invite", hcp=(11, 12), stopper=True),
+    _r("respond:contested", "3NT", hcp=(13, 15), stopper=True),
+    _r("respond:contested", "P", hcp=(0, 40)),
+    _r("rebid:negative", "cM", "natural", length=(4, 13)),
+    _r("rebid:negative", "cNT", hcp=(12, 14), stopper=True),
+    _r("rebid:negative", "ca", "rebid", length=(6, 13)),
+    _r("rebid:negative", "cx", "natural", length=(4, 13)),
+    _r("rebid:negative", "ca", "rebid", length=(5, 13)),
+    _r("rebid:negative", "cNT", hcp=(12, 40)),
     # --- slam: Blackwood --------------------------------------------------------------------
     _r("blackwood", "5C", "aces", aces=(0, 4)),
     _r("blackwood", "5D", "aces", aces=(1,)),
@@ -162,7 +309,7 @@ SYSTEM: tuple[Rule, ...] = (
     _r("later", "3NT", "game", total=(25, 40), below_game=True),
     _r("later", "5f", "game", total=(29, 40), length=(8, 13), below_game=True),
     _r("later", "X", "penalty", hcp=(12, 40), total=(23, 40), contested=True),
-    _r("later", "cf", "compete", total=(18, 40), length=(8, 13), contested=True, max_level=3),
+    _r("later", "cf", "compete", total=(18, 40), length=(8, 13), contested=True, max_level=2),
     _r("later", "cf", "invite", total=(23, 24), length=(8, 13), below_game=True, max_level=3),
     _r("later", "2NT", "invite", total=(23, 24), below_game=True),
     _r("later", "P", hcp=(0, 40)),
@@ -195,18 +342,46 @@ class HandInfo:
     lengths: Mapping[Suit, int]
     balanced: bool
     aces: int
+    stopped: frozenset[Suit] = frozenset()  # suits with A, Kx, Qxx or Jxxx
+    kings: int = 0
+    tops: Mapping[Suit, frozenset[int]] = field(default_factory=dict)  # A, K, Q held by suit
 
     @classmethod
     def of(cls, cards: Iterable[Card]) -> HandInfo:
         held = list(cards)
         lengths = {suit: sum(1 for c in held if c.suit is suit) for suit in Suit}
         shape = sorted(lengths.values())
+        stopped = frozenset(
+            suit
+            for suit in Suit
+            if any(
+                c.suit is suit and lengths[suit] >= 15 - c.rank for c in held if c.rank >= Rank.JACK
+            )
+        )
         return cls(
             hcp=hcp(held),
             lengths=lengths,
             balanced=shape[0] >= 2 and shape[1] >= 3,  # 4333, 4432, 5332
             aces=sum(1 for c in held if c.rank is Rank.ACE),
+            stopped=stopped,
+            kings=sum(1 for c in held if c.rank is Rank.KING),
+            tops={
+                suit: frozenset(c.rank for c in held if c.suit is suit and c.rank >= Rank.QUEEN)
+                for suit in Suit
+            },
         )
+
+    @property
+    def points(self) -> int:
+        """SAYC's opening count: high-card points plus a point a card over four in a suit."""
+        return self.hcp + sum(max(0, n - 4) for n in self.lengths.values())
+
+    def support(self, trump: Suit) -> int:
+        """Support points for a raise of ``trump``: shortness counts once the fit is known."""
+        count = self.lengths[trump]
+        table = (5, 3, 1) if count >= 4 else (3, 2, 1)
+        short = sum(table[n] for suit, n in self.lengths.items() if suit is not trump and n < 3)
+        return self.hcp + short
 
 
 def hcp(cards: Iterable[Card]) -> int:
@@ -226,6 +401,17 @@ class Context:
     partner: Meaning  # what partner's calls promise together
     contested: bool
     our_last: Bid | None
+    last: Bid | None = None  # the auction's last bid, anyone's
+    opp_suit: Suit | None = None  # the suit of the opponents' last suit bid
+    own_suit: Suit | None = None  # the suit of this seat's last suit bid
+    opening: str = ""  # our side's opening bid, if we opened
+
+    @property
+    def shown_suit(self) -> Suit | None:
+        """The suit partner showed longest (a transfer's, an opening's), else partner's last."""
+        if self.partner.lengths:
+            return max(self.partner.lengths, key=lambda s: (self.partner.lengths[s], s))
+        return self.partner_suit
 
 
 def read_auction(dealer: Seat, calls: Sequence[Call]) -> list[Meaning | None]:
@@ -287,7 +473,27 @@ def _context(
     contested = bool(bids) and bids[-1][0].side is not seat.side
     our_last = next((b for s, b in reversed(bids) if s.side is seat.side), None)
     situation = _situation(seat, calls, dealer, bids, own, partner_calls)
-    return Context(seat, situation, partner_suit, opponents, ours, shown, contested, our_last)
+    opp_suit = next(
+        (b.strain.suit for s, b in reversed(bids) if s.side is not seat.side and b.strain.suit),
+        None,
+    )
+    last = bids[-1][1] if bids else None
+    own_suit = next((b.strain.suit for s, b in reversed(bids) if s is seat and b.strain.suit), None)
+    opening = str(bids[0][1]) if bids and bids[0][0].side is seat.side else ""
+    return Context(
+        seat,
+        situation,
+        partner_suit,
+        opponents,
+        ours,
+        shown,
+        contested,
+        our_last,
+        last,
+        opp_suit,
+        own_suit,
+        opening,
+    )
 
 
 def _situation(
@@ -309,42 +515,46 @@ def _situation(
         dealer.after(i).side is not seat.side and c.kind is not CallKind.PASS
         for i, c in enumerate(calls)
     )
-    if last_seat is partner and str(last) == "4NT" and len(bids) > 1:
+    texts = [str(c.bid) for c in own_bids]
+    answers = [str(c.bid) if c.bid is not None else str(c) for c in partner_acts]
+    if (
+        last_seat is partner
+        and str(last) == "4NT"
+        and len(bids) > 1
+        and not (own_bids and str(own_bids[-1]) in ("1NT", "2NT") and len(own_bids) == 1)
+    ):
         return "blackwood"
     if own_bids and str(own_bids[-1]) == "4NT" and last_seat is partner and last.level == 5:
         return "asked"
-    if our_side_only and not own_bids and first_seat is partner and len(partner_acts) == 1:
-        opening = first
-        if str(opening) == "1NT":
-            return "respond:1NT"
-        if str(opening) == "2NT":
-            return "respond:2NT"
-        if str(opening) == "2C":
-            return "respond:2C"
-        if opening.level == 2:
-            return "respond:weak"
-        if opening.level == 1:
-            return "respond:1M" if opening.strain.is_major else "respond:1m"
-        return "later"
-    if our_side_only and first_seat is seat and len(own_bids) == 1 and len(partner_acts) == 1:
-        opening, answer = first, partner_acts[0].bid
-        if answer is None:
-            return "later"
-        stayman = answer.strain is Strain.CLUBS and answer.level == opening.level + 1
-        if str(opening) in ("1NT", "2NT") and stayman:
-            return "stayman"
-        if str(opening) == "2C" and str(answer) == "2D":
-            return "rebid:strong"
-        if opening.level == 1 and opening.strain is not Strain.NOTRUMP:
-            if answer.strain is opening.strain:
-                return "rebid:raised"
-            if str(answer) == "1NT":
-                return "rebid:1NT"
-            if answer.strain is not Strain.NOTRUMP:
-                return "rebid:new"
-        return "later"
+    if our_side_only and first_seat is partner and not own_bids:
+        return _response(first, partner_acts)
+    if our_side_only and first_seat is seat:
+        return _opener(texts, answers)
+    if our_side_only and first_seat is partner and len(partner_acts) >= 2:
+        return _responder(answers, texts)
     opponents_opened = first_seat.side is not seat.side
     our_bids = [b for s, b in bids if s.side is seat.side]
+    overcalls = [b for s, b in bids if s.side is not seat.side]
+    opened_suit = first.level == 1 and first.strain is not Strain.NOTRUMP
+    if (
+        not opponents_opened
+        and first_seat is partner
+        and not own_bids
+        and len(partner_acts) == 1
+        and opened_suit
+        and len(overcalls) == 1
+        and last_seat.side is not seat.side
+        and last.level <= 2
+    ):
+        return "respond:contested"
+    if (
+        not opponents_opened
+        and first_seat is seat
+        and len(own_bids) == 1
+        and len(partner_acts) == 1
+        and partner_acts[0].kind is CallKind.DOUBLE
+    ):
+        return "rebid:negative"
     if opponents_opened and not our_bids and not partner_acts:
         return "overcall" if last.level <= 2 and len(bids) <= 2 else "later"
     if opponents_opened and not own_bids and len(partner_acts) == 1:
@@ -352,7 +562,87 @@ def _situation(
         if only.kind is CallKind.DOUBLE:
             return "advance:double"
         if only.bid is not None:
+            if str(only.bid) == "2NT" or (only.bid.level == 2 and only.bid.strain is first.strain):
+                return "advance:two_suits"  # the unusual 2NT, Michaels
             return "advance:suit"
+    return "later"
+
+
+def _response(opening: Bid, partner_acts: Sequence[Call]) -> str:
+    """Responder's first call, the opponents silent."""
+    if len(partner_acts) != 1:
+        return "later"
+    text = str(opening)
+    if text in ("1NT", "2NT", "2C"):
+        return f"respond:{text}"
+    if opening.level == 2:
+        return "respond:weak"
+    if opening.level == 1:
+        return "respond:1M" if opening.strain.is_major else "respond:1m"
+    return "later"
+
+
+def _opener(own: Sequence[str], answers: Sequence[str]) -> str:
+    """Opener's later calls, the opponents silent (``own``: opener's bids, ``answers``:
+    responder's calls)."""
+    if not own or len(answers) != len(own):
+        return "later"
+    opening, answer = own[0], answers[0]
+    if len(own) == 1:
+        if opening in ("1NT", "2NT"):
+            nt = {"1NT": 2, "2NT": 3}[opening]
+            if answer == f"{nt}C":
+                return "stayman"
+            if answer in (f"{nt}D", f"{nt}H"):
+                return "transfer"
+            if answer == "2S" and opening == "1NT":
+                return "relay"
+            if answer == "4C":
+                return "gerber"
+            if answer == "4NT":
+                return "quantitative"
+            return "later"
+        if opening == "2C" and answer == "2D":
+            return "rebid:strong"
+        if opening[0] == "2" and opening != "2C" and answer == "2NT":
+            return "weak_asked"
+        if opening[0] == "1" and opening != "1NT":
+            if answer == "2NT" and opening[1] in "HS":
+                return "rebid:jacoby"
+            if answer[1:] == opening[1:]:
+                return "rebid:raised"
+            if answer == "1NT":
+                return "rebid:1NT"
+            if answer[1:] != "NT":
+                return "rebid:new"
+        return "later"
+    if len(own) == 2 and opening in ("1NT", "2NT"):
+        if answer in ("2D", "2H", "3D", "3H") and answer[0] == str(int(opening[0]) + 1):
+            return "transfer_continued"
+        if answer in ("2C", "3C") and answer[0] == str(int(opening[0]) + 1):
+            return "stayman_continued"
+    return "later"
+
+
+def _responder(answers: Sequence[str], own: Sequence[str]) -> str:
+    """Responder's second call after a 1NT or 2NT conventional start (``answers``: opener's
+    calls, ``own``: responder's)."""
+    if len(own) != 1 or len(answers) != 2:
+        return "later"
+    opening, mine = answers[0], own[0]
+    if opening == "2C" and mine == "2D":
+        return "second:2C"
+    if opening not in ("1NT", "2NT"):
+        return "later"
+    step = str(int(opening[0]) + 1)
+    if mine in (f"{step}D", f"{step}H"):
+        return "after_transfer"
+    if mine == f"{step}C":
+        return "after_stayman"
+    if mine == "2S" and opening == "1NT":
+        return "after_relay"
+    if mine == "4C":
+        return "gerber_asked"
     return "later"
 
 
@@ -372,13 +662,29 @@ def _candidates(rule: Rule, context: Context, calls: Sequence[Call], info: HandI
     elif strain_text == "f":
         fit = _fit(context, info, rule.length[0])
         strains = [] if fit is None else [Strain(int(fit))]
+    elif strain_text == "s":
+        shown = context.shown_suit
+        strains = [] if shown is None else [Strain(int(shown))]
+    elif strain_text == "o":
+        strains = [] if context.opp_suit is None else [Strain(int(context.opp_suit))]
+    elif strain_text == "a":
+        strains = [] if context.own_suit is None else [Strain(int(context.own_suit))]
+    elif strain_text == "b":  # of partner's shown suits, the one this hand likes best
+        liked = sorted(context.partner.lengths, key=lambda s: (-info.lengths[s], s))
+        strains = [Strain(int(s)) for s in liked[:1]]
     else:
         suits = [s for s in Suit if s not in context.opponents and s is not context.partner_suit]
+        if strain_text in ("x", "M"):  # a new suit: none our side has bid
+            suits = [s for s in suits if s not in context.ours]
         if strain_text == "M":
             suits = [s for s in suits if s in (Suit.HEARTS, Suit.SPADES)]
         elif strain_text == "m":
-            suits = [_better_minor(info)]
-        suits.sort(key=lambda s: (-info.lengths[s], -s))
+            # the longer minor; 3-3 clubs, 4-4 diamonds (for reading a call: either)
+            full = all(n == 13 for n in info.lengths.values())
+            suits = [Suit.CLUBS, Suit.DIAMONDS] if full else [_better_minor(info)]
+        # longest first; of equal length, five-card suits from the top, four-card suits up
+        # the line (SAYC)
+        suits.sort(key=lambda s: (-info.lengths[s], -s if info.lengths[s] >= 5 else s))
         strains = [Strain(int(s)) for s in suits]
     found = []
     last = _last_bid(calls)
@@ -405,10 +711,54 @@ def _fits(rule: Rule, info: HandInfo, context: Context, call: Call) -> bool:
     lo, hi = rule.hcp
     if not lo <= info.hcp <= hi:
         return False
+    if rule.over and (context.last is None or str(context.last) not in rule.over):
+        return False
+    if rule.opened and context.opening not in rule.opened:
+        return False
+    if rule.longest is not None and max(info.lengths.values()) > rule.longest:
+        return False
+    if rule.unbid3 is not None:
+        unbid = [s for s in Suit if s not in context.opponents]
+        if all(info.lengths[s] >= 3 for s in unbid) is not rule.unbid3:
+            return False
+    if rule.solid is not None:
+        longest = max(Suit, key=lambda s: (info.lengths[s], s))
+        if (len(info.tops.get(longest, ())) == 3) is not rule.solid:
+            return False
+    if rule.feature is not None:
+        suit = call.bid.strain.suit if call.bid is not None else None
+        has = suit is not None and any(r >= Rank.KING for r in info.tops.get(suit, ()))
+        if has is not rule.feature:
+            return False
+    if rule.pts is not None and not rule.pts[0] <= info.points <= rule.pts[1]:
+        return False
+    if rule.twenty is not None:
+        two = sorted(info.lengths.values())[-2:]
+        if (info.hcp + sum(two) >= 20 or info.points >= 13) is not rule.twenty:
+            return False
+    if rule.sup is not None:
+        trump = context.partner_suit
+        if trump is None or not rule.sup[0] <= info.support(trump) <= rule.sup[1]:
+            return False
+    if rule.fit is not None:
+        target = call.bid.strain.suit if call.bid is not None else None
+        suit = target if target is not None and rule.call[1:] in ("p", "s") else None
+        suit = suit or context.shown_suit
+        if suit is None or info.lengths[suit] < rule.fit:
+            return False
+    if rule.stopper is not None and context.opponents:
+        held = all(s in info.stopped for s in context.opponents)
+        if held is not rule.stopper:
+            return False
+    for letter in rule.shows:
+        length = info.lengths[Suit(int(Strain.parse(letter)))]
+        if not rule.length[0] <= length <= rule.length[1]:
+            return False
     if rule.balanced is not None and info.balanced is not rule.balanced:
         return False
-    if rule.major4 is not None:
-        has = max(info.lengths[Suit.HEARTS], info.lengths[Suit.SPADES]) >= 4
+    if rule.major4 is not None:  # a four-card major no one else has bid
+        free = [m for m in (Suit.HEARTS, Suit.SPADES) if m not in context.opponents]
+        has = any(info.lengths[m] >= 4 for m in free if m is not context.partner_suit)
         if has is not rule.major4:
             return False
     combined = info.hcp + context.partner.hcp[0]
@@ -435,7 +785,7 @@ def _fits(rule: Rule, info: HandInfo, context: Context, call: Call) -> bool:
     bid = call.bid
     if bid is not None and bid.level > rule.max_level:
         return False
-    if bid is not None and bid.strain.suit is not None and rule.call[1:] != "f":
+    if bid is not None and bid.strain.suit is not None and rule.call[1:] != "f" and not rule.shows:
         length = info.lengths[bid.strain.suit]
         if not rule.length[0] <= length <= rule.length[1]:
             return False
@@ -492,7 +842,11 @@ def _last_bid(calls: Sequence[Call]) -> Bid | None:
 def _rule_meaning(rule: Rule, call: Call, context: Context) -> Meaning:
     lengths: dict[Suit, int] = {}
     bid = call.bid
-    if bid is not None and bid.strain.suit is not None and rule.length[0] > 0:
+    if rule.shows:
+        for letter in rule.shows:
+            if rule.length[0] > 0:
+                lengths[Suit(int(Strain.parse(letter)))] = rule.length[0]
+    elif bid is not None and bid.strain.suit is not None and rule.length[0] > 0:
         need = rule.length[0]
         if rule.call[1:] == "f":  # a fit: what partner holds counts, as ``_fit`` counts it
             partner = context.partner.lengths.get(bid.strain.suit, 0)
@@ -502,6 +856,10 @@ def _rule_meaning(rule: Rule, call: Call, context: Context) -> Meaning:
         if need > 0:
             lengths[bid.strain.suit] = need
     hcp_range = rule.hcp
+    if rule.sup is not None:  # support points: about the high-card points of a raise
+        hcp_range = (max(hcp_range[0], rule.sup[0] - 2), min(hcp_range[1], rule.sup[1]))
+    if rule.pts is not None:
+        hcp_range = (max(hcp_range[0], rule.pts[0] - 2), min(hcp_range[1], rule.pts[1]))
     if rule.total is not None:
         hcp_range = (
             max(hcp_range[0], rule.total[0] - context.partner.hcp[0]),
@@ -513,9 +871,14 @@ def _rule_meaning(rule: Rule, call: Call, context: Context) -> Meaning:
 def _meaning(context: Context, call: Call, before: Sequence[Call]) -> Meaning | None:
     """The union of what every rule of the situation that can produce ``call`` promises."""
     found: list[Meaning] = []
+    last = None if context.last is None else str(context.last)
     for rule in SYSTEM:
         if rule.when != context.situation:
             continue
+        if (rule.over and last not in rule.over) or (
+            rule.opened and context.opening not in rule.opened
+        ):
+            continue  # what the auction, not the hand, rules out
         # Which calls could this rule make, for any hand? Try every suit for a variable.
         for candidate in _all_candidates(rule, context, before):
             if candidate == call:

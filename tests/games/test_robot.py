@@ -91,7 +91,7 @@ def call_with(text: str, auction: str = "", dealer: Seat = Seat.N) -> str:
         # competition
         ("KQJ32.32.A32.432", "1D", "1S"),  # overcall, 10 points, five spades
         ("AQ32.KJ32.2.Q432", "1D", "X"),  # takeout: short in diamonds
-        ("AK2.KQ2.J32.KJ32", "1D", "1NT"),  # 17 balanced
+        ("AK2.KQ2.K32.J432", "1D", "1NT"),  # 16 balanced, a diamond stopper
     ],
 )
 def test_the_system_calls(cards: str, auction: str, expected: str) -> None:

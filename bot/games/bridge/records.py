@@ -12,11 +12,11 @@ from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filt
 
 from bot.callback_data import BadCallbackData, Button, route
 from bot.context import BotContext
-from bot.games.bridge.buttons import DD, TRICKS
+from bot.games.bridge.buttons import DD, EXPLAIN, TRICKS
 from bot.games.bridge.dd import solve
 from bot.games.bridge.score import dd_table
 from bot.games.bridge.state import bridge_deal, bridge_rubber
-from bot.games.bridge.table import tricks_popup
+from bot.games.bridge.table import explain_popup, tricks_popup
 from bot.games.records import RecordsCommand
 from bot.handlers.common import (
     look_back,
@@ -93,9 +93,19 @@ tricks_button = look_back(
 )
 
 
+# What each call of the auction shows by the robots' system, in a popup: from the table message
+# in the group, and from a seated player's own screen.
+explain_button = look_back(
+    "bridge",
+    lambda snap, state, t, page: explain_popup(bridge_deal(state).view(None), t, page),
+    seated_too=True,
+)
+
+
 def handlers() -> list[BaseHandler[Update, BotContext, None]]:
     return [
         CommandHandler("pbn", PBN_COMMAND, filters=filters.ChatType.GROUPS),
         CallbackQueryHandler(tricks_button, pattern=route(TRICKS)),
+        CallbackQueryHandler(explain_button, pattern=route(EXPLAIN)),
         CallbackQueryHandler(dd_button, pattern=route(DD)),
     ]

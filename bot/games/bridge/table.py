@@ -10,7 +10,7 @@ import functools
 from html import escape
 
 from bot.callback_data import Act, Button, action_data
-from bot.games.bridge.buttons import CLAIM_MENU, TRICKS
+from bot.games.bridge.buttons import CLAIM_MENU, EXPLAIN, TRICKS
 from bot.games.bridge.cards import (
     SUIT_SYMBOL,
     call_text,
@@ -29,7 +29,7 @@ from bot.views.amounts import money
 from bot.views.fair import commitment_lines, seating_commitment
 from bot.views.misc import popup_page, seating_keys, undo_key
 from bot.views.text import PHONE, cells, fit, user_text
-from games.bridge.bidding import read_auction
+from games.bridge.bidding import Meaning, read_auction
 from games.bridge.calls import Call, CallKind
 from games.bridge.cards import Card, Deal, Seat, Side, Suit, sort_hand
 from games.bridge.deal import Phase, SeatView
@@ -80,6 +80,30 @@ def auction_grid(view: SeatView, language: str, vul: tuple[bool, bool] = (False,
     return "\n".join(rows)
 
 
+def meaning_text(meaning: Meaning, call: Call, t: Translator) -> str:
+    """What a call shows by the system, in the players' words: its convention, its points,
+    the suits it promises (three or more: "2+" says nothing useful), its shape, its aces. Only
+    what the system says, never a card."""
+    parts = []
+    if meaning.tag == "transfer" and meaning.lengths:
+        suit = max(meaning.lengths, key=lambda s: meaning.lengths[s])
+        parts.append(t("robot.tag.transfer", suit=t(f"suit.accusative.{suit.name[0]}")))
+    elif meaning.tag != "natural":
+        parts.append(t(f"robot.tag.{meaning.tag}"))
+    low, high = meaning.hcp
+    if (low, high) != (0, 40):
+        points = f"{low}+" if high >= 37 else f"{low}–{high}"
+        parts.append(t("robot.points", points=points))
+    for suit, count in sorted(meaning.lengths.items(), reverse=True):
+        if count >= 3:
+            parts.append(f"{count}+{SUIT_SYMBOL[suit]}")
+    if meaning.balanced:
+        parts.append(t("robot.balanced"))
+    if meaning.aces:
+        parts.append(t("robot.aces", aces="/".join(map(str, meaning.aces))))
+    return ", ".join(parts)
+
+
 def robot_notes(snap: Snapshot, view: SeatView, t: Translator) -> list[str]:
     """What each robot's call promised, by the robots' system (``games.bridge.bidding``): the
     people at the table and in the group read a robot's calls as the robot meant them."""
@@ -95,23 +119,29 @@ def robot_notes(snap: Snapshot, view: SeatView, t: Translator) -> list[str]:
         call = view.calls[i]
         if call.kind is CallKind.PASS and meaning.tag == "natural":
             continue  # a plain pass: its points say only "not enough to bid"
-        parts = [t(f"robot.tag.{meaning.tag}")] if meaning.tag != "natural" else []
-        low, high = meaning.hcp
-        if (low, high) != (0, 40):
-            points = f"{low}+" if high >= 37 else f"{low}–{high}"
-            parts.append(t("robot.points", points=points))
-        for suit, count in sorted(meaning.lengths.items(), reverse=True):
-            if count >= 2:  # "1+" of a suit says nothing
-                parts.append(f"{count}+{SUIT_SYMBOL[suit]}")
-        if meaning.balanced:
-            parts.append(t("robot.balanced"))
-        if meaning.aces:
-            parts.append(t("robot.aces", aces="/".join(map(str, meaning.aces))))
-        if not parts:
+        text = meaning_text(meaning, call, t)
+        if not text:
             continue
         # "З · 1♠": a seat letter never beside a number (З reads as 3)
-        notes.append(f"🤖 {seat_text(seat, lang)} · {call_text(call, lang)}: {', '.join(parts)}")
+        notes.append(f"🤖 {seat_text(seat, lang)} · {call_text(call, lang)}: {text}")
     return notes
+
+
+def explain_popup(view: SeatView, t: Translator, page: int = 0) -> str:
+    """Every call of the auction and what it shows by the system the robots play (SAYC), as
+    BBO's explain: people's calls read by the same rules; newest first, a popup a page."""
+    lang = t.language
+    meanings = read_auction(view.dealer, view.calls)
+    lines = []
+    for i, (call, meaning) in enumerate(zip(view.calls, meanings, strict=True)):
+        seat = view.dealer.after(i)
+        text = "" if meaning is None else meaning_text(meaning, call, t)
+        if not text:
+            text = t("explain.pass") if call.kind is CallKind.PASS else t("explain.natural")
+        lines.append(f"{seat_text(seat, lang)} · {call_text(call, lang)}: {text}")
+    if not lines:
+        return t("explain.none")
+    return popup_page(t("explain.title"), lines[::-1], page, t("explain.more"))
 
 
 def robot_signals(snap: Snapshot, view: SeatView, t: Translator) -> list[str]:
@@ -302,7 +332,13 @@ def render_table(
         row.append(Key(t("button.my_hand"), url=f"https://t.me/{bot_username}?start=hand"))
     if any(trick.is_complete for trick in view.tricks):  # look back at the tricks played
         row.append(Key(t("button.tricks"), Button(snap.table_id, deal_no, TRICKS).encode()))
+    if view.calls:  # what each call of the auction shows by the system
+        row.append(explain_key(snap.table_id, deal_no, t))
     return Rendered("\n".join([*lines, *fair]), (tuple(row),) if row else ())
+
+
+def explain_key(table_id: int, deal_no: int, t: Translator) -> Key:
+    return Key(t("button.explain"), Button(table_id, deal_no, EXPLAIN).encode())
 
 
 def tricks_popup(view: SeatView, t: Translator, page: int = 0) -> str:
@@ -405,6 +441,8 @@ def render_private(
     elif view.legal_calls:
         lines.append(f"<b>{t('private.your_call')}</b>")
         keys = bidding_box(snap.table_id, deal_no, at, view.legal_calls, lang)
+        if view.calls:  # before calling: what the calls so far show
+            keys = (*keys, (explain_key(snap.table_id, deal_no, t),))
     elif view.claim is not None:
         lines.extend(_claim_lines(snap, view, t))
         claim = view.claim
