@@ -4,6 +4,7 @@ only over whole random deals, no use of hidden cards, and claims checked double-
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -471,3 +472,29 @@ def _play_until(deal: Deal, robot: Robot, cards: int) -> DealState:
             break
         state = state.apply(robot.act(state.view(actor)))
     return state
+
+
+def test_the_system_reads_people_s_conventional_calls_and_a_one_club_opening() -> None:
+    """The table that makes the robots' calls reads anyone's (SAYC): a 1♣ opening means
+    something (it read as nothing once, so what followed was misread), a 2♦ over 1NT is a
+    transfer to hearts, a 4♣ over 1NT asks aces, a double of an overcall is negative."""
+
+    def read(auction: str, dealer: Seat = Seat.N) -> list[Any]:
+        return read_auction(dealer, tuple(Call.parse(c) for c in auction.split()))
+
+    club = read("1C")[0]
+    assert club is not None and club.hcp[0] >= 10 and club.tag == "natural"
+    transfer = read("1NT P 2D")[2]
+    assert transfer is not None and transfer.tag == "transfer"
+    assert transfer.lengths == {Suit.HEARTS: 5}
+    assert read("1NT P 2H")[2].lengths == {Suit.SPADES: 5}  # type: ignore[union-attr]
+    gerber = read("1NT P 4C")[2]
+    assert gerber is not None and gerber.tag == "gerber"
+    negative = read("1C 1S X")[2]
+    assert negative is not None and negative.tag == "negative" and negative.hcp[0] >= 6
+    penalty = read("1NT X")[1]
+    assert penalty is not None and penalty.tag == "penalty"  # not "takeout" over 1NT
+    michaels = read("1D 2D")[1]
+    assert michaels is not None and michaels.lengths == {Suit.HEARTS: 5, Suit.SPADES: 5}
+    # and what follows reads on: 1♣ – 1♠ – X – P, the opener with four hearts bids them
+    assert call_with("A2.KJ32.Q32.KJ32", "1C 1S X P") == "2H"
