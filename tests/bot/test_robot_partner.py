@@ -17,7 +17,16 @@ from games.bridge.cards import FULL_DECK, Card, Seat, Suit
 from games.bridge.robot import move
 from storage.sqlite import SqliteStorage
 from tests.bot.driver import Driver
-from tests.bot.harness import PLAYERS, Harness, action_of, cards_in, data_of, seat_four
+from tests.bot.harness import (
+    GROUP,
+    PLAYERS,
+    Harness,
+    action_of,
+    cards_in,
+    data_of,
+    seat_four,
+    sit,
+)
 from tests.fakeapi import Sent, User
 from tests.games.test_robot import hand
 
@@ -200,3 +209,21 @@ async def test_the_explain_button_shows_every_call_by_the_system_and_no_card(h: 
     stranger = User(199, "Eve", "en", "eve")
     answer = await h.press(stranger, Sent(stranger.id, 1, "x", None), explain)
     assert "What the calls show" not in answer.get("text", "")
+
+
+async def test_the_system_card_and_its_line_on_a_robots_table(h: Harness) -> None:
+    await h.say(PLAYERS[0], PLAYERS[0].id, "/start")
+    await h.say(PLAYERS[0], GROUP, "/system")
+    card = h.api.chat_messages(GROUP)[-1].text
+    assert "SAYC" in card and "Стейман" in card and "Якоби" in card and "Гербер" in card
+    await h.say(PLAYERS[1], PLAYERS[1].id, "/system")  # in English, for who asked
+    assert "Jacoby transfers" in h.api.chat_messages(PLAYERS[1].id)[-1].text
+    await h.say(PLAYERS[0], GROUP, "/bridge")
+    await sit(h, PLAYERS[0], Seat.S)
+    table = h.table_message()
+    robot = next(
+        b["callback_data"] for b in table.buttons() if b["callback_data"].endswith(":rb:W")
+    )
+    await h.press(PLAYERS[0], table, robot)
+    await h.settle()
+    assert "Роботы торгуются по SAYC: /system" in h.table_message().text

@@ -25,7 +25,7 @@ BRIDGE = Plugin(
     handlers=_handlers,
     buttons=OWN_BUTTONS,
     table_buttons=TABLE_BUTTONS,
-    menu=("keep", "pbn"),
+    menu=("keep", "pbn", "system"),
     keeper=KEEPER,
     robot=move,
     # /settings формат чикаго: the match's form (a rubber, or a Chicago of four deals)

@@ -21,9 +21,11 @@ from bot.games.records import RecordsCommand
 from bot.handlers.common import (
     look_back,
     refusal_text,
+    thread_of,
     user_translator,
 )
 from bot.tables import PlayedDeal, Refusal
+from bot.views import Rendered
 from games.bridge.cards import Seat, Side
 from games.bridge.records import Record, to_pbn
 
@@ -102,9 +104,18 @@ explain_button = look_back(
 )
 
 
+async def system_command(update: Update, context: BotContext) -> None:
+    """/system: the short card of what the robots bid and how they defend (SAYC)."""
+    chat = update.effective_chat
+    assert chat is not None
+    t = user_translator(update.effective_user, context.config.language)
+    context.outbox.post(chat.id, thread_of(update), Rendered(t("system.card")))
+
+
 def handlers() -> list[BaseHandler[Update, BotContext, None]]:
     return [
         CommandHandler("pbn", PBN_COMMAND, filters=filters.ChatType.GROUPS),
+        CommandHandler("system", system_command),
         CallbackQueryHandler(tricks_button, pattern=route(TRICKS)),
         CallbackQueryHandler(explain_button, pattern=route(EXPLAIN)),
         CallbackQueryHandler(dd_button, pattern=route(DD)),

@@ -369,6 +369,7 @@ def render_seating(snap: Snapshot, t: Translator) -> Rendered:
         lines.append(t("table.sit_hint") if free else t("table.full"))
     if robots:
         lines.append(t("robot.practice"))
+        lines.append(t("robot.system"))
     lines.extend(seating_commitment(snap, t))
     keys = seating_keys(
         snap,
