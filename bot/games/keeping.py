@@ -546,49 +546,41 @@ class KeeperHandlers(abc.ABC, Generic[SheetT, EntryT]):
         try:
             players, options = await self.players(words, picked, context, record.id)
         except Ambiguous as asked:
-            self._ask(context, record, thread, words, picked, user_id, asked)
+            question = Pending(
+                record.id,
+                record.tg_chat_id,
+                thread,
+                user_id,
+                words,
+                dict(picked),
+                asked.word,
+                asked.candidates,
+            )
+            self._ask(context, question, record.language)
             return
         settings = await keeper.table_settings(record, thread)
         if options:
             settings = dataclasses.replace(settings, options={**settings.options, **options})
         self.show(context, await keeper.start(record, thread, players, settings))
 
-    def _ask(
-        self,
-        context: BotContext,
-        record: Chat,
-        thread: int | None,
-        words: list[str],
-        picked: Mapping[str, Any],
-        user_id: int,
-        asked: Ambiguous,
-    ) -> None:
+    def _ask(self, context: BotContext, question: Pending, language: str) -> None:
         """Who did the typist mean? One button per person the name fits, and one for a new
         guest of that name. The command waits in memory for the answer."""
         pending: dict[int, Pending] = context.bot_data.setdefault("keeper.pending", {})
         while len(pending) >= PENDING_KEPT:
             del pending[next(iter(pending))]
         token = context.bot_data["keeper.asked"] = context.bot_data.get("keeper.asked", 0) + 1
-        pending[token] = Pending(
-            record.id,
-            record.tg_chat_id,
-            thread,
-            user_id,
-            words,
-            dict(picked),
-            asked.word,
-            asked.candidates,
-        )
-        t = translator(record.language)
+        pending[token] = question
+        t = translator(language)
 
         def key(label: str, choice: str) -> Key:
             return Key(label, Button(0, 0, self.who_button, f"{token}.{choice}").encode())
 
-        labels = _labels(asked.candidates, t("ledger.guest"))
-        keys = [(key(plain_text(labels[p.id]), str(p.id)),) for p in asked.candidates]
-        keys.append((key(t("keeper.who_guest", name=plain_text(asked.word)), GUEST),))
-        text = t("keeper.who", name=user_text(asked.word))
-        context.outbox.post(record.tg_chat_id, thread, Rendered(text, tuple(keys)))
+        labels = _labels(question.candidates, t("ledger.guest"))
+        keys = [(key(plain_text(labels[p.id]), str(p.id)),) for p in question.candidates]
+        keys.append((key(t("keeper.who_guest", name=plain_text(question.word)), GUEST),))
+        text = t("keeper.who", name=user_text(question.word))
+        context.outbox.post(question.tg_chat_id, question.thread, Rendered(text, tuple(keys)))
 
     async def who(self, update: Update, context: BotContext) -> None:
         """The answer to ``_ask``: the command is opened again with the name settled."""

@@ -9,7 +9,7 @@ from pathlib import Path
 from bot.i18n import Translator
 from bot.ledger import LedgerService
 from bot.tables import TableService
-from storage.interface import Storage
+from storage.interface import Player, Storage
 from storage.sqlite import SqliteStorage
 from tests.bot.harness import GROUP, PLAYERS, Harness, seat_four
 from tests.bot.test_preferans_table import sit_all
@@ -113,13 +113,7 @@ async def test_a_name_two_people_answer_to_is_asked_about_with_buttons(
         await h.settle()
         assert (await h.press(borya, question, meant)).get("text")  # answered already
         assert any("«Аня» — это Аня Сидорова." in m.text for m in h.api.chat_messages(GROUP))
-        assert h.app is not None
-        storage: Storage = h.app.bot_data["storage"]
-        chat = await storage.chat_by_tg(GROUP)
-        assert chat is not None
-        sheet = await storage.table_in(chat.id, None, True)
-        assert sheet is not None
-        first = await storage.get_player(sheet.seats[0])
+        first = await seated_on_sheet(h, 0)
         assert first.tg_user_id == sidorova.id  # the person meant, not a guest
         # A guest of that name, when the typist says so.
         await h.say(borya, GROUP, "/prefkeep конец")
@@ -128,9 +122,7 @@ async def test_a_name_two_people_answer_to_is_asked_about_with_buttons(
         guest = next(b["callback_data"] for b in question.buttons() if "гость" in b["text"])
         assert not (await h.press(borya, question, guest)).get("text")
         await h.settle()
-        sheet = await storage.table_in(chat.id, None, True)
-        assert sheet is not None
-        second = await storage.get_player(sheet.seats[1])
+        second = await seated_on_sheet(h, 1)
         assert second.tg_user_id is None and second.name == "Аня"
     finally:
         await h.stop()
@@ -155,13 +147,18 @@ async def test_people_at_a_table_in_a_forum_topic_are_the_groups_people_too(
         assert not (await h.press(anya, seating, sit)).get("text")
         await h.say(borya, GROUP, "/prefkeep Аня Боря Вика")  # in the group's main chat
         await h.settle()
-        assert h.app is not None
-        storage: Storage = h.app.bot_data["storage"]
-        chat = await storage.chat_by_tg(GROUP)
-        assert chat is not None
-        sheet = await storage.table_in(chat.id, None, True)
-        assert sheet is not None
-        first = await storage.get_player(sheet.seats[0])
+        first = await seated_on_sheet(h, 0)
         assert first.tg_user_id == anya.id  # the person at the topic's table, not a guest
     finally:
         await h.stop()
+
+
+async def seated_on_sheet(h: Harness, seat: int) -> Player:
+    """Who sits at ``seat`` of the group's open sheet."""
+    assert h.app is not None
+    storage: Storage = h.app.bot_data["storage"]
+    chat = await storage.chat_by_tg(GROUP)
+    assert chat is not None
+    sheet = await storage.table_in(chat.id, None, True)
+    assert sheet is not None
+    return await storage.get_player(sheet.seats[seat])
