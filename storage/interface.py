@@ -78,21 +78,19 @@ UNITS = (POINTS, WHISTS, CENTS)
 """What a ledger row counts: bridge points, Preferans whists, or money (hundredths of the
 group's currency: payments made on a plan that priced several games together)."""
 PRACTICE = "practice"
-PRACTICE_WHISTS = "practice_whists"
-PRACTICE_UNITS = {POINTS: PRACTICE, WHISTS: PRACTICE_WHISTS}
-LEDGER_UNITS = (*UNITS, *PRACTICE_UNITS.values())
-"""Practice: a match a robot sat in, in its game's unit (bridge points as ``practice``, as it
-always was; Preferans whists as ``practice_whists``: the two are never added together). Kept
-for the players' statistics, never money: no account, settle plan or payment counts them."""
-
-
-def practice_unit(unit: str) -> str:
-    """The practice unit of a game whose matches settle in ``unit``."""
-    return PRACTICE_UNITS.get(unit, PRACTICE)
+"""Practice: a match a robot sat in, in its game's practice unit (``Game.practice_unit``:
+bridge's points as ``practice``, as it always was; any other game's ``practice_<unit>``, so two
+games' practice is never added together). Kept for the players' statistics, never money: no
+account, settle plan or payment counts them. Storage knows only the prefix, no game's unit."""
 
 
 def is_practice(unit: str) -> bool:
-    return unit in PRACTICE_UNITS.values()
+    """A practice unit: ``practice``, or ``practice_`` and a game's unit.
+
+    >>> is_practice("practice"), is_practice("practice_whists"), is_practice("whists")
+    (True, True, False)
+    """
+    return unit == PRACTICE or unit.startswith(PRACTICE + "_")
 
 
 class Rounding(StrEnum):

@@ -27,7 +27,6 @@ from storage.interface import (
     ConflictError,
     TableStatus,
     is_practice,
-    practice_unit,
 )
 
 log = logging.getLogger(__name__)
@@ -131,7 +130,7 @@ class MatchLife(TableBase):
         entries = {players[seat]: _whole(amounts[seat]) for seat in sorted(players)}
         summary = match.summary()
         robots = await self._with_robots(live)
-        unit = practice_unit(live.game.unit) if robots else live.game.unit
+        unit = live.game.practice_unit if robots else live.game.unit
         # ConflictError: written before a restart; the ledger already holds it.
         with contextlib.suppress(ConflictError):
             await self.storage.finish_match(

@@ -13,9 +13,9 @@ from typing import Any
 
 from games.core.fair import commitment
 from games.core.protocols import Game, Match, State
+from games.core.registry import games as registered_games
 from storage.interface import (
     PRACTICE,
-    PRACTICE_UNITS,
     Chat,
     Player,
     Storage,
@@ -412,7 +412,7 @@ async def people_practice(storage: Storage, chat_id: int, unit: str = PRACTICE) 
 async def people_practices(storage: Storage, chat_id: int) -> dict[str, dict[int, int]]:
     """Every game's practice in the group, by practice unit (those with any)."""
     found = {}
-    for unit in PRACTICE_UNITS.values():
+    for unit in sorted({game.practice_unit for game in registered_games()}):
         practice = await people_practice(storage, chat_id, unit)
         if practice:
             found[unit] = practice

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.i18n import Translator
+from bot.i18n import Translator, has
 from bot.views.text import user_text
-from storage.interface import CENTS, POINTS, ChatSettings
+from storage.interface import CENTS, POINTS, PRACTICE, ChatSettings, is_practice
 
 THIN = "\u202f"  # a narrow no-break space between thousands: 12 300
 MINUS = "−"
@@ -95,8 +95,12 @@ def holding(
 def _count(shown: str, value: int, unit: str, t: Translator) -> str:
     """A number already written out (``shown``), with its unit's name (``amount.<unit>`` in
     the catalogue, the game's word) in the form the number takes: ``+12 вистов``, ``1 whist``,
-    ``1 200 pts``."""
-    return t(f"amount.{unit}", count=abs(value), amount=shown)
+    ``1 200 pts``. A game's practice unit without a word of its own (``practice_<unit>``)
+    takes its unit's."""
+    key = f"amount.{unit}"
+    if is_practice(unit) and not has(t.language, key):
+        key = f"amount.{unit.removeprefix(PRACTICE + '_')}"
+    return t(key, count=abs(value), amount=shown)
 
 
 def by_player(accounts: Mapping[str, Mapping[int, int]]) -> dict[int, dict[str, int]]:

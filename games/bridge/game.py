@@ -280,6 +280,11 @@ class Bridge(GameBase):
     codec = CODEC
 
     @property
+    def practice_unit(self) -> str:
+        """Bridge's practice was written as ``practice`` before any other game had one."""
+        return "practice"
+
+    @property
     def seats(self) -> Sequence[int]:
         return tuple(int(s) for s in Seat)
 

@@ -22,6 +22,12 @@ class GameBase:
     codec: Codec[Any]
 
     @property
+    def practice_unit(self) -> str:
+        """What a match a robot sat in is written in: ``practice_<unit>``, never money and
+        never another game's practice."""
+        return f"practice_{self.unit}"
+
+    @property
     def seats(self) -> Sequence[int]:
         raise NotImplementedError
 

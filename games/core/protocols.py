@@ -83,6 +83,11 @@ class Game(Protocol):
     unit: str  # what its matches settle in for the ledger: "points" (bridge), "whists"
 
     @property
+    def practice_unit(self) -> str:
+        """What its matches with a robot are written in (``practice_<unit>``; bridge's is
+        ``practice``, as it always was)."""
+
+    @property
     def codec(self) -> Codec[Any]:
         """The game's one vocabulary for actions (buttons, logs, typed moves)."""
 

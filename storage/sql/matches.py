@@ -10,7 +10,6 @@ from typing import Any
 from storage.interface import (
     POINTS,
     PRACTICE,
-    PRACTICE_WHISTS,
     UNIT,
     ConflictError,
     LedgerRow,
@@ -198,9 +197,9 @@ class LedgerRepository(SqlStore):
     async def accounts(self, chat_id: int) -> dict[str, dict[int, int]]:
         rows = await self._all(
             "SELECT unit, player_id, CAST(sum(points) AS BIGINT) AS total FROM ledger "
-            "WHERE chat_id = ? AND unit NOT IN (?, ?) GROUP BY unit, player_id "
+            "WHERE chat_id = ? AND substr(unit, 1, ?) != ? GROUP BY unit, player_id "
             "ORDER BY unit, player_id",
-            (chat_id, PRACTICE, PRACTICE_WHISTS),
+            (chat_id, len(PRACTICE), PRACTICE),  # every game's practice (``is_practice``)
         )
         found: dict[str, dict[int, int]] = {}
         for r in rows:

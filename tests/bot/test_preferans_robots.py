@@ -15,9 +15,9 @@ from bot.i18n import Translator
 from bot.tables import TableService
 from games.core.registry import find_game
 from games.preferans.deal import DealState
+from games.preferans.game import PREFERANS
 from games.preferans.records import from_text
 from storage.events import replay
-from storage.interface import PRACTICE_WHISTS
 from tests.bot.harness import GROUP, Harness
 from tests.bot.test_preferans_table import _choose, _offer
 from tests.fakeapi import User
@@ -108,5 +108,5 @@ async def test_two_robots_and_a_person_play_preferans_as_practice(h: Harness) ->
     assert "Робот" not in ledger.split("Тренировка с роботами")[1]
     assert "amount." not in ledger
     rows = await storage.ledger((await storage.chat_by_tg(GROUP)).id)
-    assert rows and {r.unit for r in rows} == {PRACTICE_WHISTS}
+    assert rows and {r.unit for r in rows} == {PREFERANS.practice_unit} == {"practice_whists"}
     assert sum(r.points for r in rows) == 0

@@ -61,3 +61,13 @@ def test_a_new_game_plugs_in_with_one_registration() -> None:
     assert isinstance(final, ToyState) and sum(final.taken) == 4
     with pytest.raises(ValueError):
         register(Toy())  # one name, one game
+
+
+def test_each_game_writes_its_robot_practice_in_its_own_unit() -> None:
+    """A match a robot sat in goes to the game's own practice unit (``practice_<unit>``), so a
+    new game's practice is never written in bridge's; bridge keeps ``practice``, as always."""
+    from tests.toy.game import TOY
+
+    assert find_game("bridge").practice_unit == "practice"
+    assert find_game("preferans").practice_unit == "practice_whists"
+    assert TOY.practice_unit == "practice_pips"

@@ -213,6 +213,11 @@ async def test_ledger_rows_say_their_unit_and_balances_keep_units_apart(
     assert await store.balances(chat.id, "toy_pips") == whists
     group = group.priced("toy_pips", 7)
     assert (await store.update_chat_settings(chat.id, group)).settings.price("toy_pips") == 7
+    # Its practice (a match a robot sat in) too: in its own practice unit, never an account.
+    match = await store.start_match(table.id, seats)
+    await store.finish_match(match.id, {}, whists, seats, unit="practice_toy_pips")
+    assert await store.balances(chat.id, "practice_toy_pips") == whists
+    assert "practice_toy_pips" not in await store.accounts(chat.id)
 
 
 async def test_a_group_keeps_its_first_language_until_it_is_changed(store: SqlStore) -> None:

@@ -17,8 +17,9 @@ from games.preferans.bids import Bid
 from games.preferans.cards import Card, Rank, Suit
 from games.preferans.conditions import Conditions
 from games.preferans.deal import Kind, Phase, Result, SeatView, Trick
+from games.preferans.game import PREFERANS
 from games.preferans.pulka import Pulka
-from storage.interface import PRACTICE_WHISTS, WHISTS, ChatSettings
+from storage.interface import ChatSettings
 
 SUIT_SYMBOL = {Suit.SPADES: "♠", Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥"}
 _RANK_KEYS = {Rank.ACE: "A", Rank.KING: "K", Rank.QUEEN: "Q", Rank.JACK: "J"}
@@ -305,7 +306,7 @@ def settlement_lines(
     title = t("pref.over")
     if unfinished:
         title += " " + t("pref.unfinished")
-    unit = PRACTICE_WHISTS if practice else WHISTS
+    unit = PREFERANS.practice_unit if practice else PREFERANS.unit
     shown = [
         f"  {user_text(names.get(pid, '?'))}: {amount(whists, group, t, True, unit)}"
         for pid, whists in sorted(entries.items(), key=lambda kv: -kv[1])
