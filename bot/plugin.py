@@ -231,7 +231,8 @@ class Plugins:
         self._by_game: dict[str, Plugin] = {}
         owners = dict.fromkeys(SHARED_KINDS, "the tables")
         commands: dict[str, str] = {}
-        words: dict[str, str] = {}  # a word typed after /settings
+        words: dict[str, str] = {}  # a price word typed after /settings, and its game
+        settings: dict[str, set[str]] = {}  # each game's own setting words
         for plugin in plugins:
             if plugin.game in self._by_game:
                 raise ValueError(f"two plug-ins for the game {plugin.game!r}")
@@ -241,15 +242,21 @@ class Plugins:
                     owner = owners[kind]
                     raise ValueError(f"button kind {kind!r} of {plugin.game!r}: {owner} has it")
                 owners[kind] = plugin.game
-            for word in (*plugin.setting_words, *(plugin.price.words if plugin.price else ())):
-                if words.get(word, plugin.game) != plugin.game:
+            # A price word is typed at any table (the group's money): one game's alone. A
+            # setting word is read at its own game's tables only: two games may share one.
+            for word in plugin.price.words if plugin.price else ():
+                if word in words:
                     raise ValueError(f"/settings {word} of {plugin.game!r}: {words[word]} has it")
                 words[word] = plugin.game
+            settings[plugin.game] = set(plugin.setting_words)
             for command in (*plugin.ui.commands, *plugin.menu):
                 if command in commands:
                     owner = commands[command]
                     raise ValueError(f"command /{command} of {plugin.game!r}: {owner} has it")
                 commands[command] = plugin.game
+        for game, own in settings.items():  # a price word is read first: it would shadow it
+            for word in sorted(own & set(words)):
+                raise ValueError(f"/settings {word} of {game!r}: {words[word]}'s price has it")
 
     def __iter__(self) -> Iterator[Plugin]:
         return iter(self._by_game.values())

@@ -73,9 +73,9 @@ async def settings_command(update: Update, context: BotContext) -> None:
         if refusal is None and not await _may_change(
             context, snap, user.id, player.id, money=word not in plugin.setting_words
         ):
-            refusal = "refusal.not_allowed"
+            refusal = Refusal("not_allowed")
         if refusal is not None:
-            context.outbox.post(chat.id, thread, Rendered(t(refusal)))
+            context.outbox.post(chat.id, thread, refusal_message(refusal, t))
             return
         if isinstance(changed, ChatSettings):
             change = await context.service.update_chat_settings(snap.chat.id, changed, table_id)
@@ -114,9 +114,9 @@ async def _group_settings(update: Update, context: BotContext) -> None:
     if price is not None:
         refusal, changed = _typed_price(price, " ".join(args[1:]), record.settings)
         if refusal is None and not await is_admin(context, chat.id, user.id):
-            refusal = "refusal.group_admins"
+            refusal = Refusal("group_admins")
         if refusal is not None:
-            context.outbox.post(chat.id, thread, Rendered(t(refusal)))
+            context.outbox.post(chat.id, thread, refusal_message(refusal, t))
             return
         record = await context.service.update_group(record.id, settings=changed)
     prices = context.plugins.prices()
@@ -126,30 +126,31 @@ async def _group_settings(update: Update, context: BotContext) -> None:
 
 def _typed_price(
     price: Price, text: str, group: ChatSettings
-) -> tuple[str | None, ChatSettings | None]:
+) -> tuple[Refusal | None, ChatSettings | None]:
     """``/settings stake 10 RUB`` (money per 100 points), ``/settings вист 0.5``: the group's
     settings with the unit priced (hundredths of the currency per unit, a whole number of
-    them), or the catalogue key of the refusal."""
+    them), or the refusal."""
     match = PRICE.match(text)
     if match is None:
-        return f"refusal.bad_price.{price.unit}", None
+        return Refusal(f"bad_price.{price.unit}"), None
     whole, part, currency = match.groups()
     cents = int(whole) * 100 + int((part or "0").ljust(2, "0"))
     if cents % price.per:
-        return f"refusal.bad_price.{price.unit}", None
+        return Refusal(f"bad_price.{price.unit}"), None
     priced = group.priced(price.unit, cents // price.per)
     return None, dataclasses.replace(priced, currency=currency or group.currency)
 
 
 def _typed_option(
     word: str, text: str, snap: Snapshot, plugin: Plugin
-) -> tuple[str | None, TableSettings | None]:
+) -> tuple[Refusal | None, TableSettings | None]:
     """A word of the table's game (``/settings target 25``): the table's settings after it,
-    or the catalogue key of the refusal (``refusal.bad_<option>``)."""
+    or the refusal, in the game's own words (``refusal.<game>.bad_<option>``) where it has
+    them, else the shared ones (``refusal.bad_<option>``)."""
     key = plugin.setting_words[word]
     options = plugin.ui.option_changed(snap.settings.options, f"{key}={text}")
     if options is None:
-        return f"refusal.bad_{key}", None
+        return Refusal(f"bad_{key}", game=plugin.game), None
     return None, dataclasses.replace(snap.settings, options=options)
 
 

@@ -68,11 +68,13 @@ def test_a_claim_on_what_another_has_is_refused() -> None:
         dataclasses.replace(toy, buttons=frozenset({"a"})),  # the tables' own action button
         dataclasses.replace(toy, table_buttons=frozenset({"pk"})),
         dataclasses.replace(toy, menu=("keep",)),
-        dataclasses.replace(toy, setting_words={"пуля": "goal"}),
+        dataclasses.replace(toy, setting_words={"вист": "goal"}),  # Preferans's price word
         dataclasses.replace(toy, price=Price("pips", ("stake",))),
     ):
         with pytest.raises(ValueError, match="has it"):
             Plugins((*PLUGINS, clash))
+    # A setting word is read at its own game's tables only: two games may share one.
+    Plugins((*PLUGINS, dataclasses.replace(toy, setting_words={"пуля": "goal"})))
 
 
 def test_the_menu_is_made_of_the_games_commands() -> None:

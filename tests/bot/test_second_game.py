@@ -79,6 +79,9 @@ async def test_the_toy_game_is_played_through_the_bot(api: FakeBotApi, tmp_path:
         # A typed setting of its own (refused in its words when wrong), and its unit priced.
         await h.say(ANN, GROUP, "/settings goal 12")
         assert _last(h) == "Напишите так: /settings цель 4 (от 1 до 9)."
+        # A word two games share (Preferans's pool) is read, and refused, as this game's own.
+        await h.say(ANN, GROUP, "/settings пуля 12")
+        assert _last(h) == "Напишите так: /settings цель 4 (от 1 до 9)."
         await h.say(ANN, GROUP, "/settings goal 2")
         assert "Цель: перевес в 2" in _last(h)
         await h.say(ANN, GROUP, "/settings pip 2 RUB")

@@ -190,6 +190,6 @@ TOY_PLUGIN = Plugin(
     handlers=_handlers,
     buttons=frozenset({PEEK}),
     menu=("toyscore",),
-    setting_words={"goal": "goal", "цель": "goal"},
+    setting_words={"goal": "goal", "цель": "goal", "пуля": "goal"},  # "пуля": Preferans's too
     price=Price("pips", ("pip", "пип")),
 )

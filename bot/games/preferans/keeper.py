@@ -53,7 +53,7 @@ def _split_options(
             try:
                 switches[name] = normal(name, value)
             except RuleError:
-                raise Refusal(f"bad_{name}") from None
+                raise Refusal(f"bad_{name}", game="preferans") from None
             continue
         try:
             options["variant"] = Variant.parse(word).value
@@ -63,7 +63,7 @@ def _split_options(
         names.append(word)
     variant = str(options.get("variant", "sochi"))
     if "progression" in switches and "progression" not in preset(variant):
-        raise Refusal("bad_progression")
+        raise Refusal("bad_progression", game="preferans")
     return names, {**options, **switches}
 
 
