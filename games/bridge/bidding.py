@@ -58,7 +58,7 @@ class Rule:
     sup: tuple[int, int] | None = None
     shows: str = ""  # the suits ``length`` is about when they are not the bid's (a transfer)
     fit: int | None = None  # at least this many cards in partner's suit
-    over: tuple[str, ...] = ()  # only when the opponents' last bid is one of these
+    over: tuple[str, ...] = ()  # only when the auction's last bid (anyone's) is one of these
     stopper: bool | None = None  # holds a stopper in the opponents' suits
     twenty: bool | None = None  # the rule of 20: points plus the two longest suits' lengths
     unbid3: bool | None = None  # three or more in every suit the opponents have not bid
@@ -343,7 +343,6 @@ class HandInfo:
     balanced: bool
     aces: int
     stopped: frozenset[Suit] = frozenset()  # suits with A, Kx, Qxx or Jxxx
-    kings: int = 0
     tops: Mapping[Suit, frozenset[int]] = field(default_factory=dict)  # A, K, Q held by suit
 
     @classmethod
@@ -364,7 +363,6 @@ class HandInfo:
             balanced=shape[0] >= 2 and shape[1] >= 3,  # 4333, 4432, 5332
             aces=sum(1 for c in held if c.rank is Rank.ACE),
             stopped=stopped,
-            kings=sum(1 for c in held if c.rank is Rank.KING),
             tops={
                 suit: frozenset(c.rank for c in held if c.suit is suit and c.rank >= Rank.QUEEN)
                 for suit in Suit
@@ -440,7 +438,7 @@ class Turn:
         self.legal = frozenset(legal)
         meanings = read_auction(dealer, calls)
         self.context = _context(dealer, calls, dealer.after(len(calls)), meanings)
-        self.rules = [rule for rule in SYSTEM if rule.when == self.context.situation]
+        self.rules = _rules_for(self.context)
 
     def choose(self, info: HandInfo) -> tuple[Call, Meaning]:
         """The call with a hand (read once by the caller, who may ask several turns)."""
@@ -707,13 +705,22 @@ def _candidates(rule: Rule, context: Context, calls: Sequence[Call], info: HandI
     return found
 
 
+def _rules_for(context: Context) -> list[Rule]:
+    """The rules of the context's situation that the auction itself allows (the last bid,
+    our opening): the hand decides among these, for a choice and a reading alike."""
+    last = None if context.last is None else str(context.last)
+    return [
+        rule
+        for rule in SYSTEM
+        if rule.when == context.situation
+        and (not rule.over or last in rule.over)
+        and (not rule.opened or context.opening in rule.opened)
+    ]
+
+
 def _fits(rule: Rule, info: HandInfo, context: Context, call: Call) -> bool:
     lo, hi = rule.hcp
     if not lo <= info.hcp <= hi:
-        return False
-    if rule.over and (context.last is None or str(context.last) not in rule.over):
-        return False
-    if rule.opened and context.opening not in rule.opened:
         return False
     if rule.longest is not None and max(info.lengths.values()) > rule.longest:
         return False
@@ -871,14 +878,7 @@ def _rule_meaning(rule: Rule, call: Call, context: Context) -> Meaning:
 def _meaning(context: Context, call: Call, before: Sequence[Call]) -> Meaning | None:
     """The union of what every rule of the situation that can produce ``call`` promises."""
     found: list[Meaning] = []
-    last = None if context.last is None else str(context.last)
-    for rule in SYSTEM:
-        if rule.when != context.situation:
-            continue
-        if (rule.over and last not in rule.over) or (
-            rule.opened and context.opening not in rule.opened
-        ):
-            continue  # what the auction, not the hand, rules out
+    for rule in _rules_for(context):
         # Which calls could this rule make, for any hand? Try every suit for a variable.
         for candidate in _all_candidates(rule, context, before):
             if candidate == call:
