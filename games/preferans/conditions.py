@@ -38,13 +38,19 @@ SWITCHES: dict[str, tuple[str, ...]] = {
     "progression": ("1-2-3", "1-2-4", "flat"),
     "exit": ("6-6-6", "6-7-7", "6-7-8", "7-7-7", "7-8-8"),
 }
-PRESETS: dict[Variant, dict[str, str]] = {
-    Variant.SOCHI: {"one_whister": GREEDY, "compulsory": "none"},
-    Variant.LENINGRAD: {"one_whister": GENTLEMAN, "compulsory": "none"},
-    Variant.ROSTOV: {"one_whister": GENTLEMAN, "compulsory": "none"},
+PRESETS: dict[Variant, dict[str, str]] = {  # what each preset sets beyond the common values
+    Variant.SOCHI: {"one_whister": GREEDY},
+    Variant.LENINGRAD: {"one_whister": GENTLEMAN},
+    Variant.ROSTOV: {"one_whister": GENTLEMAN},
     Variant.STALINGRAD: {"one_whister": GREEDY, "half_whist": "off", "compulsory": "6S"},
 }
-_COMMON = {"half_whist": "on", "whist_play": CHOICE, "progression": "1-2-3", "exit": "6-6-6"}
+_COMMON = {
+    "half_whist": "on",
+    "whist_play": CHOICE,
+    "compulsory": "none",
+    "progression": "1-2-3",
+    "exit": "6-6-6",
+}
 _PROGRESSIONS = {"1-2-3": (1, 2, 3), "1-2-4": (1, 2, 4), "flat": (1,)}
 
 
@@ -100,6 +106,12 @@ class Conditions:
             progression=_PROGRESSIONS[values["progression"]] if "progression" in values else (),
             exit=tuple(int(n) for n in values["exit"].split("-")),
         )
+
+    @classmethod
+    def of_table(cls, options: Mapping[str, Any]) -> Conditions:
+        """The conditions a table's options set: its variant's preset (Sochi unless the
+        options name one) with the switches beside it."""
+        return cls.of(str(options.get("variant", Variant.SOCHI.value)), from_options(options))
 
     def text(self) -> dict[str, str]:
         """Every switch as text, the form ``of`` reads (Rostov: no ``progression``)."""

@@ -190,7 +190,7 @@ class Preferans(GameBase):
         options = options or {}
         payload = Deal.shuffled(players, dealer, randbelow).to_payload()
         variant = Variant.parse(str(options.get("variant", "sochi")))
-        rules = Conditions.of(variant, from_options(options))
+        rules = Conditions.of_table(options)
         floor = rules.lowest(int(options.get("raspasy_run", 0)))
         return {**payload, "variant": variant.value, "conditions": rules.text(), "floor": floor}
 

@@ -12,7 +12,6 @@ from telegram import InputFile
 from bot.callback_data import Act, Button
 from bot.games.preferans.pictures import NAME, pulka_figure
 from bot.games.preferans.state import (
-    conditions_of,
     names_of,
     pulka_options,
 )
@@ -33,6 +32,7 @@ from bot.views import Key, Rendered
 from bot.views.amounts import money
 from bot.views.pictures import picture_names, png_of
 from bot.views.text import user_text
+from games.preferans.conditions import Conditions
 from games.preferans.deal import Kind, Result
 from games.preferans.game import PulkaMatch
 from storage.interface import is_practice
@@ -138,7 +138,7 @@ def settings_lines(snap: Snapshot, t: Translator) -> list[str]:
     """The settings line, and under it the conditions that differ from the variant's preset
     (§8): what a player joining the table must know before the first deal."""
     variant = pulka_options(snap.settings.options)[0]
-    short = conditions_text(conditions_of(snap.settings.options), variant, t)
+    short = conditions_text(Conditions.of_table(snap.settings.options), variant, t)
     return [settings_line(snap, t), *([short] if short else [])]
 
 

@@ -10,7 +10,6 @@ from bot.tables import (
     Snapshot,
 )
 from games.preferans.cards import Card
-from games.preferans.conditions import Conditions, from_options
 from games.preferans.deal import (
     DealState,
 )
@@ -38,11 +37,6 @@ def pulka_options(options: Mapping[str, Any]) -> tuple[str, int, int]:
         int(options.get("target", 10)),
         int(options.get("players", 3)),
     )
-
-
-def conditions_of(options: Mapping[str, Any]) -> Conditions:
-    """The conditions a table's options set (§8): its variant's preset and its switches."""
-    return Conditions.of(str(options.get("variant", "sochi")), from_options(options))
 
 
 def picked_cards(menu: str, hand: frozenset[Card]) -> list[Card]:

@@ -18,7 +18,6 @@ from bot.games.preferans.state import (
     MAX_TARGET,
     TARGETS,
     VARIANTS,
-    conditions_of,
     deal_of,
     names_of,
     pulka_options,
@@ -52,7 +51,7 @@ from bot.views.stats import costly_key
 from bot.views.text import user_text
 from games.errors import OutOfTurn, Reason, RuleError
 from games.preferans.cards import Card
-from games.preferans.conditions import SWITCHES, normal, preset, switches_of
+from games.preferans.conditions import SWITCHES, Conditions, normal, preset, switches_of
 from games.preferans.deal import (
     DealState,
     MakeClaim,
@@ -250,7 +249,8 @@ class PreferansUI(UIBase):
         """The pulka's settings: variant, pool and players, then the group's conditions (§8),
         one row of choices a switch (its values in the preset's order, ✓ on the one set)."""
         variant, target, players = pulka_options(options)
-        rules = conditions_of(options).text()
+        conditions = Conditions.of_table(options)
+        rules = conditions.text()
         lines = [
             t(
                 "pref.settings_line",
@@ -258,7 +258,7 @@ class PreferansUI(UIBase):
                 target=target,
                 players=players,
             ),
-            conditions_text(conditions_of(options), variant, t, full=True),
+            conditions_text(conditions, variant, t, full=True),
             t("pref.conditions.hint"),
         ]
         rows = [
