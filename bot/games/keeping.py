@@ -244,11 +244,15 @@ async def named_players(
     people = await group_people(context, chat_id) if chat_id is not None else []
     players = []
     for word in names:
-        user = picked.get(word)
-        if user is not None and not isinstance(user, Player) and user != GUEST:
+        named = picked.get(word)
+        if isinstance(named, Player):
+            players.append(named)  # asked and answered (``Ambiguous``)
+        elif named == GUEST:
+            players.append(await guest(word[:40]))
+        elif named is not None:  # a Telegram user picked from the mention list
             players.append(
                 await context.service.player(
-                    user.id, user.full_name, user.language_code or "", user.username
+                    named.id, named.full_name, named.language_code or "", named.username
                 )
             )
         elif word.startswith("@"):
@@ -256,10 +260,6 @@ async def named_players(
             if found is None:
                 raise Refusal("keeper_unknown_user", name=word)
             players.append(found)
-        elif isinstance(chosen := picked.get(word), Player):
-            players.append(chosen)  # asked and answered (``Ambiguous``)
-        elif picked.get(word) == GUEST:
-            players.append(await guest(word[:40]))
         else:
             meant = same_person(word, people)
             if len(meant) > 1:
