@@ -15,9 +15,8 @@ from bot.games.bridge.cards import (
     seat_text,
     side_text,
     strain_text,
-    vulnerability_text,
 )
-from bot.games.bridge.score import over_key, result_line, sheet_lines
+from bot.games.bridge.score import chicago_line, over_key, result_line, sheet_lines
 from bot.games.bridge.scorekeeper import Sheet
 from bot.i18n import Translator
 from bot.views import Key, Rendered, key_rows
@@ -25,7 +24,7 @@ from bot.views.amounts import account_lines
 from bot.views.text import user_text
 from games.bridge.calls import Contract, Strain
 from games.bridge.cards import Seat, Side
-from games.bridge.chicago import DEALS, Chicago
+from games.bridge.chicago import Chicago
 from games.bridge.entry import Entry
 from storage.interface import Rounding
 
@@ -143,8 +142,7 @@ def render_keeper(sheet: Sheet, arg: str, t: Translator, note: str = "") -> Rend
     prompt, keys = wizard(sheet, arg, t)
     chicago = sheet.rubber
     if isinstance(chicago, Chicago):  # which deal of four, who deals it, who is vulnerable
-        vul = vulnerability_text((chicago.vulnerable(Side.NS), chicago.vulnerable(Side.EW)), t)
-        where = t("chicago.where", number=chicago.deal_number, deals=DEALS, vul=vul)
-        lines.append(f"{where} · {t('chicago.dealer', seat=seat_text(chicago.dealer, lang))}")
+        dealer = t("chicago.dealer", seat=seat_text(chicago.dealer, lang))
+        lines.append(f"{chicago_line(chicago, t)} · {dealer}")
     lines.append(t("keeper.deal", number=len(sheet.rubber.records) + 1) + " " + prompt)
     return Rendered("\n".join(lines), keys)

@@ -262,6 +262,12 @@ def render_rubber_result(snap: Snapshot, notice: MatchFinished, t: Translator) -
     return Rendered("\n".join(lines), _next_keys(snap, t))
 
 
+def chicago_line(chicago: Chicago, t: Translator) -> str:
+    """Which deal of four is about to be played, and who is vulnerable on it."""
+    vul = vulnerability_text((chicago.vulnerable(Side.NS), chicago.vulnerable(Side.EW)), t)
+    return t("chicago.where", number=chicago.deal_number, deals=DEALS, vul=vul)
+
+
 def over_key(sheet: ScoreSheet) -> str:
     """What ended: a rubber, or a Chicago."""
     return "chicago.over" if isinstance(sheet, Chicago) else "rubber.over"
@@ -343,10 +349,7 @@ def render_scoresheet(snap: Snapshot, t: Translator) -> Rendered:
         f"{seat_text(s, lang)} {user_text(snap.seats[s].name)}" for s in Seat if s in snap.seats
     )
     games = rubber.games
-    where = []
-    if isinstance(rubber, Chicago):  # which deal of four, and who is vulnerable on it
-        vul = vulnerability_text((rubber.vulnerable(Side.NS), rubber.vulnerable(Side.EW)), t)
-        where.append(t("chicago.where", number=rubber.deal_number, deals=DEALS, vul=vul))
+    where = [chicago_line(rubber, t)] if isinstance(rubber, Chicago) else []
     text = "\n".join(
         [
             t("score.title", number=snap.table_id),
