@@ -19,6 +19,7 @@ from bot.games.preferans.views import (
     breakdown,
     conditions_text,
     pulka_block,
+    settings_text,
     settlement_lines,
 )
 from bot.i18n import Translator
@@ -177,12 +178,7 @@ def render_pulka_keeper(sheet: PulkaSheet, arg: str, t: Translator, note: str = 
     """The sheet, what was entered last, who deals next, and the wizard (none once finished)."""
     pulka = sheet.match.pulka
     lines = [f"<b>{t('pref.keeper.title', number=sheet.table.id)}</b>"]
-    head = t(
-        "pref.settings_line",
-        variant=t(f"pref.variant.{pulka.variant.value}"),
-        target=pulka.target,
-        players=pulka.players,
-    )
+    head = settings_text(pulka.variant.value, pulka.target, pulka.players, t)
     rules = conditions_text(pulka.conditions, pulka.variant.value, t)
     lines += [head, *([rules] if rules else [])]
     lines.append(pulka_block(pulka, sheet.names, t))

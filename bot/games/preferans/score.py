@@ -20,6 +20,7 @@ from bot.games.preferans.views import (
     conditions_text,
     count_text,
     pulka_block,
+    settings_text,
     settlement_lines,
 )
 from bot.i18n import Translator
@@ -124,9 +125,7 @@ def raspasy_times(result: Result, before: Any, after: PulkaMatch, t: Translator)
 def settings_line(snap: Snapshot, t: Translator) -> str:
     """Variant, pool target, players, and the price of a whist when the group set one."""
     variant, target, players = pulka_options(snap.settings.options)
-    line = t(
-        "pref.settings_line", variant=t(f"pref.variant.{variant}"), target=target, players=players
-    )
+    line = settings_text(variant, target, players, t)
     group = snap.chat.settings
     if group.price(snap.game.unit):
         price = money(group.price(snap.game.unit), 1, group.currency, False, t("number.decimal"))

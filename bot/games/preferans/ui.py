@@ -32,6 +32,7 @@ from bot.games.preferans.views import (
     conditions_text,
     pulka_block,
     result_line,
+    settings_text,
 )
 from bot.i18n import Translator, translator
 from bot.plugin import Screens, UIBase
@@ -225,12 +226,7 @@ class PreferansUI(UIBase):
         pulka = match.pulka
         block = pulka_block(pulka, names_of(snap), t)
         rules = conditions_text(pulka.conditions, pulka.variant.value, t, full=True)
-        head = t(
-            "pref.settings_line",
-            variant=t(f"pref.variant.{pulka.variant.value}"),
-            target=pulka.target,
-            players=pulka.players,
-        )
+        head = settings_text(pulka.variant.value, pulka.target, pulka.players, t)
         return Rendered(f"{t('pref.table', number=snap.table_id)}\n{head}\n{rules}\n{block}")
 
     def score_picture(self, screens: Screens, snap: Snapshot, t: Translator) -> None:
@@ -252,12 +248,7 @@ class PreferansUI(UIBase):
         conditions = Conditions.of_table(options)
         rules = conditions.text()
         lines = [
-            t(
-                "pref.settings_line",
-                variant=t(f"pref.variant.{variant}"),
-                target=target,
-                players=players,
-            ),
+            settings_text(variant, target, players, t),
             conditions_text(conditions, variant, t, full=True),
             t("pref.conditions.hint"),
         ]

@@ -377,3 +377,10 @@ def conditions_text(rules: Conditions, variant: str, t: Translator, full: bool =
         for key, value in shown.items()
     ]
     return t("pref.conditions", list="; ".join(words)) if words else ""
+
+
+def settings_text(variant: str, target: int, players: int, t: Translator) -> str:
+    """The pulka's settings in one line: "Сочи, пуля до 10, игроков: 3"."""
+    return t(
+        "pref.settings_line", variant=t(f"pref.variant.{variant}"), target=target, players=players
+    )
