@@ -15,7 +15,7 @@ from bot.context import BotContext
 from bot.games.bridge.buttons import DD, EXPLAIN, TRICKS
 from bot.games.bridge.dd import solve
 from bot.games.bridge.score import dd_table
-from bot.games.bridge.state import bridge_deal, bridge_rubber
+from bot.games.bridge.state import bridge_deal, bridge_rubber, sheet_vulnerability
 from bot.games.bridge.table import explain_popup, tricks_popup
 from bot.games.records import RecordsCommand
 from bot.handlers.common import (
@@ -26,7 +26,7 @@ from bot.handlers.common import (
 )
 from bot.tables import PlayedDeal, Refusal
 from bot.views import Rendered
-from games.bridge.cards import Seat, Side
+from games.bridge.cards import Seat
 from games.bridge.records import Record, to_pbn
 
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -37,13 +37,11 @@ def _pbn_of(played: Sequence[PlayedDeal], title: str) -> str:
     """The PBN file of the deals (CPU: run off the event loop)."""
     records = []
     for deal in played:
-        rubber = bridge_rubber(deal.before)
         records.append(
             Record(
                 deal.number,
                 bridge_deal(deal.state),
-                rubber.vulnerable(Side.NS),
-                rubber.vulnerable(Side.EW),
+                *sheet_vulnerability(bridge_rubber(deal.before)),
                 names={Seat(s): name for s, name in deal.names.items()},
                 event=title,
                 date=deal.at[:10].replace("-", "."),

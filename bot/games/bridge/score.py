@@ -22,6 +22,7 @@ from bot.games.bridge.state import (
     bridge_rubber,
     deal_label,
     rubber_of,
+    sheet_vulnerability,
 )
 from bot.i18n import Translator
 from bot.tables import (
@@ -113,7 +114,7 @@ def render_deal_result(
     if analysis is not None:
         lines.extend(analysis_lines(analysis, result.contract, result.declarer, t))
     before = bridge_rubber(notice.before)
-    vul = (before.vulnerable(Side.NS), before.vulnerable(Side.EW))
+    vul = sheet_vulnerability(before)
     holders = notice.holders or snap.seats
     record = Record(
         snap.deal_in_match(notice.deal_no),
@@ -264,7 +265,7 @@ def render_rubber_result(snap: Snapshot, notice: MatchFinished, t: Translator) -
 
 def chicago_line(chicago: Chicago, t: Translator) -> str:
     """Which deal of four is about to be played, and who is vulnerable on it."""
-    vul = vulnerability_text((chicago.vulnerable(Side.NS), chicago.vulnerable(Side.EW)), t)
+    vul = vulnerability_text(sheet_vulnerability(chicago), t)
     return t("chicago.where", number=chicago.deal_number, deals=DEALS, vul=vul)
 
 

@@ -37,9 +37,12 @@ def bridge_rubber(match: Any) -> ScoreSheet:
 def vulnerability(snap: Snapshot) -> tuple[bool, bool]:
     """N-S and E-W vulnerable now."""
     rubber = rubber_of(snap)
-    if rubber is None:
-        return (False, False)
-    return (rubber.vulnerable(Side.NS), rubber.vulnerable(Side.EW))
+    return (False, False) if rubber is None else sheet_vulnerability(rubber)
+
+
+def sheet_vulnerability(sheet: ScoreSheet) -> tuple[bool, bool]:
+    """N-S and E-W vulnerable on the deal the sheet is about to score."""
+    return (sheet.vulnerable(Side.NS), sheet.vulnerable(Side.EW))
 
 
 def bridge_options(options: Mapping[str, Any]) -> tuple[str, int]:

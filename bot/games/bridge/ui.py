@@ -31,6 +31,7 @@ from bot.games.bridge.state import (
     bridge_options,
     bridge_rubber,
     deal_of,
+    sheet_vulnerability,
     vulnerability,
 )
 from bot.games.bridge.table import render_private, render_seating, render_table, waiting
@@ -156,7 +157,7 @@ class BridgeUI(UIBase):
         self, screens: Screens, snap: Snapshot, deal_no: int, final: Any, before: Any
     ) -> None:
         rubber = bridge_rubber(before)
-        vul = (rubber.vulnerable(Side.NS), rubber.vulnerable(Side.EW))
+        vul = sheet_vulnerability(rubber)
         self._deal(screens, snap, deal_no, bridge_deal(final), vul)
 
     def show_hand(self, screens: Screens, snap: Snapshot, seat: int, menu: str = "") -> None:
@@ -196,7 +197,7 @@ class BridgeUI(UIBase):
         if isinstance(notice, DealFinished):
             final = bridge_deal(notice.final)
             before = bridge_rubber(notice.before)
-            vul = (before.vulnerable(Side.NS), before.vulnerable(Side.EW))
+            vul = sheet_vulnerability(before)
             # The deal's screens go to those who played it (a person taking a robot's seat
             # from the next deal is not sent the finished one).
             played = dataclasses.replace(snap, seats=notice.holders or snap.seats)
