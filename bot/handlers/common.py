@@ -151,8 +151,11 @@ def check_own_chat(query: CallbackQuery, snap: Snapshot, seated_too: bool = Fals
     here = query.message.chat.id if query.message is not None else None
     if here == snap.chat.tg_chat_id:
         return
-    seated = any(h.tg_user_id == query.from_user.id for h in snap.seats.values())
-    if seated_too and seated and here == query.from_user.id:
+    if (
+        seated_too
+        and here == query.from_user.id
+        and any(h.tg_user_id == query.from_user.id for h in snap.seats.values())
+    ):
         return
     raise BadCallbackData(query.data or "")
 
