@@ -142,6 +142,9 @@ VERSIONS: dict[str, dict[str, Any]] = {
     },
     "fastchecks": {"signals": EVERY_SEAT, "leads": False, "slack": 0.0},
     "agreed": {"signals": EVERY_SEAT},
+    # Issue #45: the opening lead with more layouts, now that SAYC's auctions shape them.
+    "agreedlead3": {"signals": EVERY_SEAT, "lead_factor": 3.0},
+    "agreedlead6": {"signals": EVERY_SEAT, "lead_factor": 6.0},
 }
 PARTS = ("lead", "defence", "declarer")
 

@@ -351,10 +351,7 @@ class TableBase:
             except (RuleError, ValueError, KeyError):
                 continue  # another game's deal (the table switched games since)
             if state.finished:
-                first = events[0].payload
-                return Revealed(
-                    game.name, fair, str(first.get("dealer", "")), int(first.get("players", 4))
-                )
+                return Revealed(fair, game.dealing(players, state.dealer))
         return None
 
     async def restore_all(self) -> list[Change]:

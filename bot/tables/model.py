@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.core.fair import commitment
+from games.core.fair import Dealing, commitment
 from games.core.protocols import Game, Match, State
 from games.core.registry import games as registered_games
 from storage.interface import (
@@ -83,12 +83,11 @@ class Fairness:
 
 @dataclass(frozen=True, slots=True)
 class Revealed:
-    """A finished deal's seed and what its check needs (``games.core.fair``'s arguments)."""
+    """A finished deal's seed and what its check needs (``games.core.fair``'s arguments): the
+    game's pack and deal order for that deal, as the game says them (``Game.dealing``)."""
 
-    game: str
     fair: Fairness
-    dealer: str  # as the deal's payload names it: N E S W in bridge, a seat number in preferans
-    players: int
+    dealing: Dealing
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,19 +40,11 @@ def reveal_lines(fair: Fairness | None, t: Translator) -> list[str]:
 
 def check_command(revealed: Revealed) -> str:
     """The checker's command line for a revealed deal (``games.core.fair``, run as a script)."""
-    fair = revealed.fair
-    parts = [
-        "python3 fair.py",
-        revealed.game,
-        fair.seed,
-        fair.entropy,
-        str(fair.deal_no),
-        f"--dealer {revealed.dealer}",
-    ]
-    if revealed.game != "bridge":
-        parts.append(f"--players {revealed.players}")
-    parts.append(f"--commitment {fair.commitment}")
-    return " ".join(parts)
+    fair, dealing = revealed.fair, revealed.dealing
+    return (
+        f"python3 fair.py {fair.seed} {fair.entropy} {fair.deal_no} "
+        f"--pack {dealing.pack} --deal {dealing.order} --commitment {fair.commitment}"
+    )
 
 
 def render_fair(t: Translator, revealed: Revealed | None, upcoming: str) -> Rendered:

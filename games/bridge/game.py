@@ -23,6 +23,7 @@ from games.bridge.deal import (
 )
 from games.bridge.rubber import Rubber, ScoreEntry, ScoreSheet
 from games.bridge.scoring import Rules, honours
+from games.core import fair
 from games.core.base import GameBase
 from games.core.protocols import Match, RandBelow, State
 from games.core.review import DealReview
@@ -295,8 +296,18 @@ class Bridge(GameBase):
         randbelow: RandBelow,
         options: Mapping[str, Any] | None = None,
     ) -> Mapping[str, Any]:
-        deal = Deal.shuffled(Seat(dealer), randbelow)
+        dealt = fair.deal(self.dealing(players, dealer), randbelow)
+        held = {
+            Seat.parse(seat): frozenset(map(Card.parse, cards)) for seat, cards in dealt.items()
+        }
+        north, east, south, west = (held[seat] for seat in Seat)
+        deal = Deal(Seat(dealer), (north, east, south, west))
         return {"dealer": deal.dealer.name, "pbn": deal.to_pbn()}
+
+    def dealing(self, players: int, dealer: int) -> fair.Dealing:
+        """The pack clubs to spades, 2 to the ace; one card at a time from dealer's left."""
+        order = ",".join(Seat(dealer).after(k).name for k in range(1, 5))
+        return fair.Dealing("CDHS:2,3,4,5,6,7,8,9,T,J,Q,K,A", order)
 
     def start(self, players: int, payload: Mapping[str, Any]) -> BridgeState:
         deal = Deal.from_pbn(str(payload["pbn"]), Seat.parse(str(payload["dealer"])))

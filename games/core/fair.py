@@ -8,26 +8,27 @@ when it committed (the Telegram id of the players' last press before the deal: `
 and the deal's number at the table. After the deal the result reveals the seed, so anyone can
 check that its hash is the commitment shown before and rebuild the deal:
 
-    python3 fair.py bridge SEED ENTROPY DEAL_NO --dealer N [--commitment HASH]
-    python3 fair.py preferans SEED ENTROPY DEAL_NO --players 3 --dealer 0 [--commitment HASH]
+    python3 fair.py SEED ENTROPY DEAL_NO --pack PACK --deal ORDER [--commitment HASH]
 
 This file needs Python 3 and nothing else (not the bot, not this repository): copy it and run
-it. The games deal with the same code (``FairStream``, ``shuffled``), and a test checks that
-this file alone rebuilds the deals the bot made.
+it. The games deal with the same code (``FairStream``, ``deal``), and a test checks that this
+file alone rebuilds the deals the bot made.
 
 The stream (version 1), a documented format rather than ``random``'s Mersenne Twister:
     key      = SHA-256("fair-v1|" + seed as lowercase hex + "|" + entropy + "|" + deal number)
     block i  = SHA-256(key + i as 8 bytes big-endian), i = 0, 1, 2, ...
     the blocks, concatenated, are read as 64-bit big-endian numbers; ``randbelow(n)`` takes the
     next number below the largest multiple of n under 2**64 and returns it modulo n (no bias).
-The shuffle is Fisher-Yates over the pack in its fixed order, from the last card down, each
-card swapped with the one at ``randbelow(i + 1)``.
-    bridge: the pack is clubs, diamonds, hearts, spades, each 2 up to the ace; the shuffled
-            cards go one at a time clockwise, starting left of the dealer.
-    preferans: the pack is spades, clubs, diamonds, hearts, each 7 up to the ace; the first
-            ten go to the lowest-numbered seat in play, the next ten to the next, the next ten
-            to the third, and the last two are the talon (with four players the dealer sits
-            out and gets none).
+The shuffle is Fisher-Yates over the pack in its given order, from the last card down, each
+card swapped with the one at ``randbelow(i + 1)``. Then the shuffled cards go out in the deal
+order the command names (``--deal``), which names no game: each game's rules say theirs, and
+the bot writes them into the command it gives. ``--pack CDHS:2,3,T,A`` is every suit letter
+with every rank, suit by suit (``C2 C3 CT CA D2 …``); ``--pack a,b,c`` names the cards. ``--deal
+E,S,W,N`` gives one card to each in turn, round and round until the pack is out;
+``--deal 0*10,1*10,2*10,talon*2`` gives ten to 0, then ten to 1, and so on.
+
+Commands given before the deal order was written into them (``fair.py bridge …``,
+``fair.py preferans …``) still check: they are read as the same pack and order.
 """
 
 from __future__ import annotations
@@ -37,12 +38,11 @@ import hashlib
 import hmac
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 T = TypeVar("T")
 
 VERSION = "fair-v1"
-SEAT_LETTERS = "NESW"
 
 
 SHOWN = 16  # hex digits of a commitment on the table: 64 bits, beyond any search for a match
@@ -106,55 +106,105 @@ def shuffled(items: Iterable[T], randbelow: Callable[[int], int]) -> list[T]:
     return order
 
 
-def bridge_hands(seed: str, entropy: str, deal_no: int, dealer: str) -> dict[str, list[str]]:
-    """Each seat's thirteen cards (``SA``, ``HT``, …) as the bot dealt them."""
-    pack = [suit + rank for suit in "CDHS" for rank in "23456789TJQKA"]
-    order = shuffled(pack, FairStream(seed, entropy, deal_no).randbelow)
-    hands: dict[str, list[str]] = {seat: [] for seat in SEAT_LETTERS}
-    seat = (SEAT_LETTERS.index(dealer) + 1) % 4
-    for card in order:
-        hands[SEAT_LETTERS[seat]].append(card)
-        seat = (seat + 1) % 4
+class Dealing(NamedTuple):
+    """How a game deals, as the checker reads it: its pack in order (``--pack``) and who gets
+    each shuffled card (``--deal``). Each game says its own (``Game.dealing``)."""
+
+    pack: str
+    order: str
+
+
+def pack_cards(spec: str) -> list[str]:
+    """The pack a ``--pack`` names, in order.
+
+    >>> pack_cards("SH:7,10,A")
+    ['S7', 'S10', 'SA', 'H7', 'H10', 'HA']
+    >>> pack_cards("a,b,c")
+    ['a', 'b', 'c']
+    """
+    if ":" in spec:
+        suits, ranks = spec.split(":", 1)
+        return [suit + rank for suit in suits for rank in ranks.split(",")]
+    return spec.split(",")
+
+
+def holders(spec: str, cards: int) -> list[str]:
+    """Who gets each of ``cards`` shuffled cards, by a ``--deal`` order (repeated until the
+    cards are out).
+
+    >>> holders("E,S,W,N", 6)
+    ['E', 'S', 'W', 'N', 'E', 'S']
+    >>> holders("0*2,talon*1", 3)
+    ['0', '0', 'talon']
+    """
+    turn: list[str] = []
+    for part in spec.split(","):
+        name, _, count = part.partition("*")
+        turn += [name] * int(count or 1)
+    if not turn or any(not name for name in turn):
+        raise ValueError(f"a deal order names who gets the cards: {spec!r}")
+    return [turn[i % len(turn)] for i in range(cards)]
+
+
+def deal(dealing: Dealing, randbelow: Callable[[int], int]) -> dict[str, list[str]]:
+    """Each holder's cards, in the order dealt: the pack shuffled by ``randbelow``, then dealt
+    by the order. The bot deals every game with this; the checker below runs it again."""
+    cards = shuffled(pack_cards(dealing.pack), randbelow)
+    hands: dict[str, list[str]] = {}
+    for holder, card in zip(holders(dealing.order, len(cards)), cards, strict=True):
+        hands.setdefault(holder, []).append(card)
     return hands
 
 
-def preferans_hands(
-    seed: str, entropy: str, deal_no: int, players: int, dealer: int
-) -> dict[str, list[str]]:
-    """Each seat's ten cards (``SA``, ``H10``, …, by seat number) and the ``talon``."""
-    pack = [suit + rank for suit in "SCDH" for rank in ("7", "8", "9", "10", "J", "Q", "K", "A")]
-    order = shuffled(pack, FairStream(seed, entropy, deal_no).randbelow)
-    active = [seat for seat in range(players) if not (players == 4 and seat == dealer)]
-    hands = {str(seat): order[10 * k : 10 * k + 10] for k, seat in enumerate(active)}
-    hands["talon"] = order[30:32]
-    return hands
+def hands(seed: str, entropy: str, deal_no: int, dealing: Dealing) -> dict[str, list[str]]:
+    """Each holder's cards as the bot dealt them from this seed, entropy and deal number."""
+    return deal(dealing, FairStream(seed, entropy, deal_no).randbelow)
+
+
+def _posted_before(game: str, dealer: str, players: int) -> Dealing:
+    """The pack and order of a command posted before they were written into it (``fair.py
+    bridge …`` and ``fair.py preferans …``), so those commands still check."""
+    if game == "bridge":
+        seats = "NESW"
+        first = seats.index(dealer.upper()) + 1
+        order = ",".join(seats[(first + k) % 4] for k in range(4))
+        return Dealing("CDHS:2,3,4,5,6,7,8,9,T,J,Q,K,A", order)
+    active = [seat for seat in range(players) if not (players == 4 and seat == int(dealer))]
+    order = ",".join(f"{seat}*10" for seat in active) + ",talon*2"
+    return Dealing("SCDH:7,8,9,10,J,Q,K,A", order)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Check a deal the card bot revealed.")
-    parser.add_argument("game", choices=("bridge", "preferans"))
-    parser.add_argument("seed", help="the server seed the result revealed (hex)")
-    parser.add_argument("entropy", help="the players' value the result named")
-    parser.add_argument("deal_no", type=int, help="the deal's number at the table")
-    parser.add_argument("--dealer", default="N", help="bridge: N E S W; preferans: seat number")
-    parser.add_argument("--players", type=int, default=3, help="preferans: 3 or 4")
+    parser.add_argument("words", nargs="+", metavar="SEED ENTROPY DEAL_NO")
+    parser.add_argument("--pack", help="the pack in order: SUITS:RANK,RANK,… or CARD,CARD,…")
+    parser.add_argument("--deal", help="who gets each card in turn: NAME,NAME or NAME*COUNT,…")
+    parser.add_argument("--dealer", default="N", help=argparse.SUPPRESS)  # commands posted before
+    parser.add_argument("--players", type=int, default=3, help=argparse.SUPPRESS)
     parser.add_argument(
         "--commitment",
         help=f"the hash the table showed before the deal (whole, or its first {SHOWN} digits)",
     )
     args = parser.parse_args(argv)
+    words = list(args.words)
+    posted_before = words[0] if words[0] in ("bridge", "preferans") else None
+    if posted_before is not None:
+        words = words[1:]
+    if len(words) != 3 or not words[2].isdigit():
+        parser.error("give the seed, the players' value and the deal's number")
+    seed, entropy, deal_no = words[0], words[1], int(words[2])
+    if posted_before is not None:
+        dealing = _posted_before(posted_before, args.dealer, args.players)
+    elif args.pack and args.deal:
+        dealing = Dealing(args.pack, args.deal)
+    else:
+        parser.error("give the pack and the deal order (--pack, --deal) the bot wrote")
     ok = True
     if args.commitment is not None:
         shown = args.commitment.strip().lower()
-        ok = len(shown) >= SHOWN and commitment(args.seed).startswith(shown)
+        ok = len(shown) >= SHOWN and commitment(seed).startswith(shown)
         print("commitment: " + ("matches the seed" if ok else "DOES NOT MATCH the seed"))
-    if args.game == "bridge":
-        hands = bridge_hands(args.seed, args.entropy, args.deal_no, args.dealer.upper())
-    else:
-        hands = preferans_hands(
-            args.seed, args.entropy, args.deal_no, args.players, int(args.dealer)
-        )
-    for holder, cards in hands.items():
+    for holder, cards in hands(seed, entropy, deal_no, dealing).items():
         print(f"{holder}: {' '.join(cards)}")
     return 0 if ok else 1
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from games.core.fair import Dealing
 from games.core.review import DealReview
 from games.errors import NotationError, Reason
 
@@ -101,6 +102,10 @@ class Game(Protocol):
 
     def active_seats(self, players: int, dealer: int) -> tuple[int, ...]:
         """The seats that play a deal (Preferans with four: the dealer sits out)."""
+
+    def dealing(self, players: int, dealer: int) -> Dealing:
+        """The game's pack and who gets each shuffled card (``games.core.fair``): ``new_deal``
+        deals by it, and ``/fair``'s check command names it, so the checker needs no game."""
 
     def new_deal(
         self,

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from games.core import fair
 from games.core.base import GameBase
 from games.core.protocols import Match, RandBelow, State
 from games.core.review import DealReview
@@ -188,11 +189,20 @@ class Preferans(GameBase):
         conditions in full, and the lowest level its auction may bid (§8's exit, from how
         many raspasy in a row ``deal_rules`` found)."""
         options = options or {}
-        payload = Deal.shuffled(players, dealer, randbelow).to_payload()
+        dealt = fair.deal(self.dealing(players, dealer), randbelow)
+        talon = [Card.parse(c) for c in dealt.pop("talon")]
+        hands = {int(seat): frozenset(map(Card.parse, cards)) for seat, cards in dealt.items()}
+        payload = Deal(players, dealer, hands, (talon[0], talon[1])).to_payload()
         variant = Variant.parse(str(options.get("variant", "sochi")))
         rules = Conditions.of_table(options)
         floor = rules.lowest(int(options.get("raspasy_run", 0)))
         return {**payload, "variant": variant.value, "conditions": rules.text(), "floor": floor}
+
+    def dealing(self, players: int, dealer: int) -> fair.Dealing:
+        """The pack spades, clubs, diamonds, hearts, 7 to the ace; ten cards to each seat in
+        play in seat order (with four the dealer sits out), the last two to the talon."""
+        order = ",".join(f"{seat}*10" for seat in active_seats(players, dealer))
+        return fair.Dealing("SCDH:7,8,9,10,J,Q,K,A", order + ",talon*2")
 
     def start(self, players: int, payload: Mapping[str, Any]) -> DealState:
         """A deal as logged; one logged before conditions existed plays by its preset."""

@@ -6,6 +6,7 @@ very cards the bot dealt and refuses a changed seed."""
 from __future__ import annotations
 
 import hashlib
+import html
 import random
 import re
 import shutil
@@ -21,6 +22,7 @@ from games.bridge.cards import Deal as BridgeDeal
 from games.bridge.cards import Seat
 from games.core import fair
 from games.core.fair import commitment, seed_for
+from games.core.registry import find_game
 from games.errors import RuleError
 from games.preferans.cards import Deal as PrefDeal
 from storage.sqlite import SqliteStorage
@@ -29,9 +31,19 @@ from tests.bot.test_preferans_table import PLAYERS as PREF_PLAYERS
 from tests.bot.test_preferans_table import _choose, _offer, sit_all
 from tests.fakeapi import FakeBotApi
 
+BRIDGE = find_game("bridge")
 HASH = re.compile(r"🔐[^\n]*?<code>([0-9a-f]{16})</code>")  # the table shows 64 bits
 REVEAL = re.compile(r"🔓\D*(\d+)\D*<code>([0-9a-f]{64})</code>.*?<code>(\d+)</code>")
 OPEN = re.compile(r"🔓[^\n]*(/fair_\d+)")
+COMMAND = re.compile(r"python3 fair\.py ([^<]+)</code>")
+
+
+def posted_command(h: Harness) -> list[str]:
+    """The check command as the group was given it (after ``python3 fair.py``)."""
+    text = h.api.chat_messages(GROUP)[-1].text
+    found = COMMAND.search(text)
+    assert found is not None, text
+    return html.unescape(found.group(1)).split()
 
 
 async def revealed(h: Harness, result: str) -> re.Match[str]:
@@ -105,6 +117,8 @@ async def test_a_bridge_deal_is_committed_before_it_exists_and_rebuilt_by_the_ch
     number, seed, entropy = (await revealed(h, result)).groups()
     assert number == "1" and entropy == str(last_sit)
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest().startswith(first.group(1))
+    command = posted_command(h)
+    assert command[:3] == [seed, entropy, "1"] and "bridge" not in command  # names no game
     await h.stop()
 
     store = await SqliteStorage.open(h.database)
@@ -113,20 +127,20 @@ async def test_a_bridge_deal_is_committed_before_it_exists_and_rebuilt_by_the_ch
     finally:
         await store.close()
     dealt = BridgeDeal.from_pbn(str(payload["pbn"]))
-    ran = check(
-        tmp_path, "bridge", seed, entropy, "1",
-        "--dealer", str(payload["dealer"]), "--commitment", first.group(1),
-    )  # fmt: skip
+    ran = check(tmp_path, *command[:-1], first.group(1))  # the table's 16 digits
     assert ran.returncode == 0, ran.stderr
     assert "matches" in ran.stdout
     assert printed_hands(ran.stdout) == {
         seat.name: {str(card) for card in dealt.hands[seat]} for seat in Seat
     }
-    forged = f"{int(seed[0], 16) ^ 1:x}{seed[1:]}"  # one bit of the seed changed
-    refused = check(
-        tmp_path, "bridge", forged, entropy, "1",
+    # A command posted before the deal order was written into it checks as it did.
+    before = check(
+        tmp_path, "bridge", seed, entropy, "1",
         "--dealer", str(payload["dealer"]), "--commitment", first.group(1),
     )  # fmt: skip
+    assert before.returncode == 0 and printed_hands(before.stdout) == printed_hands(ran.stdout)
+    forged = f"{int(seed[0], 16) ^ 1:x}{seed[1:]}"  # one bit of the seed changed
+    refused = check(tmp_path, forged, *command[1:-1], first.group(1))
     assert refused.returncode == 1 and "DOES NOT MATCH" in refused.stdout
     other = printed_hands(refused.stdout)
     assert other != printed_hands(ran.stdout)  # and it deals other cards
@@ -157,16 +171,18 @@ async def test_fair_in_the_group_names_the_check_of_the_last_deal_and_sends_the_
     assert len(h.api.chat_messages(GROUP)) == before
     calls = [c for c in h.api.calls if c.method == "sendDocument"]
     assert calls and "fair.py" in str(calls[-1].params)
-    text = next(m.text for m in reversed(h.api.chat_messages(GROUP)) if "fair.py bridge" in m.text)
-    command = re.search(r"python3 fair\.py (bridge [^<]+)</code>", text)
+    text = next(
+        m.text for m in reversed(h.api.chat_messages(GROUP)) if "python3 fair.py " in m.text
+    )
+    command = COMMAND.search(text)
     assert command is not None, text
-    args = command.group(1).split()
-    assert args[3] == "1" and args[5] in "NESW"  # the finished deal, not the one in progress
+    args = html.unescape(command.group(1)).split()
+    assert args[2] == "1" and args[args.index("--deal") + 1][-1] in "NESW"  # deal 1 (over)
     # In a private chat: how it works, and the file, with no table's values.
     await h.say(PLAYERS[1], PLAYERS[1].id, "/fair")
     await h.settle()
     private = h.api.chat_messages(PLAYERS[1].id)
-    assert any("SHA-256" in m.text and "fair.py bridge" not in m.text for m in private)
+    assert any("SHA-256" in m.text and "--pack" not in m.text for m in private)
 
 
 async def test_a_preferans_deal_is_rebuilt_by_the_checker_alone(h: Harness, tmp_path: Path) -> None:
@@ -188,6 +204,7 @@ async def test_a_preferans_deal_is_rebuilt_by_the_checker_alone(h: Harness, tmp_
     await h.settle()
     result = next(m.text for m in reversed(h.api.chat_messages(GROUP)) if "🔓" in m.text)
     number, seed, entropy = (await revealed(h, result)).groups()
+    command = posted_command(h)
     await h.stop()
     store = await SqliteStorage.open(h.database)
     try:
@@ -195,14 +212,17 @@ async def test_a_preferans_deal_is_rebuilt_by_the_checker_alone(h: Harness, tmp_
     finally:
         await store.close()
     dealt = PrefDeal.from_payload(payload)
-    ran = check(
-        tmp_path, "preferans", seed, entropy, number, "--players", "3",
-        "--dealer", str(dealt.dealer), "--commitment", first.group(1),
-    )  # fmt: skip
+    assert command[:3] == [seed, entropy, number]
+    ran = check(tmp_path, *command)
     assert ran.returncode == 0, ran.stdout + ran.stderr
     hands = printed_hands(ran.stdout)
     assert hands.pop("talon") == {str(card) for card in dealt.talon}
     assert hands == {str(s): {str(c) for c in cards} for s, cards in dealt.hands.items()}
+    before = check(
+        tmp_path, "preferans", seed, entropy, number, "--players", "3",
+        "--dealer", str(dealt.dealer), "--commitment", first.group(1),
+    )  # fmt: skip
+    assert before.returncode == 0 and printed_hands(before.stdout) == printed_hands(ran.stdout)
 
 
 async def test_only_a_press_the_table_takes_sets_the_players_value(tmp_path: Path) -> None:
@@ -276,10 +296,10 @@ async def test_two_databases_under_one_key_never_commit_to_the_same_seeds(tmp_pa
     assert isinstance(old_fair, dict) and isinstance(new_fair, dict)
     # The attacker's try: the old group's revealed seed with the new table's players' value
     # deals other cards than the new table holds; the new seed deals exactly them.
-    dealer = str(new_payload["dealer"])
+    dealing = BRIDGE.dealing(4, int(Seat.parse(str(new_payload["dealer"]))))
     held = BridgeDeal.from_pbn(str(new_payload["pbn"]))
     truth = {seat.name: {str(c) for c in held.hands[seat]} for seat in Seat}
-    tried = fair.bridge_hands(old_fair["seed"], new_fair["entropy"], 1, dealer)
-    rebuilt = fair.bridge_hands(new_fair["seed"], new_fair["entropy"], 1, dealer)
+    tried = fair.hands(old_fair["seed"], new_fair["entropy"], 1, dealing)
+    rebuilt = fair.hands(new_fair["seed"], new_fair["entropy"], 1, dealing)
     assert {s: set(h) for s, h in rebuilt.items()} == truth
     assert {s: set(h) for s, h in tried.items()} != truth

@@ -6,6 +6,7 @@ service, storage, the outbox and the other games know nothing of it."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -15,6 +16,7 @@ from games.core.registry import games, register
 from storage.events import replay
 from storage.sqlite import SqliteStorage
 from tests.bot.harness import GROUP, Harness
+from tests.bot.test_fair_deals import COMMAND, check, printed_hands
 from tests.fakeapi import FakeBotApi, Sent, User
 from tests.toy.game import TOY, ToyState
 from tests.toy.ui import PEEK, TOY_PLUGIN
@@ -121,6 +123,16 @@ async def test_the_toy_game_is_played_through_the_bot(api: FakeBotApi, tmp_path:
         await h.say(ANN, GROUP, "/ledger")
         ledger = _last(h)
         assert "RUB" in ledger and "пип" in ledger, ledger  # its unit, named and priced
+        # Its deals check with fair.py alone, by the pack and order the game says.
+        await h.say(BEN, GROUP, "/fair")
+        await h.settle()
+        command = next(
+            html.unescape(found.group(1)).split()
+            for m in reversed(h.api.chat_messages(GROUP))
+            if (found := COMMAND.search(m.text))
+        )
+        ran = check(tmp_path, *command)
+        assert ran.returncode == 0 and "matches" in ran.stdout, ran.stdout + ran.stderr
     finally:
         if h.app is not None:
             await h.stop()
@@ -134,6 +146,10 @@ async def test_the_toy_game_is_played_through_the_bot(api: FakeBotApi, tmp_path:
         assert match.game == "toy"
         # Independently: every deal of the match replayed through the toy rules.
         score = [0, 0]
+        checked = int(command[2])
+        hands = printed_hands(ran.stdout)
+        first = (await store.events(table.id, checked))[0].payload
+        assert hands == {str(i): {str(c) for c in cards} for i, cards in enumerate(first["hands"])}
         for deal in await store.deals(match.id):
             state = replay(TOY, 2, await store.events(table.id, deal.deal_no))
             assert isinstance(state, ToyState) and state.finished

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from games.bridge.cards import Deal as BridgeDeal
 from games.bridge.cards import Seat
 from games.core import fair
+from games.core.registry import find_game
 from games.preferans.cards import Deal as PrefDeal
 
 seeds = st.binary(min_size=32, max_size=32).map(bytes.hex)
@@ -55,8 +56,17 @@ def test_randbelow_takes_no_number_from_the_biased_top() -> None:
 def test_bridge_deals_are_what_the_checker_rebuilds(
     seed: str, entropy: str, deal_no: int, dealer: Seat
 ) -> None:
-    dealt = BridgeDeal.shuffled(dealer, fair.FairStream(seed, entropy, deal_no).randbelow)
-    rebuilt = fair.bridge_hands(seed, entropy, deal_no, dealer.name)
+    """What the game deals (by its own ``dealing``) is what the checker rebuilds, and what
+    the pack shuffled and dealt from dealer's left, as at the table, gives."""
+    game = find_game("bridge")
+    payload = game.new_deal(4, dealer, fair.FairStream(seed, entropy, deal_no).randbelow)
+    dealt = BridgeDeal.from_pbn(str(payload["pbn"]))
+    by_hand = BridgeDeal.shuffled(dealer, fair.FairStream(seed, entropy, deal_no).randbelow)
+    assert dealt == by_hand
+    rebuilt = fair.hands(seed, entropy, deal_no, game.dealing(4, dealer))
+    assert rebuilt == fair.hands(
+        seed, entropy, deal_no, fair._posted_before("bridge", dealer.name, 4)
+    )
     assert {seat: set(cards) for seat, cards in rebuilt.items()} == {
         seat.name: {str(c) for c in dealt.hands[seat]} for seat in Seat
     }
@@ -67,8 +77,15 @@ def test_preferans_deals_are_what_the_checker_rebuilds(
     seed: str, entropy: str, deal_no: int, players: int, dealer: int
 ) -> None:
     dealer %= players
-    dealt = PrefDeal.shuffled(players, dealer, fair.FairStream(seed, entropy, deal_no).randbelow)
-    rebuilt = fair.preferans_hands(seed, entropy, deal_no, players, dealer)
+    game = find_game("preferans")
+    payload = game.new_deal(players, dealer, fair.FairStream(seed, entropy, deal_no).randbelow)
+    dealt = PrefDeal.from_payload(payload)
+    by_hand = PrefDeal.shuffled(players, dealer, fair.FairStream(seed, entropy, deal_no).randbelow)
+    assert dealt == by_hand
+    dealing = game.dealing(players, dealer)
+    rebuilt = fair.hands(seed, entropy, deal_no, dealing)
+    old = fair._posted_before("preferans", str(dealer), players)
+    assert rebuilt == fair.hands(seed, entropy, deal_no, old)
     assert rebuilt.pop("talon") == [str(c) for c in dealt.talon]
     assert {s: set(h) for s, h in rebuilt.items()} == {
         str(s): {str(c) for c in h} for s, h in dealt.hands.items()

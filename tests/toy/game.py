@@ -10,9 +10,9 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from games.core import fair
 from games.core.base import GameBase
 from games.core.protocols import RandBelow, State
-from games.core.shuffle import shuffled
 from games.errors import NotationError, OutOfTurn, Reason
 
 
@@ -127,8 +127,11 @@ class Toy(GameBase):
         randbelow: RandBelow,
         options: Mapping[str, Any] | None = None,
     ) -> Mapping[str, Any]:
-        cards = shuffled(range(8), randbelow)
-        return {"hands": [cards[:4], cards[4:]], "dealer": dealer}
+        dealt = fair.deal(self.dealing(players, dealer), randbelow)
+        return {"hands": [[int(c) for c in dealt[h]] for h in ("0", "1")], "dealer": dealer}
+
+    def dealing(self, players: int, dealer: int) -> fair.Dealing:
+        return fair.Dealing("0,1,2,3,4,5,6,7", "0*4,1*4")
 
     def start(self, players: int, payload: Mapping[str, Any]) -> ToyState:
         a, b = payload["hands"]
