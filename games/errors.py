@@ -1,7 +1,9 @@
-"""Every refusal the rules can give, as exceptions carrying a reason code.
+"""The refusals every game's rules share, as exceptions carrying a reason code.
 
-The bot maps ``error.reason`` to a translated message; it never matches message text.
-All of them subclass ``ValueError`` so a caller may catch broadly or narrowly.
+The bot maps ``error.reason`` to a translated message (``reason.<code>``); it never matches
+message text. All of them subclass ``ValueError`` so a caller may catch broadly or narrowly.
+``Reason`` holds the codes more than one game gives; a game's own codes are its own enum in
+``games/<game>/errors.py`` (any ``StrEnum``: a ``RuleError`` carries either).
 """
 
 from __future__ import annotations
@@ -17,12 +19,9 @@ class Reason(StrEnum):
     BAD_CALL = "bad_call"
     BAD_CONTRACT = "bad_contract"
     BAD_SEAT = "bad_seat"
-    BAD_SIDE = "bad_side"
     BAD_DEAL = "bad_deal"
-    BAD_RULES = "bad_rules"
     BAD_TRICKS = "bad_tricks"
     BAD_ENTRY = "bad_entry"
-    BAD_HONOURS = "bad_honours"
     # turn and phase
     NOT_YOUR_TURN = "not_your_turn"
     WRONG_PHASE = "wrong_phase"
@@ -30,56 +29,33 @@ class Reason(StrEnum):
     # auction
     AUCTION_OVER = "auction_over"
     INSUFFICIENT_BID = "insufficient_bid"
-    DOUBLE_NOTHING = "double_nothing"
-    DOUBLE_PARTNER = "double_partner"
-    ALREADY_DOUBLED = "already_doubled"
-    REDOUBLE_NOT_DOUBLED = "redouble_not_doubled"
-    REDOUBLE_OWN_DOUBLE = "redouble_own_double"
     # play
     CARD_NOT_HELD = "card_not_held"
     MUST_FOLLOW_SUIT = "must_follow_suit"
-    DUMMY_CANNOT_ACT = "dummy_cannot_act"
     # claims
     CLAIM_PENDING = "claim_pending"
     NO_CLAIM = "no_claim"
-    CLAIM_TOO_MANY = "claim_too_many"
-    CANNOT_CLAIM = "cannot_claim"
     NOT_A_RESPONDER = "not_a_responder"
-    ALREADY_ANSWERED = "already_answered"
     # undo
     NOTHING_TO_UNDO = "nothing_to_undo"
-    # rubber and settlement
-    RUBBER_OVER = "rubber_over"
+    # settlement
     UNBALANCED = "unbalanced"
     SAME_PLAYER_TWICE = "same_player_twice"
     # games found by name
     BAD_GAME = "bad_game"
-    # Preferans: the pulka and a deal's result
-    BAD_VARIANT = "bad_variant"
-    BAD_PLAYERS = "bad_players"
-    BAD_TARGET = "bad_target"
-    BAD_DEALER = "bad_dealer"
-    BAD_WHIST = "bad_whist"
-    PULKA_OVER = "pulka_over"
+    # a match's options
     OPTIONS_LOCKED = "options_locked"
-    BAD_CONDITIONS = "bad_conditions"
-    # Preferans: a deal in progress
-    MISERE_NOT_FIRST = "misere_not_first"
-    CONTRACT_BELOW_BID = "contract_below_bid"
-    BAD_DISCARD = "bad_discard"
-    MUST_TRUMP = "must_trump"
-    BELOW_EXIT = "below_exit"
 
 
 class RuleError(ValueError):
     """Base of every refusal by the rules."""
 
-    def __init__(self, message: str, reason: Reason) -> None:
+    def __init__(self, message: str, reason: StrEnum) -> None:
         super().__init__(f"{message}: {reason.value}")
         self.message = message
         self.reason = reason
 
-    def __reduce__(self) -> tuple[type[RuleError], tuple[str, Reason]]:
+    def __reduce__(self) -> tuple[type[RuleError], tuple[str, StrEnum]]:
         """Pickled as its message and reason: a refusal raised in a worker process (a deal
         under review, a robot's thought) reaches the bot as itself, not as a broken pool.
 

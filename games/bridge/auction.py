@@ -20,6 +20,7 @@ from games.bridge.calls import (
     Doubling,
 )
 from games.bridge.cards import Seat
+from games.bridge.errors import BridgeReason
 from games.errors import IllegalCall, Reason
 
 
@@ -127,21 +128,21 @@ class AuctionState:
         if call.kind is CallKind.DOUBLE:
             # Law 19A: only the last bid, only an opponent's, only if not already doubled.
             if action is None:
-                raise IllegalCall(str(call), Reason.DOUBLE_NOTHING)
+                raise IllegalCall(str(call), BridgeReason.DOUBLE_NOTHING)
             index, last = action
             if last.kind is not CallKind.BID:
-                raise IllegalCall(str(call), Reason.ALREADY_DOUBLED)
+                raise IllegalCall(str(call), BridgeReason.ALREADY_DOUBLED)
             if self.seat_of(index).side is turn.side:
-                raise IllegalCall(str(call), Reason.DOUBLE_PARTNER)
+                raise IllegalCall(str(call), BridgeReason.DOUBLE_PARTNER)
             return
         # Redouble, Law 19B: only the last double, made by an opponent, nothing but passes since.
         if action is None or action[1].kind is CallKind.BID:
-            raise IllegalCall(str(call), Reason.REDOUBLE_NOT_DOUBLED)
+            raise IllegalCall(str(call), BridgeReason.REDOUBLE_NOT_DOUBLED)
         index, last = action
         if last.kind is CallKind.REDOUBLE:
-            raise IllegalCall(str(call), Reason.ALREADY_DOUBLED)
+            raise IllegalCall(str(call), BridgeReason.ALREADY_DOUBLED)
         if self.seat_of(index).side is turn.side:
-            raise IllegalCall(str(call), Reason.REDOUBLE_OWN_DOUBLE)
+            raise IllegalCall(str(call), BridgeReason.REDOUBLE_OWN_DOUBLE)
 
     def legal_calls(self) -> tuple[Call, ...]:
         """Every call the player in turn may make: pass, double, redouble, then bids upwards."""

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
+from games.bridge.errors import BridgeReason
 from games.core.shuffle import shuffled
 from games.errors import NotationError, Reason
 
@@ -85,7 +86,7 @@ class Side(StrEnum):
             return Side.NS
         if key in ("EW", "WE"):
             return Side.EW
-        raise NotationError(repr(text), Reason.BAD_SIDE)
+        raise NotationError(repr(text), BridgeReason.BAD_SIDE)
 
     def __str__(self) -> str:
         return self.value

@@ -20,9 +20,10 @@ The worked example of the rules:
 from __future__ import annotations
 
 from games.bridge.cards import Seat, Side
+from games.bridge.errors import BridgeReason
 from games.bridge.rubber import DealRecord, EntryKind, Line, ScoreEntry, ScoreSheet, _side
 from games.bridge.scoring import Rules
-from games.errors import NotationError, Reason
+from games.errors import NotationError
 
 DEALS = 4  # a Chicago's deals, passed-out ones not counted
 GAME = {False: 300, True: 500}  # a game's bonus, by the vulnerability on the deal that made it
@@ -43,7 +44,7 @@ class Chicago(ScoreSheet):
     ) -> None:
         setting = str(part_score).strip().lower()
         if setting not in (CARRY, FIFTY):
-            raise NotationError(repr(part_score), Reason.BAD_RULES)
+            raise NotationError(repr(part_score), BridgeReason.BAD_RULES)
         self.rules = Rules.parse(rules)
         self.part_score = setting
         self.first_dealer = dealer if isinstance(dealer, Seat) else Seat.parse(dealer)

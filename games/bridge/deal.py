@@ -14,6 +14,7 @@ from enum import Enum
 from games.bridge.auction import AuctionState
 from games.bridge.calls import Call, Contract
 from games.bridge.cards import Card, Deal, Seat, Side, Suit
+from games.bridge.errors import BridgeReason
 from games.bridge.play import PlayState, Trick
 from games.errors import IllegalClaim, IllegalPlay, OutOfTurn, Reason
 
@@ -214,7 +215,7 @@ class DealState:
         if self.claim is not None:
             raise OutOfTurn(str(action.card), Reason.CLAIM_PENDING)
         if action.seat is self.play.dummy:
-            raise IllegalPlay(str(action.card), Reason.DUMMY_CANNOT_ACT)
+            raise IllegalPlay(str(action.card), BridgeReason.DUMMY_CANNOT_ACT)
         if self.actor is not action.seat:
             raise OutOfTurn(str(action.card), Reason.NOT_YOUR_TURN)
         play = self.play.apply(action.card)
@@ -229,9 +230,9 @@ class DealState:
         if self.claim is not None:
             raise IllegalClaim("claim", Reason.CLAIM_PENDING)
         if action.seat is self.play.dummy:
-            raise IllegalClaim("claim", Reason.DUMMY_CANNOT_ACT)
+            raise IllegalClaim("claim", BridgeReason.DUMMY_CANNOT_ACT)
         if not 0 <= action.tricks <= self.play.tricks_left:
-            raise IllegalClaim(str(action.tricks), Reason.CLAIM_TOO_MANY)
+            raise IllegalClaim(str(action.tricks), BridgeReason.CLAIM_TOO_MANY)
         declarer = self.play.declarer
         if action.seat.side is declarer.side:
             responders = frozenset((declarer.next, declarer.rho))
@@ -246,7 +247,7 @@ class DealState:
         if action.seat not in claim.responders:
             raise IllegalClaim("answer", Reason.NOT_A_RESPONDER)
         if action.seat in claim.accepted:
-            raise IllegalClaim("answer", Reason.ALREADY_ANSWERED)
+            raise IllegalClaim("answer", BridgeReason.ALREADY_ANSWERED)
         if not action.accept:
             return replace(self, claim=None)
         accepted = claim.accepted | {action.seat}

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from games.bridge.calls import Contract, Strain
 from games.bridge.cards import Seat, Side
+from games.bridge.errors import BridgeReason
 from games.errors import NotationError, Reason, RubberError
 
 SEAT_WORDS = {"N": "N", "E": "E", "S": "S", "W": "W"}
@@ -37,9 +38,9 @@ class Entry:
             raise NotationError(f"{self.tricks} tricks", Reason.BAD_TRICKS)
         nonzero = {side: p for side, p in self.honours.items() if p}
         if len(nonzero) > 1 or any(p not in (100, 150) for p in nonzero.values()):
-            raise RubberError(repr(self.honours), Reason.BAD_HONOURS)
+            raise RubberError(repr(self.honours), BridgeReason.BAD_HONOURS)
         if self.contract.strain is Strain.NOTRUMP and any(p == 100 for p in nonzero.values()):
-            raise RubberError("100 honours at no-trump", Reason.BAD_HONOURS)
+            raise RubberError("100 honours at no-trump", BridgeReason.BAD_HONOURS)
 
     @property
     def delta(self) -> int:
@@ -106,6 +107,6 @@ def parse_entry(text: str) -> Entry:
         key = word.upper()
         points, side = key[:3], key[3:]
         if points not in ("100", "150") or side not in SIDE_WORDS:
-            raise RubberError(repr(word), Reason.BAD_HONOURS)
+            raise RubberError(repr(word), BridgeReason.BAD_HONOURS)
         honours[SIDE_WORDS[side]] = int(points)
     return Entry(contract, declarer, contract.tricks_needed + delta, honours)

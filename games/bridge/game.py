@@ -21,6 +21,7 @@ from games.bridge.deal import (
     SeatView,
     Undo,
 )
+from games.bridge.errors import BridgeReason
 from games.bridge.rubber import Rubber, ScoreEntry, ScoreSheet
 from games.bridge.scoring import Rules, honours
 from games.core import fair
@@ -126,7 +127,7 @@ def form_of(options: Mapping[str, Any]) -> str:
     """The table's form of match: a rubber, or a Chicago (RULES.md)."""
     form = str(options.get("form", RUBBER))
     if form not in (RUBBER, CHICAGO):
-        raise NotationError(repr(form), Reason.BAD_RULES)
+        raise NotationError(repr(form), BridgeReason.BAD_RULES)
     return form
 
 
@@ -160,7 +161,7 @@ class RubberMatch:
         if isinstance(sheet, Chicago):
             part = str(options.get("chicago_part", CARRY))
             if part not in (CARRY, FIFTY):
-                raise NotationError(repr(part), Reason.BAD_RULES)
+                raise NotationError(repr(part), BridgeReason.BAD_RULES)
             if sheet.records and (rules, part) != (sheet.rules, sheet.part_score):
                 raise RubberError("a Chicago's scoring is fixed", Reason.OPTIONS_LOCKED)
             sheet.rules, sheet.part_score = rules, part
@@ -168,7 +169,7 @@ class RubberMatch:
         sheet.rules = rules
         unfinished = int(options.get("unfinished_part_score", 100))
         if unfinished not in (50, 100):
-            raise NotationError(repr(unfinished), Reason.BAD_RULES)
+            raise NotationError(repr(unfinished), BridgeReason.BAD_RULES)
         sheet.unfinished_part_score = unfinished
 
     @property

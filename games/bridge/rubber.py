@@ -14,6 +14,7 @@ from enum import Enum
 
 from games.bridge.calls import Contract
 from games.bridge.cards import Side
+from games.bridge.errors import BridgeReason
 from games.bridge.scoring import Rules, check_honours, score
 from games.errors import NotationError, Reason, RubberError
 
@@ -95,7 +96,7 @@ class ScoreSheet:
         them to 100 or 150. Returns the entries written.
         """
         if self.finished:
-            raise RubberError("record", Reason.RUBBER_OVER)
+            raise RubberError("record", BridgeReason.RUBBER_OVER)
         rec = self._parse_deal(side, contract, tricks, honours)
         new = [] if rec.contract is None else self._score(rec, len(self.records))
         self.records.append(rec)
@@ -200,7 +201,7 @@ class ScoreSheet:
             return DealRecord(None, None, 0, {})
         parsed = contract if isinstance(contract, Contract) else Contract.parse(contract)
         if side is None:
-            raise NotationError("no declaring side", Reason.BAD_SIDE)
+            raise NotationError("no declaring side", BridgeReason.BAD_SIDE)
         if not 0 <= tricks <= 13:
             raise NotationError(repr(tricks), Reason.BAD_TRICKS)
         return DealRecord(_side(side), parsed, tricks, held)
@@ -211,7 +212,7 @@ class Rubber(ScoreSheet):
 
     def __init__(self, rules: str | Rules = "modern", unfinished_part_score: int = 100) -> None:
         if unfinished_part_score not in (50, 100):
-            raise NotationError(repr(unfinished_part_score), Reason.BAD_RULES)
+            raise NotationError(repr(unfinished_part_score), BridgeReason.BAD_RULES)
         self.rules = Rules.parse(rules)
         self.unfinished_part_score = unfinished_part_score
         self.records: list[DealRecord] = []

@@ -13,6 +13,7 @@ from enum import Enum
 
 from games.bridge.calls import Contract, Doubling, Strain
 from games.bridge.cards import HONOUR_RANKS, Card, Deal, Rank, Seat, Side
+from games.bridge.errors import BridgeReason
 from games.errors import NotationError, Reason, RubberError
 
 
@@ -27,7 +28,7 @@ class Rules(Enum):
         try:
             return cls(text.strip().lower())
         except ValueError:
-            raise NotationError(repr(text), Reason.BAD_RULES) from None
+            raise NotationError(repr(text), BridgeReason.BAD_RULES) from None
 
 
 @dataclass(frozen=True, slots=True)

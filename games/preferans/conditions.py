@@ -22,8 +22,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.errors import PulkaError, Reason
+from games.errors import PulkaError
 from games.preferans.bids import Bid
+from games.preferans.errors import PrefReason
 from games.preferans.settlement import Variant
 
 GREEDY, GENTLEMAN = "greedy", "gentleman"
@@ -92,9 +93,11 @@ class Conditions:
         for key, value in (switches or {}).items():
             key = str(key)
             if key not in SWITCHES:
-                raise PulkaError(f"{key}: no such condition", Reason.BAD_CONDITIONS)
+                raise PulkaError(f"{key}: no such condition", PrefReason.BAD_CONDITIONS)
             if key not in values:
-                raise PulkaError(f"{key}: Rostov has no raspasy multiplier", Reason.BAD_CONDITIONS)
+                raise PulkaError(
+                    f"{key}: Rostov has no raspasy multiplier", PrefReason.BAD_CONDITIONS
+                )
             text = normal(key, str(value))
             values[key] = text
         compulsory = values["compulsory"]
@@ -178,11 +181,11 @@ def normal(key: str, text: str) -> str:
     """
     allowed = SWITCHES.get(key)
     if allowed is None:
-        raise PulkaError(f"{key}: no such condition", Reason.BAD_CONDITIONS)
+        raise PulkaError(f"{key}: no such condition", PrefReason.BAD_CONDITIONS)
     word = text.strip()
     if key == "compulsory" and word.lower() in ("нет", "no", "off"):
         word = "none"
     word = _WORDS.get(word.lower(), word)
     if word not in allowed:
-        raise PulkaError(f"{key}={text!r}", Reason.BAD_CONDITIONS)
+        raise PulkaError(f"{key}={text!r}", PrefReason.BAD_CONDITIONS)
     return word

@@ -20,6 +20,7 @@ from games.errors import IllegalCall, IllegalClaim, IllegalPlay, NotationError, 
 from games.preferans.bids import ALL_BIDS, Bid
 from games.preferans.cards import Card, Deal, Suit
 from games.preferans.conditions import CHOICE, OPEN, Conditions
+from games.preferans.errors import PrefReason
 from games.preferans.settlement import Variant
 
 
@@ -560,16 +561,16 @@ class DealState:
         phase = self.phase
         if isinstance(action, Call) and phase is Phase.AUCTION:
             if action.bid is not None and action.bid.is_misere:
-                return IllegalCall(repr(action), Reason.MISERE_NOT_FIRST)
+                return IllegalCall(repr(action), PrefReason.MISERE_NOT_FIRST)
             if action.bid is not None and action.bid.level < self.floor:
-                return IllegalCall(repr(action), Reason.BELOW_EXIT)
+                return IllegalCall(repr(action), PrefReason.BELOW_EXIT)
             return IllegalCall(repr(action), Reason.INSUFFICIENT_BID)
         if isinstance(action, Discard) and phase is Phase.DISCARD:
-            return IllegalPlay(repr(action), Reason.BAD_DISCARD)
+            return IllegalPlay(repr(action), PrefReason.BAD_DISCARD)
         if isinstance(action, Declare) and phase is Phase.CONTRACT:
-            return IllegalCall(repr(action), Reason.CONTRACT_BELOW_BID)
+            return IllegalCall(repr(action), PrefReason.CONTRACT_BELOW_BID)
         if isinstance(action, Whist) and phase is Phase.WHIST:
-            return IllegalCall(repr(action), Reason.BAD_WHIST)
+            return IllegalCall(repr(action), PrefReason.BAD_WHIST)
         if isinstance(action, Play) and phase is Phase.PLAY:
             turn = self.turn
             assert turn is not None
@@ -579,9 +580,9 @@ class DealState:
             wanted = self._suit_to_follow(trick, turn)
             if wanted is not None and any(c.suit is wanted for c in self.hands[turn]):
                 return IllegalPlay(repr(action), Reason.MUST_FOLLOW_SUIT)
-            return IllegalPlay(repr(action), Reason.MUST_TRUMP)
+            return IllegalPlay(repr(action), PrefReason.MUST_TRUMP)
         if isinstance(action, MakeClaim) and phase is Phase.PLAY:
-            return IllegalClaim(repr(action), Reason.CANNOT_CLAIM)
+            return IllegalClaim(repr(action), PrefReason.CANNOT_CLAIM)
         return OutOfTurn(repr(action), Reason.WRONG_PHASE)
 
     # --- auction ----------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from games.errors import NotationError, Reason
 from games.preferans.bids import Bid
+from games.preferans.errors import PrefReason
 from games.preferans.pulka import HALF, PASS, WHIST, Pulka
 
 WORDS = {
@@ -105,7 +106,7 @@ def parse_entry(text: str, first_seat: int = 0) -> Entry:
         raise NotationError(repr(text), Reason.BAD_ENTRY)
     said = words[2].split("/")
     if len(said) != 2 or any(w not in WORDS for w in said):
-        raise NotationError(repr(words[2]), Reason.BAD_WHIST)
+        raise NotationError(repr(words[2]), PrefReason.BAD_WHIST)
     tricks = _tricks(words[3]) if len(words) == 4 else None
     whist = (WORDS[said[0]], WORDS[said[1]])
     return Entry("game", seat(words[1]), contract, whist, tricks, dealer)

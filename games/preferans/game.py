@@ -32,6 +32,7 @@ from games.preferans.deal import (
     Undo,
     Whist,
 )
+from games.preferans.errors import PrefReason
 from games.preferans.pulka import Pulka
 from games.preferans.settlement import Variant
 
@@ -69,7 +70,7 @@ class PreferansCodec:
         if kind == "drop":
             cards = [Card.parse(t) for t in arg.split(".")]
             if len(cards) != 2:
-                raise NotationError(repr(text), Reason.BAD_DISCARD)
+                raise NotationError(repr(text), PrefReason.BAD_DISCARD)
             return Discard(seat, (cards[0], cards[1]))
         if kind == "name":
             return Declare(seat, Bid.parse(arg))

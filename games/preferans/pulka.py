@@ -22,6 +22,7 @@ from games.errors import PulkaError, Reason
 from games.preferans.bids import OBLIGATION, Bid
 from games.preferans.cards import active_seats
 from games.preferans.conditions import GENTLEMAN, Conditions
+from games.preferans.errors import PrefReason
 from games.preferans.settlement import Number, Variant, closed_gora, settle, whole_whists
 
 WHIST, PASS, HALF = "whist", "pass", "half"
@@ -65,9 +66,9 @@ class Pulka:
         conditions: Mapping[str, Any] | Conditions | None = None,
     ) -> None:
         if players not in (3, 4):
-            raise PulkaError(repr(players), Reason.BAD_PLAYERS)
+            raise PulkaError(repr(players), PrefReason.BAD_PLAYERS)
         if not isinstance(target, int) or isinstance(target, bool) or target <= 0:
-            raise PulkaError(repr(target), Reason.BAD_TARGET)
+            raise PulkaError(repr(target), PrefReason.BAD_TARGET)
         self.players = players
         self.target = target
         self.variant = Variant.parse(variant)
@@ -156,9 +157,9 @@ class Pulka:
     def _check_dealer(self, dealer: int | None) -> None:
         if self.players == 4:
             if dealer is None or not isinstance(dealer, int) or not 0 <= dealer < 4:
-                raise PulkaError(f"dealer {dealer!r}", Reason.BAD_DEALER)
+                raise PulkaError(f"dealer {dealer!r}", PrefReason.BAD_DEALER)
         elif dealer is not None:
-            raise PulkaError(f"dealer {dealer!r} in a three-player pulka", Reason.BAD_DEALER)
+            raise PulkaError(f"dealer {dealer!r} in a three-player pulka", PrefReason.BAD_DEALER)
 
     def _seat(self, value: object, active: list[int]) -> int:
         try:
@@ -183,7 +184,7 @@ class Pulka:
 
     def _open(self) -> None:
         if self.finished:
-            raise PulkaError("the pulka is over", Reason.PULKA_OVER)
+            raise PulkaError("the pulka is over", PrefReason.PULKA_OVER)
 
     # --- deals --------------------------------------------------------------------------------
 
@@ -207,15 +208,15 @@ class Pulka:
         second = self.left_of(first, dealer)
         said = {self._seat(k, active): str(v).strip().lower() for k, v in whist.items()}
         if set(said) != {first, second} or any(v not in (WHIST, PASS, HALF) for v in said.values()):
-            raise PulkaError(repr(dict(whist)), Reason.BAD_WHIST)
+            raise PulkaError(repr(dict(whist)), PrefReason.BAD_WHIST)
         rules = self.conditions
         if said[first] == HALF or (
             said[second] == HALF
             and (said[first] != PASS or bid.level not in (6, 7) or not rules.half_whist)
         ):
-            raise PulkaError(repr(dict(whist)), Reason.BAD_WHIST)
+            raise PulkaError(repr(dict(whist)), PrefReason.BAD_WHIST)
         if rules.compulsory_on(bid) and set(said.values()) != {WHIST}:
-            raise PulkaError(f"{bid}: whisting is compulsory", Reason.BAD_WHIST)
+            raise PulkaError(f"{bid}: whisting is compulsory", PrefReason.BAD_WHIST)
         whisters = [s for s in (first, second) if said[s] == WHIST]
         played = bool(whisters)
         taken = self._tricks(tricks, active) if played else {}

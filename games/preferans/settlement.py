@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from enum import StrEnum
 from fractions import Fraction
 
-from games.errors import PulkaError, Reason
+from games.errors import PulkaError
+from games.preferans.errors import PrefReason
 
 Number = int | Fraction
 
@@ -37,7 +38,7 @@ class Variant(StrEnum):
         try:
             return cls(key)
         except ValueError:
-            raise PulkaError(repr(text), Reason.BAD_VARIANT) from None
+            raise PulkaError(repr(text), PrefReason.BAD_VARIANT) from None
 
     @property
     def gora_factor(self) -> int:
@@ -56,7 +57,7 @@ def settle(
     v = Variant.parse(variant)
     n = len(pool)
     if n not in (3, 4) or len(gora) != n or len(whists) != n or any(len(r) != n for r in whists):
-        raise PulkaError(f"{n} players", Reason.BAD_PLAYERS)
+        raise PulkaError(f"{n} players", PrefReason.BAD_PLAYERS)
     closed = closed_gora(pool, gora, target, v)
     mean = sum(closed, Fraction(0)) / n
     return [

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from games.bridge.auction import Auction
 from games.bridge.calls import Call
+from games.bridge.errors import BridgeReason
 from games.errors import IllegalCall, Reason
 from tests.sizes import examples
 
@@ -62,17 +63,17 @@ def test_three_passes_at_the_start_do_not_end_it() -> None:
         ("1H", "1D", Reason.INSUFFICIENT_BID),
         ("2H", "2D", Reason.INSUFFICIENT_BID),
         ("2H", "2H", Reason.INSUFFICIENT_BID),
-        ("", "X", Reason.DOUBLE_NOTHING),
-        ("P", "X", Reason.DOUBLE_NOTHING),
-        ("1H 1S P", "X", Reason.DOUBLE_PARTNER),
-        ("1H P", "X", Reason.DOUBLE_PARTNER),
-        ("1H X", "X", Reason.ALREADY_DOUBLED),
-        ("1H X XX", "X", Reason.ALREADY_DOUBLED),
-        ("1H", "XX", Reason.REDOUBLE_NOT_DOUBLED),
-        ("1H P P X P", "XX", Reason.REDOUBLE_OWN_DOUBLE),
-        ("1H X P", "XX", Reason.REDOUBLE_OWN_DOUBLE),
-        ("1H X XX", "XX", Reason.ALREADY_DOUBLED),
-        ("1H X 1S", "XX", Reason.REDOUBLE_NOT_DOUBLED),
+        ("", "X", BridgeReason.DOUBLE_NOTHING),
+        ("P", "X", BridgeReason.DOUBLE_NOTHING),
+        ("1H 1S P", "X", BridgeReason.DOUBLE_PARTNER),
+        ("1H P", "X", BridgeReason.DOUBLE_PARTNER),
+        ("1H X", "X", BridgeReason.ALREADY_DOUBLED),
+        ("1H X XX", "X", BridgeReason.ALREADY_DOUBLED),
+        ("1H", "XX", BridgeReason.REDOUBLE_NOT_DOUBLED),
+        ("1H P P X P", "XX", BridgeReason.REDOUBLE_OWN_DOUBLE),
+        ("1H X P", "XX", BridgeReason.REDOUBLE_OWN_DOUBLE),
+        ("1H X XX", "XX", BridgeReason.ALREADY_DOUBLED),
+        ("1H X 1S", "XX", BridgeReason.REDOUBLE_NOT_DOUBLED),
         ("1H P P P", "1S", Reason.AUCTION_OVER),
     ],
 )

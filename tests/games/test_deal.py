@@ -17,6 +17,7 @@ from games.bridge.deal import (
     PlayCard,
     Undo,
 )
+from games.bridge.errors import BridgeReason
 from games.errors import IllegalClaim, IllegalPlay, OutOfTurn, Reason, RuleError
 from tests.sizes import examples
 
@@ -67,7 +68,7 @@ def test_opening_lead_left_of_declarer_and_dummy_played_by_declarer() -> None:
     assert state.turn is Seat.S and state.actor is Seat.N
     with pytest.raises(IllegalPlay) as info2:
         state.apply(PlayCard(Seat.S, card("D2")))
-    assert info2.value.reason is Reason.DUMMY_CANNOT_ACT
+    assert info2.value.reason is BridgeReason.DUMMY_CANNOT_ACT
     state = state.apply(PlayCard(Seat.N, card("D2")))
     state = state.apply(PlayCard(Seat.W, card("C2")))
     state = state.apply(PlayCard(Seat.N, card("S2")))  # N trumps: wins, leads next
@@ -107,7 +108,7 @@ def test_claim_accepted_by_both_defenders() -> None:
     assert state.result is None
     with pytest.raises(IllegalClaim) as info:
         state.apply(AnswerClaim(Seat.E, True))
-    assert info.value.reason is Reason.ALREADY_ANSWERED
+    assert info.value.reason is BridgeReason.ALREADY_ANSWERED
     state = state.apply(AnswerClaim(Seat.W, True))
     assert state.result is not None
     assert state.result.declarer_tricks == 13 and state.result.claimed
@@ -135,7 +136,7 @@ def test_claim_of_too_many_tricks_refused() -> None:
     state = calls(DealState.new(SUITED), "1S P P P")
     with pytest.raises(IllegalClaim) as info:
         state.apply(MakeClaim(Seat.N, 14))
-    assert info.value.reason is Reason.CLAIM_TOO_MANY
+    assert info.value.reason is BridgeReason.CLAIM_TOO_MANY
 
 
 def test_undo_last_call_and_card() -> None:

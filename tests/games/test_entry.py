@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from games.bridge.calls import Call, Contract, Doubling, Strain
 from games.bridge.cards import Seat, Side
 from games.bridge.entry import Entry, parse_entry
+from games.bridge.errors import BridgeReason
 from games.errors import NotationError, Reason, RubberError, RuleError
 
 
@@ -52,9 +53,9 @@ def test_lines(line: str, contract: str, seat: Seat, tricks: int) -> None:
         ("8S N =", Reason.BAD_CONTRACT),
         ("4S Q =", Reason.BAD_SEAT),
         ("4S", Reason.BAD_ENTRY),
-        ("3NT N = 100NS", Reason.BAD_HONOURS),
-        ("4S N = 100NS 150EW", Reason.BAD_HONOURS),
-        ("4S N = 120NS", Reason.BAD_HONOURS),
+        ("3NT N = 100NS", BridgeReason.BAD_HONOURS),
+        ("4S N = 100NS 150EW", BridgeReason.BAD_HONOURS),
+        ("4S N = 120NS", BridgeReason.BAD_HONOURS),
     ],
 )
 def test_impossible_lines_are_refused_with_a_reason(line: str, reason: Reason) -> None:

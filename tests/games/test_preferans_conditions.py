@@ -15,11 +15,12 @@ from hypothesis import strategies as st
 
 from games.core.data import dumps, loads
 from games.core.registry import find_game
-from games.errors import IllegalCall, PulkaError, Reason
+from games.errors import IllegalCall, PulkaError
 from games.preferans.bids import Bid
 from games.preferans.conditions import SWITCHES, Conditions, preset, switches_of
 from games.preferans.deal import Call, DealState, Declare, Discard, Phase, Play, Show, Whist
 from games.preferans.entry import Entry
+from games.preferans.errors import PrefReason
 from games.preferans.game import PulkaMatch
 from games.preferans.pulka import Pulka
 from tests.games.test_preferans_deal import calls, fixed_deal
@@ -61,7 +62,7 @@ def test_stalingrad_refuses_a_pass_on_six_spades_but_not_on_six_clubs() -> None:
         p = Pulka(3, 10, "stalingrad")
         with pytest.raises(PulkaError) as refused:
             p.game(0, "6S", whist, {0: 6, 1: 2, 2: 2} if "whist" in whist.values() else None)
-        assert refused.value.reason is Reason.BAD_WHIST and p.deals == 0
+        assert refused.value.reason is PrefReason.BAD_WHIST and p.deals == 0
     p = Pulka(3, 10, "stalingrad")
     p.game(0, "6C", {1: "pass", 2: "pass"}, None)
     assert p.pool == [2, 0, 0]
@@ -103,7 +104,7 @@ def test_a_raspasy_zero_writes_the_progressions_number_to_the_pool() -> None:
 def test_rostov_has_no_progression_but_has_an_exit() -> None:
     with pytest.raises(PulkaError) as refused:
         Pulka(3, 10, "rostov", {"progression": "1-2-4"})
-    assert refused.value.reason is Reason.BAD_CONDITIONS
+    assert refused.value.reason is PrefReason.BAD_CONDITIONS
     p = Pulka(3, 10, "rostov", {"exit": "7-8-8"})
     p.raspasy({0: 2, 1: 4, 2: 4})
     assert p.raspasy_run == 1 and p.conditions.lowest(p.raspasy_run) == 7
@@ -114,7 +115,7 @@ def test_unknown_switches_and_values_are_refused() -> None:
     for switches in ({"exit": "6-9-9"}, {"bombs": "on"}, {"one_whister": "kind"}):
         with pytest.raises(PulkaError) as refused:
             Pulka(3, 10, "sochi", switches)
-        assert refused.value.reason is Reason.BAD_CONDITIONS
+        assert refused.value.reason is PrefReason.BAD_CONDITIONS
 
 
 @pytest.mark.parametrize(
@@ -142,7 +143,7 @@ def test_half_whist_off_refuses_the_half_on_the_sheet_and_at_the_table() -> None
     p = Pulka(3, 10, "sochi", {"half_whist": "off"})
     with pytest.raises(PulkaError) as refused:
         p.game(0, "6H", {1: "pass", 2: "half"}, None)
-    assert refused.value.reason is Reason.BAD_WHIST
+    assert refused.value.reason is PrefReason.BAD_WHIST
     on = whisting(Conditions.of("sochi"))
     off = whisting(Conditions.of("sochi", {"half_whist": "off"}))
     on, off = on.apply(Whist(1, "pass")), off.apply(Whist(1, "pass"))
@@ -208,7 +209,7 @@ def test_the_exit_after_raspasy_sets_the_lowest_bid() -> None:
     assert not any(b is not None and b.level == 6 for b in legal)
     with pytest.raises(IllegalCall) as refused:
         after_two.apply(Call(0, Bid.parse("6NT")))
-    assert refused.value.reason is Reason.BELOW_EXIT
+    assert refused.value.reason is PrefReason.BELOW_EXIT
     after_three = DealState.new(fixed_deal(), "sochi", rules, rules.lowest(3))
     assert min(a.bid for a in after_three.legal_actions(0) if isinstance(a, Call) and a.bid
                and not a.bid.is_misere) == Bid.parse("8S")  # fmt: skip
@@ -273,7 +274,7 @@ def test_random_pulkas_under_random_conditions_balance(
         if entry.whist == ("pass", "half") and not rules.half_whist:
             with pytest.raises(PulkaError) as refused:  # the only result these forbid
                 entry.write(p)
-            assert refused.value.reason is Reason.BAD_WHIST
+            assert refused.value.reason is PrefReason.BAD_WHIST
             continue
         entry.write(p)
         written.append(entry)

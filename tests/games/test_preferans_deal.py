@@ -36,6 +36,7 @@ from games.preferans.deal import (
     legal_everywhere,
 )
 from games.preferans.entry import Entry, parse_entry
+from games.preferans.errors import PrefReason
 from games.preferans.game import CODEC, write
 from games.preferans.pulka import Pulka
 from tests.sizes import examples
@@ -200,7 +201,7 @@ def test_misere_only_as_a_first_call_then_nine_or_more() -> None:
     assert min(b for b in legal if b is not None) == Bid.parse("9S")
     assert Bid.misere() not in legal
     state = calls(DealState.new(fixed_deal()), "6S", "P", "6C")
-    assert refused(state, Call(0, Bid.misere())) is Reason.MISERE_NOT_FIRST
+    assert refused(state, Call(0, Bid.misere())) is PrefReason.MISERE_NOT_FIRST
 
 
 def test_all_pass_is_raspasy_and_the_talon_sets_the_first_two_tricks() -> None:
@@ -240,10 +241,12 @@ def test_talon_discard_contract_whist_and_open_play() -> None:
     state = calls(DealState.new(fixed_deal()), "6S", "P", "P")
     assert state.declarer == 0 and state.phase is Phase.DISCARD
     assert set(state.view(1).talon) == {Card.parse("H8"), Card.parse("H7")}  # shown to all
-    assert refused(state, Discard(0, (Card.parse("DA"), Card.parse("H8")))) is Reason.BAD_DISCARD
+    assert (
+        refused(state, Discard(0, (Card.parse("DA"), Card.parse("H8")))) is PrefReason.BAD_DISCARD
+    )
     state = state.apply(Discard(0, (Card.parse("H8"), Card.parse("H7"))))
     assert state.view(0).discard and not state.view(1).discard and not state.view(None).discard
-    assert refused(state, Declare(0, Bid.parse("MIS"))) is Reason.CONTRACT_BELOW_BID
+    assert refused(state, Declare(0, Bid.parse("MIS"))) is PrefReason.CONTRACT_BELOW_BID
     state = state.apply(Declare(0, Bid.parse("7S")))
     assert state.turn == 1  # the first defender, left of declarer
     state = state.apply(Whist(1, "pass"))
@@ -304,7 +307,7 @@ def test_half_whist_on_an_eight_is_refused_and_both_passing_ends_the_deal() -> N
     state = state.apply(Discard(0, (Card.parse("H8"), Card.parse("H7"))))
     state = state.apply(Declare(0, Bid.parse("8S")))
     state = state.apply(Whist(1, "pass"))
-    assert refused(state, Whist(2, "half")) is Reason.BAD_WHIST
+    assert refused(state, Whist(2, "half")) is PrefReason.BAD_WHIST
     state = state.apply(Whist(2, "pass"))
     assert state.result is not None and state.result.tricks is None
     pulka = Pulka()
@@ -322,7 +325,7 @@ def test_must_follow_then_must_trump() -> None:
     assert state.legal_cards(1) == state.hands[1]
     state = state.apply(Play(1, Card.parse("CQ")))
     assert all(c.suit is Suit.HEARTS for c in state.legal_cards(2))
-    assert refused(state, Play(2, Card.parse("D10"))) is Reason.MUST_TRUMP
+    assert refused(state, Play(2, Card.parse("D10"))) is PrefReason.MUST_TRUMP
 
 
 def test_misere_shows_the_defenders_after_the_first_trick() -> None:

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.errors import PulkaError, Reason, RuleError
+from games.preferans.errors import PrefReason
 from games.preferans.pulka import Pulka
 from games.preferans.settlement import settle, whole_whists
 from tests.sizes import examples
@@ -67,15 +68,15 @@ def test_the_examples_are_all_there() -> None:
     ("call", "reason"),
     [
         (lambda p: p.game(0, "7H", {1: "whist", 2: "pass"}, {0: 7, 1: 2, 2: 2}), Reason.BAD_TRICKS),
-        (lambda p: p.game(0, "8H", {1: "pass", 2: "half"}, None), Reason.BAD_WHIST),
-        (lambda p: p.game(0, "6H", {1: "half", 2: "pass"}, None), Reason.BAD_WHIST),
-        (lambda p: p.game(0, "6H", {1: "whist", 2: "half"}, None), Reason.BAD_WHIST),
-        (lambda p: p.game(0, "6H", {1: "whist"}, {0: 6, 1: 2, 2: 2}), Reason.BAD_WHIST),
+        (lambda p: p.game(0, "8H", {1: "pass", 2: "half"}, None), PrefReason.BAD_WHIST),
+        (lambda p: p.game(0, "6H", {1: "half", 2: "pass"}, None), PrefReason.BAD_WHIST),
+        (lambda p: p.game(0, "6H", {1: "whist", 2: "half"}, None), PrefReason.BAD_WHIST),
+        (lambda p: p.game(0, "6H", {1: "whist"}, {0: 6, 1: 2, 2: 2}), PrefReason.BAD_WHIST),
         (lambda p: p.game(0, "6H", {1: "whist", 2: "pass"}, None), Reason.BAD_TRICKS),
         (lambda p: p.game(0, "11H", {1: "pass", 2: "pass"}, None), Reason.BAD_CONTRACT),
         (lambda p: p.game(0, "MIS", {1: "pass", 2: "pass"}, None), Reason.BAD_CONTRACT),
         (lambda p: p.game(3, "6H", {1: "pass", 2: "pass"}, None), Reason.BAD_SEAT),
-        (lambda p: p.game(0, "6H", {1: "pass", 2: "pass"}, None, dealer=1), Reason.BAD_DEALER),
+        (lambda p: p.game(0, "6H", {1: "pass", 2: "pass"}, None, dealer=1), PrefReason.BAD_DEALER),
         (lambda p: p.misere(0, 11), Reason.BAD_TRICKS),
         (lambda p: p.raspasy({0: 5, 1: 5}), Reason.BAD_TRICKS),
     ],
@@ -92,7 +93,7 @@ def test_a_four_player_pulka_needs_the_dealer_and_the_dealer_does_not_play() -> 
     p = Pulka(players=4)
     with pytest.raises(PulkaError) as refused:
         p.game(0, "6S", {1: "pass", 2: "pass"}, None)
-    assert refused.value.reason is Reason.BAD_DEALER
+    assert refused.value.reason is PrefReason.BAD_DEALER
     with pytest.raises(PulkaError):
         p.game(3, "6S", {0: "pass", 1: "pass"}, None, dealer=3)  # the dealer cannot declare
     p.game(0, "6S", {1: "pass", 2: "pass"}, None, dealer=3)
@@ -101,9 +102,9 @@ def test_a_four_player_pulka_needs_the_dealer_and_the_dealer_does_not_play() -> 
 
 def test_unknown_variant_players_and_target() -> None:
     for kwargs, reason in (
-        ({"variant": "moscow"}, Reason.BAD_VARIANT),
-        ({"players": 5}, Reason.BAD_PLAYERS),
-        ({"target": 0}, Reason.BAD_TARGET),
+        ({"variant": "moscow"}, PrefReason.BAD_VARIANT),
+        ({"players": 5}, PrefReason.BAD_PLAYERS),
+        ({"target": 0}, PrefReason.BAD_TARGET),
     ):
         with pytest.raises(PulkaError) as refused:
             Pulka(**kwargs)
@@ -117,7 +118,7 @@ def test_no_deal_after_the_pulka_is_over() -> None:
     assert p.finished
     with pytest.raises(PulkaError) as refused:
         p.misere(0, 0)
-    assert refused.value.reason is Reason.PULKA_OVER
+    assert refused.value.reason is PrefReason.PULKA_OVER
 
 
 # --- properties -------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from games.errors import PulkaError, Reason
 from games.preferans.cards import active_seats
 from games.preferans.deal import Kind, Result
 from games.preferans.entry import Entry
+from games.preferans.errors import PrefReason
 from games.preferans.game import PulkaMatch
 from storage.interface import (
     WHISTS,
@@ -78,7 +79,7 @@ def outcome(entry: Entry, players: int, dealer: int) -> dict[str, Any]:
     """A typed or buttoned entry as the outcome a deal played online records (PulkaError or
     NotationError if it does not fit the deal)."""
     if entry.dealer is not None and entry.dealer != dealer:
-        raise PulkaError(f"dealer {entry.dealer}, not {dealer}", Reason.BAD_DEALER)
+        raise PulkaError(f"dealer {entry.dealer}, not {dealer}", PrefReason.BAD_DEALER)
     active = list(active_seats(players, dealer))
     tricks = entry.tricks
     if entry.kind == "raspasy":
