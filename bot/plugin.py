@@ -23,6 +23,7 @@ from bot.i18n import Translator
 from bot.outbox import Outbox
 from bot.tables import Holder, Snapshot
 from bot.views import Choice, Rendered
+from bot.views.offer import Offer
 from storage.interface import MatchRecord
 
 # A robot's move: (seat view, seed, seconds per card, cores to think on, the seats robots sit
@@ -282,6 +283,13 @@ class Plugins:
     def price_word(self, word: str) -> Price | None:
         """The price a word typed after /settings sets, if it is one."""
         return next((p for p in self.prices() if word in p.words), None)
+
+    def offer(self) -> Offer:
+        """The games served and each one's opening command, for the messages that list them."""
+        return Offer(
+            tuple(p.game for p in self),
+            tuple(f"/{p.ui.commands[0]}" for p in self if p.ui.commands),
+        )
 
     def table_buttons(self) -> frozenset[str]:
         """Every game's kinds that the table's own handler reads."""

@@ -65,7 +65,9 @@ async def start(update: Update, context: BotContext) -> None:
         listed.append((table_id, group.title))
         points = await context.ledger.balance_of(group.id, player.id)
         balances.append((group.title, points, group.settings))
-    context.outbox.post(chat.id, None, render_welcome(t, user.full_name, listed, balances))
+    context.outbox.post(
+        chat.id, None, render_welcome(t, user.full_name, listed, balances, context.plugins.offer())
+    )
 
 
 async def _sit_by_link(
@@ -143,7 +145,8 @@ async def greet_group(update: Update, change: ChatMemberUpdated, context: BotCon
     await context.ledger.chat(chat.id, chat.title or "", first)
     language = await context.service.chat_language(chat.id, None)
     t = translator(language, first)
-    text = t("group.greeting", bot=user_text(context.bot.username or ""))
+    offered = context.plugins.offer().words(t)
+    text = t("group.greeting", bot=user_text(context.bot.username or ""), **offered)
     context.outbox.post(chat.id, None, Rendered(text))
 
 

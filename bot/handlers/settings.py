@@ -109,7 +109,9 @@ async def _group_settings(update: Update, context: BotContext) -> None:
     word = args[0].lower() if args else ""
     price = context.plugins.price_word(word)
     if word and price is None:
-        context.outbox.post(chat.id, thread, Rendered(t("refusal.no_table")))
+        context.outbox.post(
+            chat.id, thread, Rendered(t("refusal.no_table", **context.plugins.offer().words(t)))
+        )
         return
     if price is not None:
         refusal, changed = _typed_price(price, " ".join(args[1:]), record.settings)
@@ -120,7 +122,8 @@ async def _group_settings(update: Update, context: BotContext) -> None:
             return
         record = await context.service.update_group(record.id, settings=changed)
     prices = context.plugins.prices()
-    content = render_group_settings(record.language, record.settings, t, prices)
+    offer = context.plugins.offer()
+    content = render_group_settings(record.language, record.settings, t, prices, offer)
     context.outbox.post(chat.id, thread, content)
 
 
@@ -246,8 +249,9 @@ async def _group_setting_button(update: Update, context: BotContext, pressed: Bu
         raise Refusal("group_admins")
     record = await context.service.update_group(record.id, **changes)
     group_t = translator(record.language, context.config.language)
+    plugins = context.plugins
     content = render_group_settings(
-        record.language, record.settings, group_t, context.plugins.prices()
+        record.language, record.settings, group_t, plugins.prices(), plugins.offer()
     )
     context.outbox.edit(tg_chat.id, query.message.message_id, content)
     await query.answer(t("settings.saved"))

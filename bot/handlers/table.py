@@ -84,7 +84,11 @@ async def _table_here(update: Update, context: BotContext) -> int | None:
     table_id = await context.service.table_for(chat.id, thread_of(update))
     if table_id is None:
         t = await chat_translator(update, context)
-        context.outbox.post(chat.id, thread_of(update), _short(t("refusal.no_table")))
+        context.outbox.post(
+            chat.id,
+            thread_of(update),
+            _short(t("refusal.no_table", **context.plugins.offer().words(t))),
+        )
     return table_id
 
 

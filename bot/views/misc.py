@@ -11,6 +11,7 @@ from bot.plugin import GameUI, Price, Screens
 from bot.tables import Snapshot
 from bot.views import Choice, Key, Rendered
 from bot.views.amounts import holding, money
+from bot.views.offer import Offer
 from bot.views.text import user_text
 from games.core.registry import find_game
 from storage.interface import ChatSettings, PaymentPolicy, Rounding, TableSettings, TableStatus
@@ -31,9 +32,10 @@ def render_welcome(
     name: str,
     tables: Sequence[tuple[int, str]],
     balances: Sequence[tuple[str, Mapping[str, int], ChatSettings]],
+    offer: Offer,
 ) -> Rendered:
     """/start in private: who we are, the player's open tables and balance in each group."""
-    lines = [t("welcome.hello", name=user_text(name)), t("welcome.about")]
+    lines = [t("welcome.hello", name=user_text(name)), t("welcome.about", **offer.words(t))]
     if tables:
         lines.append(t("welcome.tables"))
         lines.extend(f"  #{number} — {user_text(title or '—')}" for number, title in tables)
@@ -112,7 +114,7 @@ GROUP_SETTINGS = 0  # the table number a group's own settings buttons carry: no 
 
 
 def render_group_settings(
-    language: str, group: ChatSettings, t: Translator, prices: Sequence[Price]
+    language: str, group: ChatSettings, t: Translator, prices: Sequence[Price], offer: Offer
 ) -> Rendered:
     """/settings in a group with no table here: the group's own language (a new table opens
     in it) and its money, every unit's price and how to set it; buttons switch them."""
@@ -130,7 +132,9 @@ def render_group_settings(
 
     money_lines, money_rows = _money_view(group, t, rounds)
     keys = choice_keys((_languages(language), *money_rows), key)
-    return Rendered("\n".join([*lines, *money_lines, "", t("settings.group_hint")]), keys)
+    return Rendered(
+        "\n".join([*lines, *money_lines, "", t("settings.group_hint", **offer.words(t))]), keys
+    )
 
 
 def _money_view(

@@ -469,7 +469,11 @@ def test_money_words_once_each() -> None:
     staked = ChatSettings(currency="RUB", prices={"points": 10})
     for language, label in (("ru", "Ставка"), ("en", "Stake")):
         text = render_group_settings(
-            language, staked, Translator(language), Plugins(PLUGINS).prices()
+            language,
+            staked,
+            Translator(language),
+            Plugins(PLUGINS).prices(),
+            Plugins(PLUGINS).offer(),
         ).text
         assert text.count(label) == 1, text
     assert in_money(["points"], staked) and not in_money(["points", "whists"], staked)

@@ -39,7 +39,7 @@ async def test_a_group_sets_its_language_and_prices_before_any_table(h: Harness)
     assert newest(h) == en("refusal.bad_price.whists")
     # a table's own word with no table: open one first
     await h.say(CAT, GROUP, "/settings target 20")
-    assert newest(h) == en("refusal.no_table")
+    assert newest(h) == "No table here yet: send /bridge or /preferans to open one."
     # the language button: refused to a member, done by an admin (the message follows)
     await h.say(BOB, GROUP, "/settings")
     screen = h.api.chat_messages(GROUP)[-1]

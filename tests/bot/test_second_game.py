@@ -66,6 +66,8 @@ async def test_the_toy_game_is_played_through_the_bot(api: FakeBotApi, tmp_path:
         h.api.admins.add(ANN.id)
         await h.say(ANN, GROUP, "/settings")
         group_settings = h.api.chat_messages(GROUP)[-1]
+        # The messages that list the games name it: filled from the plug-ins.
+        assert "/bridge, /preferans or /toy opens a table" in group_settings.text
         to_russian = next(
             b["callback_data"] for b in group_settings.buttons() if "lang=ru" in b["callback_data"]
         )
@@ -101,7 +103,7 @@ async def test_the_toy_game_is_played_through_the_bot(api: FakeBotApi, tmp_path:
         # Its own button kind: a player peeks, a passer-by is refused in the toy's words.
         assert "Taken this deal: 0–0" in (await h.press(ANN, table, peek))["text"]
         assert (await h.press(CAROL, table, peek))["text"] == "Only the players may peek."
-        presses = 0
+        presses = must_beat = 0
         while not _over(h):
             found = _to_press(h)
             assert found is not None, "nobody has a card to lay"
@@ -109,6 +111,13 @@ async def test_the_toy_game_is_played_through_the_bot(api: FakeBotApi, tmp_path:
             other = BEN if user is ANN else ANN
             refused = await h.press(other, sent, data)  # a stranger's press of it changes nothing
             assert refused.get("text")
+            held = {int(c) for c in re.findall(r"\d", sent.text.split("your cards", 1)[1])}
+            offered = {int(b["callback_data"].rsplit(".", 1)[1]) for b in sent.buttons()}
+            if held - offered:  # second to play, with a higher card: the toy's own rule
+                low = data.rsplit(".", 1)[0] + f".{min(held - offered)}"
+                refused = await h.press(user, sent, low)
+                assert refused["text"] == "Beat the card led: you hold a higher one."
+                must_beat += 1
             assert not (await h.press(user, sent, data)).get("text")
             assert (await h.press(user, sent, data)).get("text")  # a double tap is refused
             presses += 1
@@ -119,6 +128,7 @@ async def test_the_toy_game_is_played_through_the_bot(api: FakeBotApi, tmp_path:
                 await h.say(ANN, GROUP, "/toyscore")
                 assert re.fullmatch(r"Игрушка, стол №1: \d–\d \(goal 2\)", _last(h))
             assert presses < 200
+        assert must_beat, "never second to play with a choice"
         await h.settle()
         await h.say(ANN, GROUP, "/ledger")
         ledger = _last(h)

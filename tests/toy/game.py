@@ -1,4 +1,5 @@
-"""A test-only game: two players, four cards each from eight, the higher card takes the trick;
+"""A test-only game: two players, four cards each from eight, the higher card takes the trick
+(the second to play must beat the first card if they can: the toy's own rule and refusal);
 a match is won by the first to ``goal`` tricks ahead (three unless the table sets it), settled
 in pips, its own unit. It stands for "a new game": it is written against ``games.core`` alone
 (``GameBase`` gives what it does not change) and registered from the tests with one line."""
@@ -7,13 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
 from games.core import fair
 from games.core.base import GameBase
 from games.core.protocols import RandBelow, State
-from games.errors import NotationError, OutOfTurn, Reason
+from games.errors import IllegalPlay, NotationError, OutOfTurn, Reason
+
+
+class ToyReason(StrEnum):
+    """The toy's own refusal (its words: ``reason.must_beat`` in its catalogue block)."""
+
+    MUST_BEAT = "must_beat"
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,11 +47,19 @@ class ToyState:
         return not self.hands[0] and not self.hands[1]
 
     def legal_actions(self, seat: int) -> Sequence[Lay]:
-        return [Lay(seat, c) for c in sorted(self.hands[seat])] if seat == self.turn else []
+        if seat != self.turn:
+            return []
+        held = sorted(self.hands[seat])
+        higher = [c for c in held if self.table and c > self.table[0]]
+        return [Lay(seat, c) for c in higher or held]
 
     def apply(self, action: Lay) -> ToyState:
-        if action not in self.legal_actions(action.seat):
+        if action.seat != self.turn:
             raise OutOfTurn(repr(action), Reason.NOT_YOUR_TURN)
+        if action.card not in self.hands[action.seat]:
+            raise IllegalPlay(repr(action), Reason.CARD_NOT_HELD)
+        if action not in self.legal_actions(action.seat):
+            raise IllegalPlay(repr(action), ToyReason.MUST_BEAT)
         hands = list(self.hands)
         hands[action.seat] = hands[action.seat] - {action.card}
         table = (*self.table, action.card)
