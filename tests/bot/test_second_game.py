@@ -6,9 +6,11 @@ service, storage, the outbox and the other games know nothing of it."""
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 import re
+import time
 from pathlib import Path
 
 from bot.plugins import PLUGINS
@@ -143,6 +145,10 @@ async def test_the_toy_game_is_played_through_the_bot(api: FakeBotApi, tmp_path:
         )
         ran = check(tmp_path, *command)
         assert ran.returncode == 0 and "matches" in ran.stdout, ran.stdout + ran.stderr
+        # /settle: who pays whom, in its unit and in money at its price.
+        await h.say(ANN, GROUP, "/settle")
+        settle = _last(h)
+        assert "пип" in settle and "RUB" in settle, settle
     finally:
         if h.app is not None:
             await h.stop()
@@ -171,6 +177,48 @@ async def test_the_toy_game_is_played_through_the_bot(api: FakeBotApi, tmp_path:
         diff = score[0] - score[1]
         assert await store.balances(chat.id, "pips") == {ann.id: diff, ben.id: -diff}
         assert await store.balances(chat.id, "points") == {}
+    finally:
+        await store.close()
+
+
+async def test_the_toys_robot_plays_and_its_match_is_practice_in_pips(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """A person and the toy's robot: the robot moves in a worker process like any game's, and
+    the match goes to the practice account in the toy's own unit, shown as such in /ledger."""
+    _register()
+    h = Harness(api, str(tmp_path / "bot.sqlite3"), plugins=(*PLUGINS, TOY_PLUGIN))
+    await h.start()
+    try:
+        await h.say(ANN, ANN.id, "/start")
+        await h.say(ANN, GROUP, "/toy")
+        seating = next(m for m in reversed(h.api.chat_messages(GROUP)) if "Toy table" in m.text)
+        for end in (":sit:0", ":rb:1"):
+            data = next(
+                b["callback_data"] for b in seating.buttons() if b["callback_data"].endswith(end)
+            )
+            assert not (await h.press(ANN, seating, data)).get("text")
+            seating = next(m for m in reversed(h.api.chat_messages(GROUP)) if "Toy table" in m.text)
+        deadline = time.monotonic() + 60
+        while not _over(h):
+            assert time.monotonic() < deadline, "the toy match with a robot did not end"
+            found = _to_press(h)
+            if found is None or (await h.press(*found)).get("text"):
+                await asyncio.sleep(0.02)  # the robot thinks (or Ann's screen was stale)
+        await h.settle()
+        await h.say(ANN, GROUP, "/ledger")
+        ledger = _last(h)
+        assert "Practice" in ledger and "pip" in ledger and "amount." not in ledger, ledger
+    finally:
+        if h.app is not None:
+            await h.stop()
+    store = await SqliteStorage.open(h.database)
+    try:
+        chat = await store.chat_by_tg(GROUP)
+        assert chat is not None
+        assert await store.balances(chat.id, "pips") == {}  # not money
+        practice = await store.balances(chat.id, "practice_pips")
+        assert practice and sum(practice.values()) == 0
     finally:
         await store.close()
 

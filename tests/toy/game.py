@@ -124,6 +124,16 @@ class ToyMatch:
         return {"score": list(self.score), "goal": self.goal}
 
 
+def move(
+    view: Mapping[str, Any], seed: int, budget_s: float, cores: int = 2, robots: Any = ()
+) -> Lay:
+    """The toy's robot (``RobotMove``'s signature, run in a worker process): the lowest card
+    it may lay, beating the card led when it can."""
+    hand, table = sorted(view["hand"]), tuple(view["table"])
+    higher = [c for c in hand if table and c > table[0]]
+    return Lay(int(view["turn"]), (higher or hand)[0])
+
+
 class Toy(GameBase):
     """Only what differs from ``GameBase``: its name, unit, seats, deal and match."""
 

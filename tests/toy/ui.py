@@ -2,7 +2,7 @@
 against the bot's seams alone (``bot.plugin``, the services, the outbox, the generic action
 button) and only what differs from ``UIBase``: its screens, a command of its own (/toyscore),
 a button kind of its own (a peek at the tricks), a typed setting (/settings goal 4), its unit
-priced by a word of its own (/settings pip 2 RUB) and a refusal in its own words."""
+priced by a word of its own (/settings pip 2 RUB), a refusal in its own words and a robot."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from bot.tables import DealFinished, MatchFinished, Refusal, Snapshot
 from bot.views import Choice, Key, Rendered
 from bot.views.text import user_text
 from storage.interface import MatchRecord
-from tests.toy.game import GOAL, ToyState, goal_of
+from tests.toy.game import GOAL, ToyState, goal_of, move
 
 PEEK = "tk"  # the toy's own button kind: a seated player peeks at the tricks taken so far
 GOALS = range(1, 10)
@@ -92,6 +92,12 @@ class ToyUI(UIBase):
             Key(
                 f"Sit {self.seat_name(s, t.language)}",
                 Button(snap.table_id, 0, Act.SIT, str(s)).encode(),
+            )
+            for s in free
+        ) + tuple(
+            Key(
+                f"🤖 {self.seat_name(s, t.language)}",
+                Button(snap.table_id, 0, Act.ROBOT, str(s)).encode(),
             )
             for s in free
         )
@@ -192,4 +198,5 @@ TOY_PLUGIN = Plugin(
     menu=("toyscore",),
     setting_words={"goal": "goal", "цель": "goal", "пуля": "goal"},  # "пуля": Preferans's too
     price=Price("pips", ("pip", "пип")),
+    robot=move,
 )
