@@ -33,7 +33,7 @@ Handlers = Callable[[], Sequence[BaseHandler[Update, Any, Any]]]
 
 
 class Keeping(Protocol):
-    """A game's scorekeeper for real cards (``bot.games.keeping.KeeperHandlers``)."""
+    """A game's scorekeeper for real cards (``bot.keeping.handlers.KeeperHandlers``)."""
 
     command: str  # its opening command: "/<command> end" stops its sheet
 

@@ -15,7 +15,6 @@ from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filt
 
 from bot.callback_data import MONEY_ACTS, Act, BadCallbackData, Button, route
 from bot.context import BotContext
-from bot.games.keeping import command_words, group_people, named_players
 from bot.handlers.common import (
     acting_player,
     first_language,
@@ -27,6 +26,7 @@ from bot.handlers.common import (
     user_translator,
 )
 from bot.i18n import Translator, translator
+from bot.keeping.handlers import command_words, group_people, named_players
 from bot.ledger import InvalidTransfer
 from bot.tables import Refusal
 from bot.views import Rendered

@@ -36,6 +36,7 @@ from bot.tables.model import (
     people_practice,
     people_practices,
     stale_or_forged,
+    write_result,
 )
 from bot.tables.service import TableService
 
@@ -73,4 +74,5 @@ __all__ = [
     "people_practice",
     "people_practices",
     "stale_or_forged",
+    "write_result",
 ]

@@ -3,7 +3,6 @@ between deals, and it ends in the group's ledger."""
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import logging
 import time
@@ -18,13 +17,12 @@ from bot.tables.model import (
     Notice,
     Seat,
     SubDone,
-    _whole,
     match_options,
     people_practice,
+    write_result,
 )
 from games.core.fair import FairStream, seed_for
 from storage.interface import (
-    ConflictError,
     TableStatus,
     is_practice,
 )
@@ -126,16 +124,10 @@ class MatchLife(TableBase):
         match.configure(match_options(live.table.settings, live.chat))  # the group's rounding now
         live.match_changed()
         players = {seat: holder.player_id for seat, holder in live.holders.items()}
-        amounts = match.settle()
-        entries = {players[seat]: _whole(amounts[seat]) for seat in sorted(players)}
-        summary = match.summary()
         robots = await self._with_robots(live)
         unit = live.game.practice_unit if robots else live.game.unit
-        # ConflictError: written before a restart; the ledger already holds it.
-        with contextlib.suppress(ConflictError):
-            await self.storage.finish_match(
-                live.match_id, summary, entries, players, unfinished, unit
-            )
+        entries = await write_result(self.storage, live.match_id, match, players, unfinished, unit)
+        summary = match.summary()
         live.table = await self.storage.get_table(live.table.id)
         if live.table.status is TableStatus.PLAYING:
             await self.storage.set_status(live.table.id, TableStatus.OPEN)

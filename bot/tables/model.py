@@ -3,6 +3,7 @@ change, and the live table it holds in memory (only a cache: storage can always 
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import logging
@@ -17,6 +18,7 @@ from games.core.registry import games as registered_games
 from storage.interface import (
     PRACTICE,
     Chat,
+    ConflictError,
     Player,
     Storage,
     Table,
@@ -421,6 +423,24 @@ async def people_practices(storage: Storage, chat_id: int) -> dict[str, dict[int
 def match_options(settings: TableSettings, chat: Chat) -> dict[str, Any]:
     """The match's options: the table's for its game, and the group's rounding of money."""
     return {**settings.options, "rounding": chat.settings.rounding.value}
+
+
+async def write_result(
+    storage: Storage,
+    match_id: int,
+    match: Match,
+    players: Mapping[int, int],
+    unfinished: bool,
+    unit: str,
+) -> dict[int, int]:
+    """A finished match into the group's ledger, played online or kept on a sheet alike: each
+    seat's player gets the match's settlement in whole units of ``unit`` (one transaction; a
+    match written before a restart is left as it was). The entries, by player id."""
+    amounts = match.settle()
+    entries = {players[seat]: _whole(amounts[seat]) for seat in sorted(players)}
+    with contextlib.suppress(ConflictError):
+        await storage.finish_match(match_id, match.summary(), entries, players, unfinished, unit)
+    return entries
 
 
 def _whole(amount: Any) -> int:

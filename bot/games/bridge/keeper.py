@@ -5,7 +5,7 @@ as online play, scored by the same rules engine.
 
 Anyone in the group may enter a result, as anyone at the table may write on a paper sheet:
 every entry is shown with the sheet at once, and /undo puts a mistake right. What every game's
-scorekeeper shares is ``bot.games.keeping.KeeperHandlers``; here is what bridge's does its way.
+scorekeeper shares is ``bot.keeping.handlers.KeeperHandlers``; here is what bridge's does its way.
 """
 
 from __future__ import annotations
@@ -19,16 +19,17 @@ from bot.games.bridge.buttons import KEEP_PICTURE, KEEP_UNDO, KEEP_WHO, KEEPER_B
 from bot.games.bridge.cards import contract_text, seat_text
 from bot.games.bridge.keeper_view import entry_of, parse_stage, render_keeper
 from bot.games.bridge.notation import read_entry
-from bot.games.bridge.scorekeeper import Scorekeeper, Sheet
+from bot.games.bridge.scorekeeper import Sheet, keeper, seated
 from bot.games.bridge.ui import post_scoresheet
-from bot.games.keeping import KeeperHandlers, named_players
 from bot.i18n import Translator
+from bot.keeping.handlers import KeeperHandlers, named_players
+from bot.keeping.sheets import SheetKeeper
 from bot.tables import Refusal
 from bot.views import Rendered
 from bot.views.amounts import signed
 from games.bridge.chicago import FIFTY
 from games.bridge.entry import Entry
-from games.bridge.game import CHICAGO
+from games.bridge.game import CHICAGO, RubberMatch
 from storage.interface import Player, Storage
 
 
@@ -39,8 +40,8 @@ class BridgeKeeper(KeeperHandlers[Sheet, Entry]):
     undo_button = KEEP_UNDO
     who_button = KEEP_WHO
 
-    def new_keeper(self, storage: Storage) -> Scorekeeper:
-        return Scorekeeper(storage)
+    def new_keeper(self, storage: Storage) -> SheetKeeper[RubberMatch, Entry]:
+        return keeper(storage)
 
     def render(self, sheet: Sheet, arg: str, t: Translator, note: str) -> Rendered:
         return render_keeper(sheet, arg, t, note)
@@ -118,14 +119,14 @@ class BridgeKeeper(KeeperHandlers[Sheet, Entry]):
     def picture(self, context: BotContext, sheet: Sheet) -> None:
         t = self.t(sheet)
         caption = " · ".join(
-            f"{seat_text(s, t.language)} {p.name}" for s, p in sheet.players.items()
+            f"{seat_text(s, t.language)} {p.name}" for s, p in seated(sheet).items()
         )
         post_scoresheet(
             context.outbox,
             sheet.chat.tg_chat_id,
             sheet.table.topic_id,
-            sheet.rubber,
-            {seat: player.name for seat, player in sheet.players.items()},
+            sheet.match.rubber,
+            {seat: player.name for seat, player in seated(sheet).items()},
             t("keeper.picture_title", number=sheet.table.id),
             caption,
             t,

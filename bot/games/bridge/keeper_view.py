@@ -17,7 +17,7 @@ from bot.games.bridge.cards import (
     strain_text,
 )
 from bot.games.bridge.score import chicago_line, over_key, result_line, sheet_lines
-from bot.games.bridge.scorekeeper import Sheet
+from bot.games.bridge.scorekeeper import Sheet, seated
 from bot.i18n import Translator
 from bot.views import Key, Rendered, key_rows
 from bot.views.amounts import account_lines
@@ -88,14 +88,14 @@ def wizard(sheet: Sheet, arg: str, t: Translator) -> tuple[str, tuple[tuple[Key,
         row = tuple(
             _key(
                 sheet,
-                f"{seat_text(seat, lang)} {sheet.players[seat].name}"[:24],
+                f"{seat_text(seat, lang)} {seated(sheet)[seat].name}"[:24],
                 f"{arg}{seat.name}",
             )
             for seat in Seat
         )
         return t("keeper.ask_declarer", contract=shown), (row[:2], row[2:], cancel)
     declarer = Seat.parse(fields[3])
-    head = f"{shown} {seat_text(declarer, lang)} {user_text(sheet.players[declarer].name)}"
+    head = f"{shown} {seat_text(declarer, lang)} {user_text(seated(sheet)[declarer].name)}"
     if len(fields) == 4:
         needed = contract.tricks_needed
         options = [("m" + str(-d), f"−{-d}") for d in range(-needed, 0)]
@@ -121,28 +121,30 @@ def render_keeper(sheet: Sheet, arg: str, t: Translator, note: str = "") -> Rend
         " · ".join(  # a guest (no Telegram) marked as one, as the money views mark it
             f"{seat_text(s, lang)} {user_text(p.name)}"
             + (f" {t('ledger.guest')}" if p.tg_user_id is None else "")
-            for s, p in sheet.players.items()
+            for s, p in seated(sheet).items()
         )
     )
     if note:
         lines.append(note)
-    lines.extend(sheet_lines(sheet.last, sheet.rubber, t))
+    rubber = sheet.match.rubber
+    lines.extend(sheet_lines(sheet.last, rubber, t))
     finished = sheet.finished
     if finished is not None:
         lines.append(
-            f"<b>{t(over_key(sheet.rubber))}</b>"
+            f"<b>{t(over_key(rubber))}</b>"
             + (f" {t('history.unfinished')}" if finished.unfinished else "")
         )
         hundreds = sheet.chat.settings.rounding is Rounding.HUNDREDS
-        lines.append(result_line(finished.winner, finished.points, t, hundreds))
+        winner, points = sheet.match.result()
+        lines.append(result_line(winner, points, t, hundreds))
         lines.append(t("rubber.accounts"))
         group = sheet.chat.settings
         lines.extend(account_lines(finished.balances, sheet.names, group, t))
         return Rendered("\n".join(lines), ((_key(sheet, "🖼", act=KEEP_PICTURE),),))
     prompt, keys = wizard(sheet, arg, t)
-    chicago = sheet.rubber
+    chicago = rubber
     if isinstance(chicago, Chicago):  # which deal of four, who deals it, who is vulnerable
         dealer = t("chicago.dealer", seat=seat_text(chicago.dealer, lang))
         lines.append(f"{chicago_line(chicago, t)} · {dealer}")
-    lines.append(t("keeper.deal", number=len(sheet.rubber.records) + 1) + " " + prompt)
+    lines.append(t("keeper.deal", number=len(rubber.records) + 1) + " " + prompt)
     return Rendered("\n".join(lines), keys)

@@ -6,7 +6,7 @@ whist/pass 6/3/1``; /undo takes the last entry back; ``/prefkeep end`` stops the
 consent (settled by §6's rule). The finished pulka goes to the group's ledger in whists.
 
 Anyone in the group may write on the sheet, as anyone at a real table may write on the paper.
-What every game's scorekeeper shares is ``bot.games.keeping.KeeperHandlers``; here is what the
+What every game's scorekeeper shares is ``bot.keeping.handlers.KeeperHandlers``; here is what the
 pulka's does its way.
 """
 
@@ -18,18 +18,20 @@ from typing import Any
 
 from bot.callback_data import Button
 from bot.context import BotContext
-from bot.games.keeping import KeeperHandlers, named_players
 from bot.games.preferans.buttons import KEEP_UNDO, KEEP_WHO, KEEPER_BUTTONS
 from bot.games.preferans.keeper_view import entry_of, render_pulka_keeper
-from bot.games.preferans.scorekeeper import PulkaKeeper, PulkaSheet
+from bot.games.preferans.scorekeeper import PulkaSheet, keeper
 from bot.games.preferans.views import bid_text
 from bot.i18n import Translator
+from bot.keeping.handlers import KeeperHandlers, named_players
+from bot.keeping.sheets import SheetKeeper
 from bot.tables import Refusal
 from bot.views import Rendered
 from bot.views.text import user_text
 from games.errors import Reason, RuleError
 from games.preferans.conditions import SWITCHES, normal, preset
 from games.preferans.entry import Entry, parse_entry
+from games.preferans.game import PulkaMatch
 from games.preferans.settlement import Variant
 from storage.interface import Player, Storage
 
@@ -85,8 +87,8 @@ class PreferansKeeper(KeeperHandlers[PulkaSheet, Entry]):
     undo_button = KEEP_UNDO
     who_button = KEEP_WHO
 
-    def new_keeper(self, storage: Storage) -> PulkaKeeper:
-        return PulkaKeeper(storage)
+    def new_keeper(self, storage: Storage) -> SheetKeeper[PulkaMatch, Entry]:
+        return keeper(storage)
 
     def render(self, sheet: PulkaSheet, arg: str, t: Translator, note: str) -> Rendered:
         return render_pulka_keeper(sheet, arg, t, note)

@@ -13,7 +13,7 @@ import re
 
 from bot.callback_data import Button
 from bot.games.preferans.buttons import KEEP, KEEP_UNDO
-from bot.games.preferans.scorekeeper import PulkaSheet
+from bot.games.preferans.scorekeeper import PulkaSheet, active_of, dealer_of, seat_names
 from bot.games.preferans.views import (
     bid_text,
     breakdown,
@@ -57,7 +57,7 @@ def entry_of(arg: str, sheet: PulkaSheet) -> Entry | None:
     if match is None or not arg:
         raise BadStage(arg)
     g_seat, g_bid, g_words, g_mine, g_first, m_seat, m_tricks, r_a, r_b = match.groups()
-    active = sheet.active
+    active = active_of(sheet)
     if arg[0] == "r":
         if r_b is None:
             return None
@@ -101,12 +101,12 @@ def _key(sheet: PulkaSheet, label: str, arg: str = "", act: str = KEEP) -> Key:
 
 
 def _name(sheet: PulkaSheet, seat: int) -> str:
-    return sheet.names.get(seat, "—")
+    return seat_names(sheet).get(seat, "—")
 
 
 def wizard(sheet: PulkaSheet, arg: str, t: Translator) -> tuple[str, list[tuple[Key, ...]]]:
     """The prompt and the buttons for the next field of the entry."""
-    active = sheet.active
+    active = active_of(sheet)
     back = (_key(sheet, t("keeper.cancel")),)
     if not arg:
         rows: list[tuple[Key, ...]] = [
@@ -181,18 +181,22 @@ def render_pulka_keeper(sheet: PulkaSheet, arg: str, t: Translator, note: str = 
     head = settings_text(pulka.variant.value, pulka.target, pulka.players, t)
     rules = conditions_text(pulka.conditions, pulka.variant.value, t)
     lines += [head, *([rules] if rules else [])]
-    lines.append(pulka_block(pulka, sheet.names, t))
+    lines.append(pulka_block(pulka, seat_names(sheet), t))
     if note:
         lines.append(note)
     if sheet.finished is not None:
         finished = sheet.finished
-        by_id = {p.id: p.name for p in sheet.players.values()}
         lines += settlement_lines(
-            finished.unfinished, finished.entries, finished.balances, by_id, sheet.chat.settings, t
+            finished.unfinished,
+            finished.entries,
+            finished.balances,
+            sheet.names,
+            sheet.chat.settings,
+            t,
         )
-        lines.append(breakdown(sheet.match.pulka, sheet.names, t))
+        lines.append(breakdown(sheet.match.pulka, seat_names(sheet), t))
         return Rendered("\n".join(lines))
-    dealer = user_text(_name(sheet, sheet.dealer))
+    dealer = user_text(_name(sheet, dealer_of(sheet)))
     deal_line = t("pref.keeper.deal", number=len(sheet.results) + 1, dealer=dealer)
     if sheet.size == 4:
         deal_line += " " + t("pref.keeper.sits_out")
@@ -200,7 +204,7 @@ def render_pulka_keeper(sheet: PulkaSheet, arg: str, t: Translator, note: str = 
     prompt, keys = wizard(sheet, arg, t)
     lines.append(prompt)
     lines.append(t("pref.keeper.typed_hint"))
-    names = sorted(sheet.names.items())
+    names = sorted(seat_names(sheet).items())
     guests = {s for s, p in sheet.players.items() if p.tg_user_id is None}
     seats = ", ".join(
         f"{seat + 1} — {user_text(name)}" + (f" {t('ledger.guest')}" if seat in guests else "")

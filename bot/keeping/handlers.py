@@ -1,9 +1,8 @@
-"""What every game's scorekeeper shares: an entry log (each entered result is a deal of its own
-whose one event says what was entered; an undo is another such deal, never an erasure), the
-players named after the opening command, the sheet's message (one per number of entries), and
-the handlers themselves (``KeeperHandlers``): the opening command and its "end", /deal and
-/undo typed, the sheet's buttons. A game's keeper module says only what differs: how its
-entries are read and shown, who it seats, what its wizard's buttons mean."""
+"""The scorekeepers in the chat, every game's alike: the players named after the opening
+command, the sheet's message (one per number of entries), and the handlers themselves
+(``KeeperHandlers``): the opening command and its "end", /deal and /undo typed, the sheet's
+buttons. A game's keeper module says only what differs: how its entries are read and shown,
+who it seats, what its wizard's buttons mean. The sheets themselves are ``bot.keeping.sheets``."""
 
 from __future__ import annotations
 
@@ -37,120 +36,14 @@ from games.errors import RuleError
 from storage.interface import (
     AlreadyApplied,
     Chat,
-    ConflictError,
     NotFound,
     Player,
     Storage,
     Table,
     TableSettings,
-    TableStatus,
 )
 
 log = logging.getLogger(__name__)
-
-ENTRY, ENTRY_UNDO = "entry", "entry_undo"
-
-
-class EntryLog:
-    """A scoresheet's entries in storage."""
-
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
-
-    async def results(self, table: Table) -> list[Mapping[str, Any]]:
-        """Every entry's result in order (``{"undo": True}`` for an undo), completing one whose
-        process was killed between its two writes: the event says it all."""
-        if table.match_id is None:
-            return []
-        found = []
-        for summary in await self.storage.deals(table.match_id):
-            result = summary.result
-            if result is None:
-                events = await self.storage.events(table.id, summary.deal_no)
-                result = dict(events[0].payload) if events else {"undo": True}
-                await self.storage.finish_deal(table.id, summary.deal_no, result)
-            found.append(result)
-        return found
-
-    @staticmethod
-    def check_open(table: Table, count: int, expected: int) -> None:
-        """Refusal unless the sheet is open and has the ``expected`` number of entries (what the
-        button or command saw: a double tap or a stale wizard writes nothing)."""
-        if table.status is not TableStatus.PLAYING or table.match_id is None:
-            raise Refusal("keeper_closed", game=table.game)
-        if expected != count:
-            raise Refusal("stale")
-
-    async def write(
-        self,
-        table_id: int,
-        expected: int,
-        kind: str,
-        payload: Mapping[str, Any],
-        player_id: int | None,
-        update_key: str | None,
-    ) -> None:
-        """Entry number ``expected + 1``; Refusal "stale" if another got there first;
-        AlreadyApplied if ``update_key`` (a typed command's update) was applied before."""
-        number = expected + 1
-        try:
-            await self.storage.start_deal(
-                table_id, number, payload, player_id, update_key, kind=kind
-            )
-        except ConflictError:
-            raise Refusal("stale") from None
-        await self.storage.finish_deal(table_id, number, payload)
-
-
-class SheetKeeper:
-    """A game's scorekeeper: what every game's shares (its sheets are tables of ``game`` kept
-    for real cards, their entries in an ``EntryLog``)."""
-
-    game = ""
-
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
-        self.log = EntryLog(storage)
-
-    async def open_sheet(self, chat_id: int, topic_id: int | None) -> Table | None:
-        """The sheet open in this group or topic, of whatever game (one at a time)."""
-        return await self.storage.table_in(chat_id, topic_id, scorekeeper=True)
-
-    async def chat(self, tg_chat_id: int, title: str, language: str) -> Chat:
-        return await self.storage.ensure_chat(tg_chat_id, title, language)
-
-    async def known(self, username: str) -> Player | None:
-        """A Telegram player named by @username, if the bot has met them."""
-        return await self.storage.player_by_username(username)
-
-    async def guest(self, chat_id: int, name: str) -> Player:
-        """A player without Telegram, by name, reused within the group."""
-        return await self.storage.add_guest(chat_id, name)
-
-    async def table_settings(self, chat: Chat, topic_id: int | None) -> TableSettings:
-        """A new sheet takes the settings of the online table of its game here, if any."""
-        online = await self.storage.table_in(chat.id, topic_id)
-        if online is not None and online.game == self.game:
-            return online.settings
-        return TableSettings(language=chat.language)
-
-    async def open_new(
-        self, chat: Chat, topic_id: int | None, players: Sequence[Player], settings: TableSettings
-    ) -> int:
-        """A new sheet (its table id) with ``players`` in seat order and its match started."""
-        if len({p.id for p in players}) != len(players):
-            raise Refusal("keeper_same_player", game=self.game)
-        open_sheet = await self.open_sheet(chat.id, topic_id)
-        if open_sheet is not None:  # its own command stops it
-            raise Refusal("keeper_already_open", game=open_sheet.game)
-        table = await self.storage.create_table(
-            chat.id, topic_id, settings, scorekeeper=True, game=self.game
-        )
-        seats = {seat: player.id for seat, player in enumerate(players)}
-        for seat, pid in seats.items():
-            await self.storage.set_seat(table.id, seat, pid)
-        await self.storage.start_match(table.id, seats)
-        return table.id
 
 
 def command_words(update: Update) -> tuple[list[str], dict[str, Any]]:
