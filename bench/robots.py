@@ -33,10 +33,10 @@ from typing import Any
 
 from endplay.dds import solve_board
 
-from games.bridge.analysis import SOLVER_LOCK, analyse
+from games.bridge.analysis import SOLVER_LOCK, analyse, solver_card, solver_position
 from games.bridge.cards import Card, Deal, Seat
 from games.bridge.deal import DealState, MakeCall, Phase, PlayCard, SeatView
-from games.bridge.robot import Robot, _card, position_text, solver_position
+from games.bridge.robot import Robot, position_text
 
 Chooser = Callable[[DealState, Seat], Card]
 
@@ -51,7 +51,7 @@ def dd_tricks(state: DealState) -> dict[Card, int]:
         at_start[trick.leader.after(i)].add(card)
     deal = solver_position(at_start, trick.leader, play.trump, trick.cards)
     with SOLVER_LOCK:
-        return {_card(c): int(t) for c, t in solve_board(deal)}
+        return {solver_card(c): int(t) for c, t in solve_board(deal)}
 
 
 def dd_card(state: DealState, actor: Seat) -> Card:
@@ -191,7 +191,7 @@ def lead_cost(state: DealState, lead: Card) -> int:
     at_start = {seat: set(play.hand(seat)) for seat in Seat}
     deal = solver_position(at_start, trick.leader, play.trump, ())
     with SOLVER_LOCK:
-        solved = {_card(c): int(t) for c, t in solve_board(deal)}
+        solved = {solver_card(c): int(t) for c, t in solve_board(deal)}
     return max(solved.values()) - solved[lead]
 
 

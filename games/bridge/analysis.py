@@ -1,5 +1,6 @@
 """Double-dummy analysis of a dealt deal: how many tricks each declarer takes in each strain
-with every card in view, and the par contracts. Pure and deterministic, like the rest of
+with every card in view, and the par contracts; and positions in play solved card by card
+(``solve_positions``), for the robot's layouts and the review alike. Pure and deterministic, like the rest of
 ``games``: the solving is ``endplay``'s (MIT licence), which bundles Bo Haglund's DDS, the
 solver bridge sites use; writing our own would be slower and less trusted.
 """
@@ -7,15 +8,16 @@ solver bridge sites use; writing our own would be slower and less trusted.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from endplay.dds import calc_dd_table, par
+from endplay.dds import calc_dd_table, par, solve_all_boards
+from endplay.dds.solve import SolveMode
 from endplay.types import Deal as SolverDeal
 from endplay.types import Denom, Penalty, Player, Vul
 
 from games.bridge.calls import Contract, Doubling, Strain
-from games.bridge.cards import Deal, Seat
+from games.bridge.cards import Card, Deal, Seat, Suit, hand_pbn
 from games.core.data import remote
 
 # DDS keeps per-process solver state and crashes when two threads call it at once (found by
@@ -86,3 +88,50 @@ def analyse(deal: Deal, ns_vulnerable: bool, ew_vulnerable: bool) -> Analysis:
         if int(c.level) > 0
     )
     return Analysis(tricks, int(found.score), contracts)
+
+
+_BATCH = 100  # DDS solves at most 200 boards a call
+_DENOM = {
+    None: Denom.nt,
+    Suit.CLUBS: Denom.clubs,
+    Suit.DIAMONDS: Denom.diamonds,
+    Suit.HEARTS: Denom.hearts,
+    Suit.SPADES: Denom.spades,
+}
+
+
+def solver_position(
+    hands: Mapping[Seat, Iterable[Card]],
+    leader: Seat,
+    trump: Suit | None,
+    played: Sequence[Card],
+) -> SolverDeal:
+    """A position for DDS: the hands as the trick began, its leader, trumps, and the cards
+    of the trick played so far."""
+    deal = SolverDeal.from_pbn("N:" + " ".join(hand_pbn(hands[seat]) for seat in Seat))
+    deal.first = PLAYER[leader]
+    deal.trump = _DENOM[trump]
+    for card in played:
+        deal.play(str(card))
+    return deal
+
+
+def solve_positions(
+    deals: Sequence[SolverDeal], mode: SolveMode = SolveMode.Default
+) -> list[dict[Card, int]]:
+    """Each position's cards for the seat to play, with the tricks its side then takes (with
+    ``SolveMode.OptimalAll``, only the cards that take the most): DDS's batch solve, one
+    batch at a time under the lock (the robot's layouts, the review's positions)."""
+    found: list[dict[Card, int]] = []
+    for start in range(0, len(deals), _BATCH):
+        with SOLVER_LOCK:
+            solved = solve_all_boards(deals[start : start + _BATCH], mode)
+        found += [{solver_card(c): int(t) for c, t in board} for board in solved]
+    return found
+
+
+def solver_card(card: object) -> Card:
+    """A card as DDS names it ("♠A"), as ours."""
+    text = str(card)
+    suit = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}.get(text[0], text[0])
+    return Card.parse(suit + text[1:])

@@ -9,11 +9,10 @@ from endplay.types import Contract as SolverContract
 from endplay.types import Penalty
 from endplay.types import Vul as SolverVul
 
-from games.bridge.analysis import DENOM, PLAYER, analyse
+from games.bridge.analysis import DENOM, PLAYER, analyse, solve_positions, solver_position
 from games.bridge.calls import Doubling
 from games.bridge.cards import Seat, Side
 from games.bridge.deal import DealState
-from games.bridge.robot import _solve_all, solver_position
 from games.core.review import CardCosts, DealReview
 
 # The IMP scale: a difference of points at or above each step is worth one IMP more.
@@ -79,7 +78,7 @@ def _judge_cards(state: DealState, costs: CardCosts) -> None:
                 positions.append(solver_position(at_start, trick.leader, play.trump, before))
                 chosen.append((number, i, seat, card))
             hand.discard(card)
-    values = _solve_all(positions)
+    values = solve_positions(positions)
     for (number, i, seat, card), value in zip(chosen, values, strict=True):
         actor = play.declarer if seat is play.dummy else seat
         declaring = seat.side is play.declarer.side

@@ -26,27 +26,17 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from endplay.dds import solve_all_boards
 from endplay.dds.solve import SolveMode
-from endplay.types import Deal as SolverDeal
-from endplay.types import Denom
 
-from games.bridge.analysis import PLAYER, SOLVER_LOCK
+from games.bridge.analysis import solve_positions, solver_position
 from games.bridge.auction import AuctionState
 from games.bridge.bidding import HandInfo, Meaning, Turn, choose_call, promises
 from games.bridge.calls import Call
-from games.bridge.cards import FULL_DECK, Card, Seat, Suit, hand_pbn
+from games.bridge.cards import FULL_DECK, Card, Seat, Suit
 from games.bridge.deal import Action, AnswerClaim, MakeCall, Phase, PlayCard, SeatView
 from games.core.data import remote
 from games.errors import OutOfTurn, Reason
 
-_DENOM = {
-    None: Denom.nt,
-    Suit.CLUBS: Denom.clubs,
-    Suit.DIAMONDS: Denom.diamonds,
-    Suit.HEARTS: Denom.hearts,
-    Suit.SPADES: Denom.spades,
-}
 # Samples a second on two cores, by tricks left (bench.robots: 24 samples at trick 1 take
 # 0.4 s on average, 1.9 s at worst; by trick 4 a sample costs a twentieth of that).
 _RATE = {13: 40, 12: 60, 11: 80, 10: 120, 9: 160, 8: 220}
@@ -58,7 +48,6 @@ CHECK_COST = 0.4
 # Tricks on average (in the robot's layouts) a signal or an agreed lead may cost: a little,
 # for what partner learns (bench.robots, 300 deals: defence 0.573 -> 0.520 tricks given away).
 SLACK = 0.05
-_BATCH = 100  # DDS solves at most 200 boards a call
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,36 +401,7 @@ def _solve(
         for i, card in enumerate(position.trick):
             at_start[position.leader.after(i)].add(card)
         deals.append(solver_position(at_start, position.leader, position.trump, position.trick))
-    return _solve_all(deals)
-
-
-def solver_position(
-    hands: Mapping[Seat, Iterable[Card]],
-    leader: Seat,
-    trump: Suit | None,
-    played: Sequence[Card],
-) -> SolverDeal:
-    """A position for DDS: the hands as the trick began, its leader, trumps, and the cards
-    of the trick played so far."""
-    deal = SolverDeal.from_pbn("N:" + " ".join(hand_pbn(hands[seat]) for seat in Seat))
-    deal.first = PLAYER[leader]
-    deal.trump = _DENOM[trump]
-    for card in played:
-        deal.play(str(card))
-    return deal
-
-
-def _solve_all(
-    deals: Sequence[SolverDeal], mode: SolveMode = SolveMode.Default
-) -> list[dict[Card, int]]:
-    """Each position's cards for the seat to play, with the tricks its side then takes (with
-    ``SolveMode.OptimalAll``, only the cards that take the most)."""
-    found: list[dict[Card, int]] = []
-    for start in range(0, len(deals), _BATCH):
-        with SOLVER_LOCK:
-            solved = solve_all_boards(deals[start : start + _BATCH], mode)
-        found += [{_card(c): int(t) for c, t in board} for board in solved]
-    return found
+    return solve_positions(deals)
 
 
 UNLIKELY = 0.25  # how much less likely a layout is for each recent card that was a mistake in it
@@ -482,7 +442,7 @@ def _weights(
                     at_start[seat].add(card)
             trick = tricks[index]
             deals.append(solver_position(at_start, trick.leader, trump, trick.cards[:step]))
-    best = _solve_all(deals, SolveMode.OptimalAll if fast else SolveMode.Default)
+    best = solve_positions(deals, SolveMode.OptimalAll if fast else SolveMode.Default)
     weights = []
     for i in range(len(worlds)):
         weight = 1.0
@@ -493,12 +453,6 @@ def _weights(
                 weight *= UNLIKELY
         weights.append(weight)
     return weights
-
-
-def _card(card: object) -> Card:
-    text = str(card)
-    suit = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}.get(text[0], text[0])
-    return Card.parse(suit + text[1:])
 
 
 # --- signals: the robots' defensive agreement ------------------------------------------------

@@ -13,12 +13,11 @@ from endplay.types import Denom, Penalty, Player, Vul
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.bridge.analysis import SOLVER_LOCK
+from games.bridge.analysis import SOLVER_LOCK, solver_card, solver_position
 from games.bridge.cards import Seat, Side
 from games.bridge.deal import DealState as BridgeState
 from games.bridge.review import imps
 from games.bridge.review import review as bridge_review
-from games.bridge.robot import _card, solver_position
 from games.core.review import SeatStats
 from games.preferans.analysis import GameAnalysis, MisereAnalysis, analyse, played_hands
 from games.preferans.deal import DealState as PrefState
@@ -61,7 +60,7 @@ def direct_bridge(state: BridgeState, ns_vul: bool, ew_vul: bool) -> dict[int, S
                 if len(legal) > 1:
                     board = solver_position(start, trick.leader, play.trump, trick.cards[:i])
                     with SOLVER_LOCK:
-                        values = {_card(c): int(t) for c, t in solve_board(board)}
+                        values = {solver_card(c): int(t) for c, t in solve_board(board)}
                     cost = max(values.values()) - values[card]
                     actor = play.declarer if seat is play.dummy else seat
                     declaring = seat.side is play.declarer.side
