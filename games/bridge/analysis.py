@@ -1,8 +1,8 @@
 """Double-dummy analysis of a dealt deal: how many tricks each declarer takes in each strain
 with every card in view, and the par contracts; and positions in play solved card by card
-(``solve_positions``), for the robot's layouts and the review alike. Pure and deterministic, like the rest of
-``games``: the solving is ``endplay``'s (MIT licence), which bundles Bo Haglund's DDS, the
-solver bridge sites use; writing our own would be slower and less trusted.
+(``solve_positions``), for the robot's layouts and the review alike. Pure and deterministic,
+like the rest of ``games``: the solving is ``endplay``'s (MIT licence), which bundles Bo
+Haglund's DDS, the solver bridge sites use; writing our own would be slower and less trusted.
 """
 
 from __future__ import annotations

@@ -240,7 +240,13 @@ class Deal:
         return cls.from_order(dealer, shuffled(FULL_DECK, randbelow))
 
     def to_pbn(self) -> str:
-        """PBN ``[Deal]`` text starting with the dealer: ``N:AKQ.JT9.876.5432 ...``."""
+        """PBN ``[Deal]`` text starting with the dealer: ``N:AKQ.JT9.876.5432 ...``, which
+        ``from_pbn`` reads back.
+
+        >>> text = "E:T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765 AKQJ.T98.765.432"
+        >>> Deal.from_pbn(text).to_pbn() == text, Deal.from_pbn(text).dealer
+        (True, <Seat.E: 1>)
+        """
         parts = [hand_pbn(self.hands[self.dealer.after(step)]) for step in range(4)]
         return f"{self.dealer.name}:" + " ".join(parts)
 

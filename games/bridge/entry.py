@@ -83,7 +83,16 @@ def parse_entry(text: str) -> Entry:
     """Read ``4SX N -2`` / ``3NT S =`` / ``2H E +1 100EW`` / ``pass``.
 
     NotationError (BAD_CONTRACT, BAD_SEAT, BAD_TRICKS, BAD_ENTRY) or RubberError (BAD_HONOURS)
-    says what is wrong; nothing is half-read.
+    says what is wrong; nothing is half-read. ``Entry.code`` writes what this reads:
+
+    >>> entry = parse_entry("4SX N -2")
+    >>> entry.tricks, entry.code()
+    (8, '4SX N -2')
+    >>> parse_entry("2h e +1, 100ew").code(), parse_entry("pass").code()
+    ('2H E +1 100EW', 'pass')
+    >>> parse_entry("3NT S")
+    Traceback (most recent call last):
+    games.errors.NotationError: '3NT S': bad_entry
     """
     words = text.replace(",", " ").split()
     if len(words) == 1 and words[0].upper() in PASS_WORDS:

@@ -33,7 +33,16 @@ from games.errors import NotationError, Reason, RubberError
 
 class BridgeCodec:
     """Action text that fits a button's data: ``call.1H``, ``call.P``, ``card.SQ``, ``claim.9``,
-    ``answer.yes|no``, ``undo``."""
+    ``answer.yes|no``, ``undo``. Every text reads back as the action it was made from:
+
+    >>> [CODEC.encode(CODEC.decode(2, text)) for text in ("call.1H", "call.XX", "card.SQ")]
+    ['call.1H', 'call.XX', 'card.SQ']
+    >>> CODEC.decode(0, "claim.9"), CODEC.decode(1, "answer.no")
+    (MakeClaim(seat=<Seat.N: 0>, tricks=9), AnswerClaim(seat=<Seat.E: 1>, accept=False))
+    >>> CODEC.decode(0, "card.S1")
+    Traceback (most recent call last):
+    games.errors.NotationError: '1': bad_card
+    """
 
     # The words, each written once; buttons are made from them too.
     @staticmethod

@@ -80,7 +80,17 @@ class Entry:
 
 def parse_entry(text: str, first_seat: int = 0) -> Entry:
     """Read a typed result, seats counted from ``first_seat``; NotationError with the reason
-    for anything else."""
+    for anything else. ``Entry.code`` writes what this reads (the same ``first_seat``):
+
+    >>> entry = parse_entry("7h 3 whist/pass 6/3/1 d1", first_seat=1)
+    >>> entry.declarer, entry.dealer, entry.code(1)
+    (2, 0, '7H 3 whist/pass 6/3/1 d1')
+    >>> parse_entry("pass 4/3/3").code(), parse_entry("misere 1 0").code()
+    ('pass 4/3/3', 'misere 1 0')
+    >>> parse_entry("6s 1 whist")
+    Traceback (most recent call last):
+    games.errors.NotationError: 'whist': bad_whist
+    """
 
     def seat(word: str) -> int:
         number = _number(word) - first_seat

@@ -40,7 +40,16 @@ from games.preferans.settlement import Variant
 class PreferansCodec:
     """Action text, ASCII and dot-separated so it fits a button's data: ``bid.6S``, ``bid.P``,
     ``bid.MIS``, ``drop.SA.H7``, ``redrop``, ``name.7H``, ``whist.whist|pass|half``,
-    ``show.open|closed``, ``card.SA``, ``claim.3``, ``answer.yes|no``."""
+    ``show.open|closed``, ``card.SA``, ``claim.3``, ``answer.yes|no``. Every text reads back
+    as the action it was made from:
+
+    >>> texts = ("bid.6S", "bid.P", "bid.MIS", "drop.SA.H7", "name.7H", "whist.half", "card.D10")
+    >>> [CODEC.encode(CODEC.decode(1, text)) for text in texts] == list(texts)
+    True
+    >>> CODEC.decode(0, "drop.SA")
+    Traceback (most recent call last):
+    games.errors.NotationError: 'drop.SA': bad_discard
+    """
 
     def encode(self, action: Action) -> str:
         if isinstance(action, Call):

@@ -45,7 +45,11 @@ def read_seat(word: str) -> str | None:
 
 def read_entry(text: str) -> Entry:
     """A typed result (``3БК С +1``, ``4♠К Ю =``, ``пас``) in the rules' notation, then read by
-    ``games.bridge.entry.parse_entry``: a RuleError with a reason for anything else."""
+    ``games.bridge.entry.parse_entry``: a RuleError with a reason for anything else.
+
+    >>> read_entry("3БК С +1").code(), read_entry("4♠К Ю =").code(), read_entry("пас").code()
+    ('3NT N +1', '4SX S =', 'pass')
+    """
     seats, sides, passes, aliases = _words()
     words = text.replace(",", " ").split()
     if len(words) == 1 and words[0].upper() in passes:
