@@ -31,6 +31,7 @@ from bot.outbox import Outbox
 from bot.plugin import Plugin, Plugins
 from bot.plugins import PLUGINS
 from bot.presenter import Presenter
+from bot.rendered import Rendered
 from bot.reviews import Reviewer
 from bot.robots import RobotPlayers
 from bot.standby import Lease
@@ -40,7 +41,6 @@ from bot.thinking import LocalThinking, QueueThinking, Thinking
 from bot.throttle import Throttle
 from bot.timers import TurnTimers
 from bot.transport import AiohttpRequest, Fenced, Handling, SlimUpdates
-from bot.views import Rendered
 from bot.webhook import GuardedApplication
 from storage import SqlStore, is_postgres, open_storage
 from storage.postgres import PostgresStorage

@@ -12,7 +12,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from bot.tables import Refusal, people_practices
-from bot.views.amounts import priced_together
 from games.core.settlement import Transfer, transfers
 from storage.interface import (
     CENTS,
@@ -61,7 +60,7 @@ def settle_plan(accounts: Balances, group: ChatSettings) -> list[tuple[str, Tran
     played. Several (rubbers and pulkas) all priced by the group: in money, one plan for both
     games. Several not all priced: a plan per unit, since points and whists have no rate."""
     live = {unit: balances for unit, balances in accounts.items() if any(balances.values())}
-    if priced_together(set(live), group):
+    if group.priced_together(live):
         cash: dict[int, int] = {}
         for unit, balances in live.items():
             for pid, value in balances.items():

@@ -35,7 +35,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
 from telegram.warnings import PTBDeprecationWarning, PTBUserWarning
 
-from bot.views import Rendered
+from bot.rendered import Rendered
 from storage.interface import Storage
 
 log = logging.getLogger(__name__)

@@ -21,8 +21,8 @@ from telegram.ext import BaseHandler
 from bot.callback_data import SHARED_KINDS
 from bot.i18n import Translator
 from bot.outbox import Outbox
+from bot.rendered import Choice, Rendered
 from bot.tables import Holder, Snapshot
-from bot.views import Choice, Rendered
 from bot.views.offer import Offer
 from storage.interface import MatchRecord
 

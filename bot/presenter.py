@@ -16,6 +16,7 @@ from bot.callback_data import Act
 from bot.i18n import Translator, translator
 from bot.outbox import URGENT, WAITING, Outbox
 from bot.plugin import Plugins
+from bot.rendered import Rendered
 from bot.tables import (
     Change,
     DealFinished,
@@ -32,7 +33,6 @@ from bot.tables import (
     TakeoverAsked,
 )
 from bot.timers import TurnTimers
-from bot.views import Rendered
 from bot.views.misc import answer_keys, vote_key, vote_message
 from bot.views.text import user_text
 from storage.interface import TableStatus

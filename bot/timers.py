@@ -25,8 +25,8 @@ from telegram.ext import ContextTypes, JobQueue
 from bot.i18n import Translator, translator
 from bot.outbox import Outbox
 from bot.plugin import Plugins
+from bot.rendered import Rendered
 from bot.tables import Snapshot, TableService
-from bot.views import Rendered
 from bot.views.text import user_text
 from storage.interface import TableStatus
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import abc
 import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -130,6 +130,12 @@ class ChatSettings:
         if is_practice(unit):
             return 0  # never money
         return int(self.prices.get(unit, 0))
+
+    def priced_together(self, units: Iterable[str]) -> bool:
+        """Several units at once are shown and settled as money only when the group prices
+        each (the ledger settles them so, and the views show them so)."""
+        units = set(units)
+        return len(units) > 1 and all(self.price(unit) for unit in units)
 
     def priced(self, unit: str, price: int) -> ChatSettings:
         """The settings with ``unit`` at ``price`` (0: unpriced)."""

@@ -82,6 +82,20 @@ def test_only_a_games_own_packages_import_it() -> None:
             assert not bad, (path, bad)
 
 
+# Inside bot, what sends and what keeps accounts sits below what renders: the outbox, the
+# ledger, the table service and the values a message is made of import no view, presenter
+# or handler (a view may use them, never the other way).
+LOWER = ("bot/outbox.py", "bot/ledger.py", "bot/rendered.py", "bot/i18n.py", "bot/tables/")
+UPPER = ("bot.views", "bot.presenter", "bot.handlers", "bot.games", "bot.app")
+
+
+def test_the_outbox_ledger_and_tables_import_no_view() -> None:
+    for path, imports in _modules("bot").items():
+        if path.startswith(LOWER):
+            bad = {m for m in imports if any(_under(m, upper) for upper in UPPER)}
+            assert not bad, (path, bad)
+
+
 def _graph() -> dict[str, set[str]]:
     """Module -> the project's modules it imports, wherever the import stands (in a function,
     under TYPE_CHECKING: a circle hidden there is still a circle)."""

@@ -14,8 +14,8 @@ from telegram import InputFile, Update
 
 from bot.context import BotContext
 from bot.handlers.common import chat_translator, thread_of
+from bot.rendered import Rendered
 from bot.tables import PlayedDeal
-from bot.views import Rendered
 
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 

@@ -14,8 +14,8 @@ from telegram.error import BadRequest, Forbidden
 from bot.callback_data import BadCallbackData, Button
 from bot.context import BotContext
 from bot.i18n import Translator, has, translator
+from bot.rendered import Rendered
 from bot.tables import Refusal, Snapshot
-from bot.views import Rendered
 from bot.views.text import plain_text, user_text
 from games.core.protocols import State
 from games.errors import RuleError

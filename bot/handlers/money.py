@@ -28,8 +28,8 @@ from bot.handlers.common import (
 from bot.i18n import Translator, translator
 from bot.keeping.handlers import command_words, group_people, named_players
 from bot.ledger import InvalidTransfer
+from bot.rendered import Rendered
 from bot.tables import Refusal
-from bot.views import Rendered
 from bot.views.amounts import amount
 from bot.views.money import (
     UNIT_OF_CODE,

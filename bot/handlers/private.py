@@ -17,8 +17,8 @@ from bot.handlers.common import (
     thread_of,
 )
 from bot.i18n import translator
+from bot.rendered import Rendered
 from bot.tables import Change, Refusal
-from bot.views import Rendered
 from bot.views.misc import render_help, render_welcome
 from bot.views.text import user_text
 from storage.interface import Player

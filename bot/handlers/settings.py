@@ -28,8 +28,8 @@ from bot.handlers.common import (
 )
 from bot.i18n import LANGUAGES, translator
 from bot.plugin import GameUI, Plugin, Price
+from bot.rendered import Rendered
 from bot.tables import Refusal, Snapshot
-from bot.views import Rendered
 from bot.views.misc import GROUP_SETTINGS, TIMER_MINUTES, render_group_settings, render_settings
 from storage.interface import ChatSettings, PaymentPolicy, Rounding, TableSettings
 

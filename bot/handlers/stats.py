@@ -14,8 +14,8 @@ from telegram.ext import BaseHandler, CommandHandler
 from bot.context import BotContext
 from bot.handlers.common import acting_player, first_language, thread_of, user_translator
 from bot.i18n import Translator, translator
+from bot.rendered import Rendered
 from bot.stats import Report
-from bot.views import Rendered
 from bot.views.stats import costly_chart, render_stats
 from bot.views.text import user_text
 

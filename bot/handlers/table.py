@@ -28,8 +28,8 @@ from bot.handlers.common import (
 )
 from bot.i18n import translator
 from bot.plugin import Plugins
+from bot.rendered import Rendered
 from bot.tables import Refusal, stale_or_forged
-from bot.views import Rendered
 from bot.views.stats import costly_popup
 from bot.views.text import user_text
 from games.errors import RuleError

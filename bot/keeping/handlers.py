@@ -29,8 +29,8 @@ from bot.handlers.common import (
     user_translator,
 )
 from bot.i18n import Translator, translator
+from bot.rendered import Key, Rendered
 from bot.tables import ROBOT, Refusal
-from bot.views import Key, Rendered
 from bot.views.text import plain_text, user_text
 from games.errors import RuleError
 from storage.interface import (

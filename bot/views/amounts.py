@@ -57,11 +57,6 @@ def amount(
     return f"{money(points, price, group.currency, sign, t('number.decimal'))} ({count})"
 
 
-def priced_together(units: Mapping[str, int] | set[str], group: ChatSettings) -> bool:
-    """Several units at once are shown and settled as money only when the group prices each."""
-    return len(units) > 1 and all(group.price(unit) for unit in units)
-
-
 def holding(
     amounts: Mapping[str, int],
     group: ChatSettings,
@@ -78,7 +73,7 @@ def holding(
     if len(live) == 1:
         ((unit, value),) = live.items()
         return amount(value, group, t, sign, unit, label)
-    if priced_together(set(live), group):
+    if group.priced_together(live):
         total = sum(value * group.price(unit) for unit, value in live.items())
         parts = [
             _count(signed(value), value, unit, t)

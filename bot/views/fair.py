@@ -6,8 +6,8 @@ from __future__ import annotations
 from html import escape
 
 from bot.i18n import Translator
+from bot.rendered import Rendered
 from bot.tables import Fairness, Revealed, Snapshot
-from bot.views import Rendered
 from games.core.fair import SHOWN
 from storage.interface import TableStatus
 

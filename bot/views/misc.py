@@ -8,8 +8,8 @@ from typing import TypeVar
 from bot.callback_data import Act, Button
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Translator
 from bot.plugin import GameUI, Price, Screens
+from bot.rendered import Choice, Key, Rendered
 from bot.tables import Snapshot
-from bot.views import Choice, Key, Rendered
 from bot.views.amounts import holding, money
 from bot.views.offer import Offer
 from bot.views.text import user_text

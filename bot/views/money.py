@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from bot.callback_data import Act, Button
 from bot.i18n import Translator
-from bot.views import Key, Rendered
+from bot.rendered import Key, Rendered
 from bot.views.amounts import amount, by_player, holding, worth
 from bot.views.text import plain_text, user_text
 from games.core.settlement import Transfer

@@ -7,8 +7,8 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 
 from bot.callback_data import Act, Button
 from bot.i18n import Translator
+from bot.rendered import Key, Rendered
 from bot.stats import ROBOTS, Line
-from bot.views import Key, Rendered
 from bot.views.pictures import FONT, png_of
 from bot.views.text import plain_text, user_text
 from games.core.review import DealReview, SeatStats

@@ -13,7 +13,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.ledger import settle_plan
-from bot.views.amounts import priced_together
 from storage.interface import CENTS, POINTS, WHISTS, ChatSettings, TableSettings
 from storage.sqlite import SqliteStorage
 from tests.bot.harness import GROUP, PLAYERS, Harness
@@ -45,7 +44,7 @@ def test_any_plan_brings_every_account_to_zero(
         book[transfer.payee] = book.get(transfer.payee, 0) - transfer.amount
         assert transfer.amount > 0
     live = {u for u, b in accounts.items() if any(b.values())}
-    if priced_together(live, group):
+    if group.priced_together(live):
         assert {u for u, _ in plan} == {CENTS}
         money: dict[int, int] = {}
         for unit, balances in after.items():

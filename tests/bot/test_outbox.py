@@ -12,7 +12,7 @@ import pytest
 from telegram import Bot
 
 from bot.outbox import TABLE, URGENT, WAITING, Gate, Outbox
-from bot.views import Rendered
+from bot.rendered import Rendered
 from storage.interface import TableSettings
 from storage.sqlite import SqliteStorage
 from tests.bot.driver import Driver

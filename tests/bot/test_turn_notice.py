@@ -13,7 +13,7 @@ import time
 
 from bot.games.bridge.dd import new_solver
 from bot.outbox import Outbox
-from bot.views import Rendered
+from bot.rendered import Rendered
 from games.bridge.analysis import analyse
 from games.bridge.cards import Deal, Seat
 from tests.bot.driver import Driver

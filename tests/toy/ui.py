@@ -24,8 +24,8 @@ from bot.handlers.common import (
 )
 from bot.i18n import Translator
 from bot.plugin import Plugin, Price, Screens, UIBase
+from bot.rendered import Choice, Key, Rendered
 from bot.tables import DealFinished, MatchFinished, Refusal, Snapshot
-from bot.views import Choice, Key, Rendered
 from bot.views.text import user_text
 from storage.interface import MatchRecord
 from tests.toy.game import GOAL, ToyState, goal_of, move

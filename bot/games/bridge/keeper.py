@@ -24,8 +24,8 @@ from bot.games.bridge.ui import post_scoresheet
 from bot.i18n import Translator
 from bot.keeping.handlers import KeeperHandlers, named_players
 from bot.keeping.sheets import SheetKeeper
+from bot.rendered import Rendered
 from bot.tables import Refusal
-from bot.views import Rendered
 from bot.views.amounts import signed
 from games.bridge.chicago import FIFTY
 from games.bridge.entry import Entry

@@ -19,7 +19,7 @@ from bot.games.bridge.cards import (
 from bot.games.bridge.score import chicago_line, over_key, result_line, sheet_lines
 from bot.games.bridge.scorekeeper import Sheet, seated
 from bot.i18n import Translator
-from bot.views import Key, Rendered, key_rows
+from bot.rendered import Key, Rendered, key_rows
 from bot.views.amounts import account_lines
 from bot.views.text import user_text
 from games.bridge.calls import Contract, Strain

@@ -24,8 +24,8 @@ from bot.handlers.common import (
     thread_of,
     user_translator,
 )
+from bot.rendered import Rendered
 from bot.tables import PlayedDeal, Refusal
-from bot.views import Rendered
 from games.bridge.cards import Seat
 from games.bridge.records import Record, to_pbn
 

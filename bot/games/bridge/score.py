@@ -25,6 +25,7 @@ from bot.games.bridge.state import (
     sheet_vulnerability,
 )
 from bot.i18n import Translator
+from bot.rendered import Key, Rendered
 from bot.tables import (
     DealFinished,
     EndVote,
@@ -33,7 +34,6 @@ from bot.tables import (
     UndoAnswered,
     UndoAsked,
 )
-from bot.views import Key, Rendered
 from bot.views.amounts import account_lines, number, signed
 from bot.views.fair import reveal_lines
 from bot.views.misc import answer_keys

@@ -23,8 +23,8 @@ from bot.games.bridge.cards import (
 )
 from bot.games.bridge.state import bridge_form, bridge_options, deal_label
 from bot.i18n import Translator
+from bot.rendered import Key, Rendered, key_rows
 from bot.tables import Snapshot
-from bot.views import Key, Rendered, key_rows
 from bot.views.amounts import money
 from bot.views.fair import commitment_lines, seating_commitment
 from bot.views.misc import popup_page, seating_keys, undo_key

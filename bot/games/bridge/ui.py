@@ -38,6 +38,7 @@ from bot.games.bridge.table import render_private, render_seating, render_table,
 from bot.i18n import Translator
 from bot.outbox import Outbox
 from bot.plugin import Screens, UIBase
+from bot.rendered import Choice, Rendered
 from bot.tables import (
     DealFinished,
     EndVote,
@@ -47,7 +48,6 @@ from bot.tables import (
     UndoAnswered,
     UndoAsked,
 )
-from bot.views import Choice, Rendered
 from bot.views.misc import close_end_vote, end_vote_message, undo_vote_message
 from bot.views.pictures import picture_names
 from bot.views.text import user_text

@@ -25,8 +25,8 @@ from bot.games.preferans.views import bid_text
 from bot.i18n import Translator
 from bot.keeping.handlers import KeeperHandlers, named_players
 from bot.keeping.sheets import SheetKeeper
+from bot.rendered import Rendered
 from bot.tables import Refusal
-from bot.views import Rendered
 from bot.views.text import user_text
 from games.errors import Reason, RuleError
 from games.preferans.conditions import SWITCHES, normal, preset

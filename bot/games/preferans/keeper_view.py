@@ -23,7 +23,7 @@ from bot.games.preferans.views import (
     settlement_lines,
 )
 from bot.i18n import Translator
-from bot.views import Key, Rendered, key_rows
+from bot.rendered import Key, Rendered, key_rows
 from bot.views.text import plain_text, user_text
 from games.preferans.bids import ALL_BIDS, Bid
 from games.preferans.entry import Entry

@@ -25,11 +25,11 @@ from bot.games.preferans.views import (
 )
 from bot.i18n import Translator
 from bot.outbox import Outbox
+from bot.rendered import Key, Rendered
 from bot.tables import (
     MatchFinished,
     Snapshot,
 )
-from bot.views import Key, Rendered
 from bot.views.amounts import money
 from bot.views.pictures import picture_names, png_of
 from bot.views.text import user_text

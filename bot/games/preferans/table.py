@@ -31,10 +31,10 @@ from bot.games.preferans.views import (
     turn_line,
 )
 from bot.i18n import Translator
+from bot.rendered import Key, Rendered, key_rows
 from bot.tables import (
     Snapshot,
 )
-from bot.views import Key, Rendered, key_rows
 from bot.views.fair import commitment_lines, seating_commitment
 from bot.views.misc import popup_page, seating_keys, undo_key
 from bot.views.text import plain_text, user_text

@@ -36,6 +36,7 @@ from bot.games.preferans.views import (
 )
 from bot.i18n import Translator, translator
 from bot.plugin import Screens, UIBase
+from bot.rendered import Choice, Rendered
 from bot.tables import (
     DealFinished,
     EndVote,
@@ -45,7 +46,6 @@ from bot.tables import (
     UndoAnswered,
     UndoAsked,
 )
-from bot.views import Choice, Rendered
 from bot.views.fair import reveal_lines
 from bot.views.misc import answer_keys, close_end_vote, end_vote_message, undo_vote_message
 from bot.views.stats import costly_key

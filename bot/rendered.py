@@ -1,0 +1,40 @@
+"""What a message looks like, as values: its text and buttons (``Rendered``, ``Key``), and a
+setting's choices (``Choice``). The views make them, the outbox sends them, and a plug-in's UI
+returns them; nothing here knows Telegram or a game."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """One inline button: callback ``data`` or a ``url`` (deep link)."""
+
+    label: str
+    data: str = ""
+    url: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A message as the bot wants it to look; equal values mean no edit is needed."""
+
+    text: str
+    keys: tuple[tuple[Key, ...], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One value of a setting offered in /settings: its button's ``label``, the ``value``
+    it sets (``key=value``), and whether it is the setting's value now (shown ✓)."""
+
+    label: str
+    value: str
+    chosen: bool = False
+
+
+def key_rows(keys: Sequence[Key], width: int) -> list[tuple[Key, ...]]:
+    """Buttons laid out ``width`` to a row, as a phone shows them."""
+    return [tuple(keys[i : i + width]) for i in range(0, len(keys), width)]
