@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.load import FIRST_CHAT, Load, LoadApi, TableRig, percentile, seat
-from bot.outbox import TABLE, URGENT, WAITING
+from bot.rendered import TABLE, URGENT, WAITING
 from tests.bot.harness import Harness
 from tests.fakeapi import Sent
 

@@ -35,7 +35,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
 from telegram.warnings import PTBDeprecationWarning, PTBUserWarning
 
-from bot.rendered import Rendered
+from bot.rendered import TABLE, URGENT, Rendered
 from storage.interface import Storage
 
 log = logging.getLogger(__name__)
@@ -62,9 +62,6 @@ DIGEST_SECONDS = 1.0  # how long an edited message's digest may wait to be writt
 
 class _Unreachable(Exception):
     """A call that got no answer from Telegram after its retries."""
-
-
-URGENT, TABLE, WAITING = 0, 1, 2  # a call's priority under the overall cap, most urgent first
 
 
 class Gate:

@@ -2,7 +2,8 @@
 them the application hands to the presenter, the timers, the robots and the handlers.
 
 A game's UI (``GameUI``) renders: it turns the table service's snapshots and notices into
-messages and keyboards through ``Screens``, the part of the presenter it may use. A ``Plugin``
+messages and keyboards, drawn as values on a ``Drawing`` (``bot.screens``) that the presenter
+alone writes to the outbox. A ``Plugin``
 adds what sits above the services: the game's own commands and buttons (handlers), its button
 kinds, its robot, its typed settings and the words of its units. Nothing here imports a game:
 ``bot/plugins.py`` lists the built-in ones and only ``bot/app.py`` reads that list, so no
@@ -20,9 +21,9 @@ from telegram.ext import BaseHandler
 
 from bot.callback_data import SHARED_KINDS
 from bot.i18n import Translator
-from bot.outbox import Outbox
 from bot.rendered import Choice, Rendered
-from bot.tables import Holder, Snapshot
+from bot.screens import Drawing
+from bot.tables import Snapshot
 from bot.views.offer import Offer
 from storage.interface import MatchRecord
 
@@ -42,29 +43,6 @@ class Keeping(Protocol):
     ) -> None:
         """/deal (a typed result) or /undo at the group's open sheet of the game, which has
         ``count`` entries."""
-
-
-class Screens(Protocol):
-    """What a game's UI may use of the presenter: the outbox, the bot's name, the group's
-    language and a seat's private screen (sent only to a holder the bot may write to)."""
-
-    outbox: Outbox
-    bot_username: str
-
-    def group_translator(self, snap: Snapshot) -> Translator: ...
-
-    def private_translator(self, snap: Snapshot, holder: Holder) -> Translator: ...
-
-    def private(
-        self,
-        snap: Snapshot,
-        seat: int,
-        key: str,
-        render: Callable[[Translator], Rendered],
-        urgent: bool = False,
-    ) -> None:
-        """``urgent``: the screen asks its player to act (their prompt goes first under the
-        overall cap); otherwise it only follows the others' play and may wait."""
 
 
 class GameUI(Protocol):
@@ -91,29 +69,29 @@ class GameUI(Protocol):
     def hand_key(self, seat: int, deal_no: int) -> str:
         """The kept message of a seat's private screen in a deal."""
 
-    def show_deal(self, screens: Screens, snap: Snapshot) -> None:
+    def show_deal(self, screens: Drawing, snap: Snapshot) -> None:
         """The deal as it stands: the group's table message and each player's screen."""
 
     def show_finished(
-        self, screens: Screens, snap: Snapshot, deal_no: int, final: Any, before: Any
+        self, screens: Drawing, snap: Snapshot, deal_no: int, final: Any, before: Any
     ) -> None:
         """A finished deal's table and screens as it ended (``before``: the match as it was
         played, e.g. bridge's vulnerability): at its end, and again after a restart."""
 
-    def show_hand(self, screens: Screens, snap: Snapshot, seat: int, menu: str = "") -> None:
+    def show_hand(self, screens: Drawing, snap: Snapshot, seat: int, menu: str = "") -> None:
         """One player's private screen (``menu``: a sub-menu the player opened, e.g. claims)."""
 
     def seating(self, snap: Snapshot, t: Translator, bot_username: str) -> Rendered:
         """The group message between matches: who sits where, buttons to sit."""
 
-    def notice(self, screens: Screens, snap: Snapshot, notice: Any, t: Translator) -> bool:
+    def notice(self, screens: Drawing, snap: Snapshot, notice: Any, t: Translator) -> bool:
         """Show one notice of the table service or of the game; False if it is not one this
         UI knows (the presenter shows the common ones)."""
 
     def scoresheet(self, snap: Snapshot, t: Translator) -> Rendered:
         """The match so far (/score)."""
 
-    def score_picture(self, screens: Screens, snap: Snapshot, t: Translator) -> None:
+    def score_picture(self, screens: Drawing, snap: Snapshot, t: Translator) -> None:
         """Post the match's sheet as a picture on /score, if the game draws one there."""
 
     def history_line(self, match: MatchRecord, names: Mapping[int, str], t: Translator) -> str:
@@ -163,7 +141,7 @@ class UIBase:
         """A card of the game's text (``SQ``) as players read it; the code itself by default."""
         return code
 
-    def score_picture(self, screens: Screens, snap: Snapshot, t: Translator) -> None:
+    def score_picture(self, screens: Drawing, snap: Snapshot, t: Translator) -> None:
         """No picture on /score unless the game draws one."""
 
     def options_view(

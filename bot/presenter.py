@@ -1,7 +1,9 @@
 """Turns a table service ``Change`` into outbox work: which kept messages show what, what to post.
 
-Game-neutral: the game's UI plug-in (``bot.plugin``) renders its deal, its notices and its
-screens; here are the notices every game shares (substitutes, refusals) and the seating message.
+Game-neutral: the game's UI plug-in (``bot.plugin``) draws its deal, its notices and its
+screens on a ``Drawing`` (values, ``bot.screens``); here are the notices every game shares
+(substitutes, refusals) and the seating message, and the one place a drawing is written to the
+outbox: the presenter is the only writer of table messages.
 Kept messages: ``table:<deal>`` in the group (one per deal, edited as it goes),
 ``seating:<deal>`` in the group between matches, and one private screen per seat and deal
 (the UI names it). Private messages are built from the player's own seat view only.
@@ -14,9 +16,10 @@ from typing import TYPE_CHECKING
 
 from bot.callback_data import Act
 from bot.i18n import Translator, translator
-from bot.outbox import URGENT, WAITING, Outbox
+from bot.outbox import Outbox
 from bot.plugin import Plugins
 from bot.rendered import Rendered
+from bot.screens import Drawing, Filed, Kept, Posted
 from bot.tables import (
     Change,
     DealFinished,
@@ -57,10 +60,48 @@ class Presenter:
     def private_translator(self, snap: Snapshot, holder: Holder) -> Translator:
         return translator(holder.language, snap.settings.language)
 
+    def drawing(self) -> Drawing:
+        """A blank drawing for one change's screens."""
+        return Drawing(self.bot_username, self.outbox.showing)
+
+    def write(self, drawing: Drawing) -> None:
+        """What a drawing shows, to the outbox, in its order."""
+        outbox = self.outbox
+        for shown in drawing.shown:
+            if isinstance(shown, Kept):
+                args = (shown.table_id, shown.key, shown.chat_id, shown.thread_id, shown.content)
+                if shown.only_shown:
+                    outbox.update(*args)
+                else:
+                    outbox.want(*args, shown.priority)
+            elif isinstance(shown, Posted):
+                outbox.post(shown.chat_id, shown.thread_id, shown.content, shown.in_order)
+            elif isinstance(shown, Filed):
+                outbox.post_file(
+                    shown.chat_id,
+                    shown.thread_id,
+                    shown.method,
+                    shown.field,
+                    shown.file,
+                    shown.caption,
+                )
+            elif shown.scrolled:
+                outbox.forget(shown.table_id, shown.key)
+            else:
+                outbox.renew(shown.table_id, shown.key)
+
     def show(self, change: Change) -> None:
         snap = change.snapshot
         if self.timers is not None:
             self.timers.track(snap)
+        drawing = self.drawing()
+        self._draw(drawing, change)
+        self.write(drawing)
+        if self.robots is not None:
+            self.robots.poke(snap)
+
+    def _draw(self, drawing: Drawing, change: Change) -> None:
+        snap = change.snapshot
         ui = self.plugins.ui(snap.game.name)
         t = self.group_translator(snap)
         chat, thread = snap.chat.tg_chat_id, snap.topic_id
@@ -69,44 +110,42 @@ class Presenter:
             match_over = match_over or isinstance(notice, MatchFinished)
             if isinstance(notice, DealFinished) and self.reviewer is not None:
                 self.reviewer.poke(snap.table_id)
-            if ui.notice(self, snap, notice, t):
+            if ui.notice(drawing, snap, notice, t):
                 continue
             if isinstance(notice, SubRefused):  # the question edited to its outcome
                 by = snap.seats.get(notice.by)
                 text = t("sub.refused", name=user_text(by.name) if by else "—")
-                self._sub_outcome(snap, Rendered(text))
+                _sub_outcome(drawing, snap, Rendered(text))
             elif isinstance(notice, SubDone):
-                self._substituted(snap, notice, t)
+                self._substituted(drawing, snap, notice, t)
             elif isinstance(notice, SubProposed):  # one message, edited as answers come
                 proposed = _sub_proposed(snap, notice, t, ui.seat_name)
-                vote_message(self, snap, "sub", proposed, fresh=notice.fresh)
+                vote_message(drawing, snap, "sub", proposed, fresh=notice.fresh)
             elif isinstance(notice, GameSwitched):
-                self._switched(snap, notice, t)
+                _switched(drawing, snap, notice, t)
             elif isinstance(notice, SwitchAsked):
                 game = t(f"game.{notice.game}")
                 command = self.plugins.ui(notice.game).commands[0]
                 text = t("table.switch_asked", game=game, agreed=notice.agreed, of=notice.of)
-                self.outbox.post(chat, thread, Rendered(f"{text} /{command}"))
+                drawing.post(chat, thread, Rendered(f"{text} /{command}"))
             elif isinstance(notice, NextReady):  # one message, edited as people press
-                self._next_ready(snap, notice, t)
+                _next_ready(drawing, snap, notice, t)
             elif isinstance(notice, TakeoverAsked):
                 seat = ui.seat_name(notice.seat, t.language)
                 text = t("robot.takeover", name=user_text(notice.newcomer), seat=seat)
-                self.outbox.post(chat, thread, Rendered(text))
+                drawing.post(chat, thread, Rendered(text))
         if snap.status is TableStatus.PLAYING and snap.state is not None:
             if snap.dealer_drawn:
                 # The match just started: the seating message it was seated from (perhaps by
                 # deep links, from private chats) says so and offers no seat any more.
                 key = f"seating:{snap.deal_no - 1}"
                 seating = ui.seating(snap, t, self.bot_username)
-                self.outbox.update(snap.table_id, key, chat, thread, seating)
-            ui.show_deal(self, snap)
+                drawing.update(snap.table_id, key, chat, thread, seating)
+            ui.show_deal(drawing, snap)
         elif not match_over:
             key = f"seating:{snap.deal_no}"
             seating = ui.seating(snap, t, self.bot_username)
-            self.outbox.want(snap.table_id, key, chat, thread, seating)
-        if self.robots is not None:
-            self.robots.poke(snap)
+            drawing.want(snap.table_id, key, chat, thread, seating)
 
     def robot_trouble(self, snap: Snapshot, trouble: RobotTrouble) -> None:
         """The group is told a robot cannot move now (its thought is unanswered, or failed
@@ -114,7 +153,9 @@ class Presenter:
         t = self.group_translator(snap)
         seat = self.plugins.ui(snap.game.name).seat_name(trouble.seat, t.language)
         text = t(f"robot.trouble.{trouble.kind}", seat=seat, seconds=round(trouble.retry_s))
-        self.outbox.post(snap.chat.tg_chat_id, snap.topic_id, Rendered(text))
+        drawing = self.drawing()
+        drawing.post(snap.chat.tg_chat_id, snap.topic_id, Rendered(text))
+        self.write(drawing)
 
     def redraw(self, change: Change) -> None:
         """A restart's correction of finished deals' screens (``DealRedrawn``), and only that:
@@ -123,71 +164,34 @@ class Presenter:
         ui = self.plugins.ui(snap.game.name)
         for notice in change.notices:
             if isinstance(notice, DealRedrawn):
+                drawing = self.drawing()
+                ui.show_finished(drawing, snap, notice.deal_no, notice.final, notice.before)
                 with self.outbox.correcting():
-                    ui.show_finished(self, snap, notice.deal_no, notice.final, notice.before)
+                    self.write(drawing)
 
     def notify_turn(self, snap: Snapshot, seat: int) -> None:
         """The seat's screen sent anew as a new message (a notification), the old one deleted."""
         ui = self.plugins.ui(snap.game.name)
-        self.outbox.renew(snap.table_id, ui.hand_key(seat, snap.deal_no))
-        ui.show_hand(self, snap, seat)
+        drawing = self.drawing()
+        drawing.renew(snap.table_id, ui.hand_key(seat, snap.deal_no))
+        ui.show_hand(drawing, snap, seat)
+        self.write(drawing)
 
     def show_hand(self, snap: Snapshot, seat: int, menu: str = "") -> None:
         """One player's private screen, drawn anew (``menu``: a sub-menu they opened)."""
-        self.plugins.ui(snap.game.name).show_hand(self, snap, seat, menu)
+        drawing = self.drawing()
+        self.plugins.ui(snap.game.name).show_hand(drawing, snap, seat, menu)
+        self.write(drawing)
 
-    def private(
-        self,
-        snap: Snapshot,
-        seat: int,
-        key: str,
-        render: Callable[[Translator], Rendered],
-        urgent: bool = False,
+    def score_picture(self, snap: Snapshot, t: Translator) -> None:
+        """The match's sheet as a picture on /score, if the game draws one there."""
+        drawing = self.drawing()
+        self.plugins.ui(snap.game.name).score_picture(drawing, snap, t)
+        self.write(drawing)
+
+    def _substituted(
+        self, drawing: Drawing, snap: Snapshot, notice: SubDone, t: Translator
     ) -> None:
-        """A seat's private screen, in its holder's language, for a holder the bot may write
-        to (not a guest, not one who blocked it: play waits for them)."""
-        holder = snap.seats.get(seat)
-        if holder is None or holder.tg_user_id is None or seat in snap.paused:
-            return
-        content = render(self.private_translator(snap, holder))
-        priority = URGENT if urgent else WAITING
-        self.outbox.want(snap.table_id, key, holder.tg_user_id, None, content, priority)
-
-    def _switched(self, snap: Snapshot, notice: GameSwitched, t: Translator) -> None:
-        """The table plays another game now: say who kept a seat and who stood up, and post
-        its seating anew below (the old one, far up the chat, becomes it too)."""
-        lines = [t("table.switched", game=t(f"game.{notice.game}"))]
-        if notice.kept:
-            lines.append(t("table.switched_kept", names=", ".join(map(user_text, notice.kept))))
-        if notice.stood:
-            names = ", ".join(map(user_text, notice.stood))
-            lines.append(t("table.switched_stood", names=names, seats=notice.seats))
-        self.outbox.post(snap.chat.tg_chat_id, snap.topic_id, Rendered("\n".join(lines)))
-        self.outbox.renew(snap.table_id, f"seating:{snap.deal_no}")
-
-    def _next_ready(self, snap: Snapshot, notice: NextReady, t: Translator) -> None:
-        """Who is ready for the next match, as they press; the same message says it began."""
-        key = vote_key("next", notice.deal_no)
-        if notice.started or notice.cancelled:
-            said = Rendered(t("next.started" if notice.started else "next.cancelled"))
-            self.outbox.update(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, said)
-            return
-        if len(notice.ready) == 1 and self.outbox.showing(snap.table_id, key):
-            self.outbox.renew(snap.table_id, key)  # a vote after a cancelled one: anew
-        names = ", ".join(user_text(snap.seats[s].name) for s in notice.ready if s in snap.seats)
-        text = t("next.ready", count=len(notice.ready), of=notice.of, names=names)
-        self.outbox.want(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, Rendered(text))
-
-    def _sub_outcome(self, snap: Snapshot, outcome: Rendered) -> None:
-        """A substitute's question decided: its message says how, its buttons gone; posted
-        when there was no question (the others at the table are robots) or it is gone."""
-        key = vote_key("sub", snap.deal_no)
-        if self.outbox.showing(snap.table_id, key):
-            self.outbox.want(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, outcome)
-        else:
-            self.outbox.post(snap.chat.tg_chat_id, snap.topic_id, outcome)
-
-    def _substituted(self, snap: Snapshot, notice: SubDone, t: Translator) -> None:
         """The newcomer gets the seat's hand privately (a message of their own); the one who
         left is told, and their old buttons are refused from now on."""
         ui = self.plugins.ui(snap.game.name)
@@ -198,11 +202,11 @@ class Presenter:
             left=user_text(notice.left.name),
             newcomer=user_text(notice.newcomer.name),
         )
-        self._sub_outcome(snap, Rendered(text))
-        self.outbox.forget(snap.table_id, ui.hand_key(seat, snap.deal_no))
+        _sub_outcome(drawing, snap, Rendered(text))
+        drawing.forget(snap.table_id, ui.hand_key(seat, snap.deal_no))
         if notice.left.tg_user_id is not None:
             own = self.private_translator(snap, notice.left)
-            self.outbox.post(
+            drawing.post(
                 notice.left.tg_user_id,
                 None,
                 Rendered(
@@ -213,6 +217,43 @@ class Presenter:
                     )
                 ),
             )
+
+
+def _switched(drawing: Drawing, snap: Snapshot, notice: GameSwitched, t: Translator) -> None:
+    """The table plays another game now: say who kept a seat and who stood up, and post its
+    seating anew below (the old one, far up the chat, becomes it too)."""
+    lines = [t("table.switched", game=t(f"game.{notice.game}"))]
+    if notice.kept:
+        lines.append(t("table.switched_kept", names=", ".join(map(user_text, notice.kept))))
+    if notice.stood:
+        names = ", ".join(map(user_text, notice.stood))
+        lines.append(t("table.switched_stood", names=names, seats=notice.seats))
+    drawing.post(snap.chat.tg_chat_id, snap.topic_id, Rendered("\n".join(lines)))
+    drawing.renew(snap.table_id, f"seating:{snap.deal_no}")
+
+
+def _next_ready(drawing: Drawing, snap: Snapshot, notice: NextReady, t: Translator) -> None:
+    """Who is ready for the next match, as they press; the same message says it began."""
+    key = vote_key("next", notice.deal_no)
+    if notice.started or notice.cancelled:
+        said = Rendered(t("next.started" if notice.started else "next.cancelled"))
+        drawing.update(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, said)
+        return
+    if len(notice.ready) == 1 and drawing.showing(snap.table_id, key):
+        drawing.renew(snap.table_id, key)  # a vote after a cancelled one: anew
+    names = ", ".join(user_text(snap.seats[s].name) for s in notice.ready if s in snap.seats)
+    text = t("next.ready", count=len(notice.ready), of=notice.of, names=names)
+    drawing.want(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, Rendered(text))
+
+
+def _sub_outcome(drawing: Drawing, snap: Snapshot, outcome: Rendered) -> None:
+    """A substitute's question decided: its message says how, its buttons gone; posted
+    when there was no question (the others at the table are robots) or it is gone."""
+    key = vote_key("sub", snap.deal_no)
+    if drawing.showing(snap.table_id, key):
+        drawing.want(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, outcome)
+    else:
+        drawing.post(snap.chat.tg_chat_id, snap.topic_id, outcome)
 
 
 def _sub_proposed(

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+URGENT, TABLE, WAITING = 0, 1, 2  # a message's priority under the overall cap, most urgent first
+
 
 @dataclass(frozen=True, slots=True)
 class Key:

@@ -96,6 +96,14 @@ def test_the_outbox_ledger_and_tables_import_no_view() -> None:
             assert not bad, (path, bad)
 
 
+def test_a_games_ui_and_the_views_hold_no_outbox() -> None:
+    """A game's UI and the views draw on a ``bot.screens.Drawing``: the presenter is the one
+    writer of table messages, so none of them imports the outbox."""
+    for path, imports in _modules("bot").items():
+        if path.startswith(("bot/games/", "bot/views/", "bot/keeping/")):
+            assert not {m for m in imports if _under(m, "bot.outbox")}, path
+
+
 def _graph() -> dict[str, set[str]]:
     """Module -> the project's modules it imports, wherever the import stands (in a function,
     under TYPE_CHECKING: a circle hidden there is still a circle)."""

@@ -102,7 +102,7 @@ async def show_score(update: Update, context: BotContext) -> None:
     group_t = context.presenter.group_translator(snap)
     ui = context.plugins.ui(snap.game.name)
     context.outbox.post(chat.id, thread_of(update), ui.scoresheet(snap, group_t))
-    ui.score_picture(context.presenter, snap, group_t)
+    context.presenter.score_picture(snap, group_t)
 
 
 async def my_scores(update: Update, context: BotContext) -> None:

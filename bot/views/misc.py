@@ -7,8 +7,9 @@ from typing import TypeVar
 
 from bot.callback_data import Act, Button
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Translator
-from bot.plugin import GameUI, Price, Screens
+from bot.plugin import GameUI, Price
 from bot.rendered import Choice, Key, Rendered
+from bot.screens import Drawing
 from bot.tables import Snapshot
 from bot.views.amounts import holding, money
 from bot.views.offer import Offer
@@ -209,13 +210,13 @@ def answer_keys(
     )
 
 
-def end_vote_message(screens: Screens, snap: Snapshot, content: Rendered, fresh: bool) -> None:
+def end_vote_message(screens: Drawing, snap: Snapshot, content: Rendered, fresh: bool) -> None:
     """The vote on stopping the match now is one message: a new proposal (``fresh``) is posted
     at the bottom of the chat, and every answer after it edits that message."""
     vote_message(screens, snap, "end", content, fresh)
 
 
-def undo_vote_message(screens: Screens, snap: Snapshot, content: Rendered, fresh: bool) -> None:
+def undo_vote_message(screens: Drawing, snap: Snapshot, content: Rendered, fresh: bool) -> None:
     """A take-back question is one message: asked (``fresh``) at the bottom of the chat, then
     edited to its outcome, its buttons gone."""
     vote_message(screens, snap, "undo", content, fresh)
@@ -228,19 +229,19 @@ def vote_key(what: str, deal_no: int) -> str:
 
 
 def vote_message(
-    screens: Screens, snap: Snapshot, what: str, content: Rendered, fresh: bool
+    screens: Drawing, snap: Snapshot, what: str, content: Rendered, fresh: bool
 ) -> None:
     key = vote_key(what, snap.deal_no)
     if fresh:
-        screens.outbox.forget(snap.table_id, key)
-    screens.outbox.want(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, content)
+        screens.forget(snap.table_id, key)
+    screens.want(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, content)
 
 
-def close_end_vote(screens: Screens, snap: Snapshot, deal_no: int, content: Rendered) -> None:
+def close_end_vote(screens: Drawing, snap: Snapshot, deal_no: int, content: Rendered) -> None:
     """The match was stopped: its stop vote, if this process showed one, says so and loses its
     buttons (it kept "agreed 3/4" and its buttons)."""
     key = vote_key("end", deal_no)
-    screens.outbox.update(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, content)
+    screens.update(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, content)
 
 
 S = TypeVar("S", bound=int)  # a game's seat (bridge's Seat is an int too)

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from telegram import Bot
 
-from bot.outbox import TABLE, URGENT, WAITING, Gate, Outbox
-from bot.rendered import Rendered
+from bot.outbox import Gate, Outbox
+from bot.rendered import TABLE, URGENT, WAITING, Rendered
 from storage.interface import TableSettings
 from storage.sqlite import SqliteStorage
 from tests.bot.driver import Driver

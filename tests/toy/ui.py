@@ -1,8 +1,9 @@
 """The toy game's plug-in: what a new game's ``bot/games/<game>/`` package provides, written
-against the bot's seams alone (``bot.plugin``, the services, the outbox, the generic action
-button) and only what differs from ``UIBase``: its screens, a command of its own (/toyscore),
-a button kind of its own (a peek at the tricks), a typed setting (/settings goal 4), its unit
-priced by a word of its own (/settings pip 2 RUB), a refusal in its own words and a robot."""
+against the bot's seams alone (``bot.plugin``, the services, a ``Drawing`` for its screens, the
+generic action button) and only what differs from ``UIBase``: its screens, a command of its
+own (/toyscore), a button kind of its own (a peek at the tricks), a typed setting (/settings
+goal 4), its unit priced by a word of its own (/settings pip 2 RUB), a refusal in its own words
+and a robot."""
 
 from __future__ import annotations
 
@@ -23,8 +24,9 @@ from bot.handlers.common import (
     user_translator,
 )
 from bot.i18n import Translator
-from bot.plugin import Plugin, Price, Screens, UIBase
+from bot.plugin import Plugin, Price, UIBase
 from bot.rendered import Choice, Key, Rendered
+from bot.screens import Drawing
 from bot.tables import DealFinished, MatchFinished, Refusal, Snapshot
 from bot.views.text import user_text
 from storage.interface import MatchRecord
@@ -44,13 +46,13 @@ class ToyUI(UIBase):
     def seat_from_word(self, word: str) -> int | None:
         return int(word) if word in ("0", "1") else None
 
-    def show_deal(self, screens: Screens, snap: Snapshot) -> None:
+    def show_deal(self, screens: Drawing, snap: Snapshot) -> None:
         state = snap.state
         assert isinstance(state, ToyState)
         view = state.view(None)
         text = f"Toy table {snap.table_id}, deal {snap.deal_no}: on the table {list(view['table'])}"
         peek = Key("👀", Button(snap.table_id, snap.deal_no, PEEK).encode())
-        screens.outbox.want(
+        screens.want(
             snap.table_id,
             f"table:{snap.deal_no}",
             snap.chat.tg_chat_id,
@@ -60,7 +62,7 @@ class ToyUI(UIBase):
         for seat in snap.seats:
             self.show_hand(screens, snap, seat)
 
-    def show_hand(self, screens: Screens, snap: Snapshot, seat: int, menu: str = "") -> None:
+    def show_hand(self, screens: Drawing, snap: Snapshot, seat: int, menu: str = "") -> None:
         holder = snap.seats.get(seat)
         state = snap.state
         if holder is None or holder.tg_user_id is None or not isinstance(state, ToyState):
@@ -78,7 +80,7 @@ class ToyUI(UIBase):
             for a in state.legal_actions(seat)
         )
         text = f"Toy deal {snap.deal_no}: your cards {sorted(view['hand'])}"
-        screens.outbox.want(
+        screens.want(
             snap.table_id,
             self.hand_key(seat, snap.deal_no),
             holder.tg_user_id,
@@ -105,12 +107,12 @@ class ToyUI(UIBase):
             f"Toy table {snap.table_id}: {len(snap.seats)} of 2 seated", (row,) if row else ()
         )
 
-    def notice(self, screens: Screens, snap: Snapshot, notice: Any, t: Translator) -> bool:
+    def notice(self, screens: Drawing, snap: Snapshot, notice: Any, t: Translator) -> bool:
         if isinstance(notice, DealFinished):
             text = f"Toy deal {notice.deal_no} over: taken {notice.outcome['taken']}"
             for seat, holder in snap.seats.items():  # the finished deal's screens lose their keys
                 if holder.tg_user_id is not None:
-                    screens.outbox.want(
+                    screens.want(
                         snap.table_id,
                         self.hand_key(seat, notice.deal_no),
                         holder.tg_user_id,
@@ -121,7 +123,7 @@ class ToyUI(UIBase):
             text = f"Toy match over: {notice.summary['score']}"
         else:
             return False
-        screens.outbox.post(snap.chat.tg_chat_id, snap.topic_id, Rendered(text))
+        screens.post(snap.chat.tg_chat_id, snap.topic_id, Rendered(text))
         return True
 
     def scoresheet(self, snap: Snapshot, t: Translator) -> Rendered:

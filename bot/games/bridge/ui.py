@@ -36,9 +36,9 @@ from bot.games.bridge.state import (
 )
 from bot.games.bridge.table import render_private, render_seating, render_table, waiting
 from bot.i18n import Translator
-from bot.outbox import Outbox
-from bot.plugin import Screens, UIBase
+from bot.plugin import UIBase
 from bot.rendered import Choice, Rendered
+from bot.screens import Drawing, FilePoster
 from bot.tables import (
     DealFinished,
     EndVote,
@@ -68,7 +68,7 @@ ANSWERS = {"y": "answer.yes", "n": "answer.no"}
 
 
 def post_scoresheet(
-    outbox: Outbox,
+    poster: FilePoster,
     chat_id: int,
     thread_id: int | None,
     rubber: ScoreSheet,
@@ -92,7 +92,7 @@ def post_scoresheet(
         )
         return InputFile(png, filename="scoresheet.png")
 
-    outbox.post_file(chat_id, thread_id, "sendPhoto", "photo", draw(), caption)
+    poster.post_file(chat_id, thread_id, "sendPhoto", "photo", draw(), caption)
 
 
 async def _result_with_analysis(
@@ -131,14 +131,14 @@ class BridgeUI(UIBase):
     def hand_key(self, seat: int, deal_no: int) -> str:
         return f"hand:{Seat(seat).name}:{deal_no}"
 
-    def show_deal(self, screens: Screens, snap: Snapshot) -> None:
+    def show_deal(self, screens: Drawing, snap: Snapshot) -> None:
         state = deal_of(snap)
         if state is not None:
             self._deal(screens, snap, snap.deal_no, state, vulnerability(snap))
 
     def _deal(
         self,
-        screens: Screens,
+        screens: Drawing,
         snap: Snapshot,
         deal_no: int,
         state: DealState,
@@ -147,20 +147,18 @@ class BridgeUI(UIBase):
         t = screens.group_translator(snap)
         deal = state.deal if state.result is not None else None  # all four, once it is over
         table = render_table(snap, deal_no, state.view(None), vul, t, screens.bot_username, deal)
-        screens.outbox.want(
-            snap.table_id, f"table:{deal_no}", snap.chat.tg_chat_id, snap.topic_id, table
-        )
+        screens.want(snap.table_id, f"table:{deal_no}", snap.chat.tg_chat_id, snap.topic_id, table)
         for seat in Seat:
             self._hand(screens, snap, seat, deal_no, state, vul)
 
     def show_finished(
-        self, screens: Screens, snap: Snapshot, deal_no: int, final: Any, before: Any
+        self, screens: Drawing, snap: Snapshot, deal_no: int, final: Any, before: Any
     ) -> None:
         rubber = bridge_rubber(before)
         vul = sheet_vulnerability(rubber)
         self._deal(screens, snap, deal_no, bridge_deal(final), vul)
 
-    def show_hand(self, screens: Screens, snap: Snapshot, seat: int, menu: str = "") -> None:
+    def show_hand(self, screens: Drawing, snap: Snapshot, seat: int, menu: str = "") -> None:
         state = deal_of(snap)
         if menu not in ("", "claim"):
             raise Refusal("stale")  # bridge has no other screens
@@ -171,7 +169,7 @@ class BridgeUI(UIBase):
 
     def _hand(
         self,
-        screens: Screens,
+        screens: Drawing,
         snap: Snapshot,
         seat: Seat,
         deal_no: int,
@@ -191,8 +189,8 @@ class BridgeUI(UIBase):
     def seating(self, snap: Snapshot, t: Translator, bot_username: str) -> Rendered:
         return render_seating(snap, t)
 
-    def notice(self, screens: Screens, snap: Snapshot, notice: Any, t: Translator) -> bool:
-        post = screens.outbox.post
+    def notice(self, screens: Drawing, snap: Snapshot, notice: Any, t: Translator) -> bool:
+        post = screens.post
         chat, thread = snap.chat.tg_chat_id, snap.topic_id
         if isinstance(notice, DealFinished):
             final = bridge_deal(notice.final)
@@ -229,7 +227,7 @@ class BridgeUI(UIBase):
             post(chat, thread, render_rubber_result(snap, notice, t))
             names = {Seat(seat): holder.name for seat, holder in snap.seats.items()}
             post_scoresheet(
-                screens.outbox,
+                screens,
                 chat,
                 thread,
                 bridge_rubber(notice.match),
@@ -245,7 +243,7 @@ class BridgeUI(UIBase):
     def scoresheet(self, snap: Snapshot, t: Translator) -> Rendered:
         return render_scoresheet(snap, t)
 
-    def score_picture(self, screens: Screens, snap: Snapshot, t: Translator) -> None:
+    def score_picture(self, screens: Drawing, snap: Snapshot, t: Translator) -> None:
         """The rubber's picture comes at its end (and from the keeper's button): /score stays
         one message."""
 

@@ -24,8 +24,8 @@ from bot.games.preferans.views import (
     settlement_lines,
 )
 from bot.i18n import Translator
-from bot.outbox import Outbox
 from bot.rendered import Key, Rendered
+from bot.screens import FilePoster
 from bot.tables import (
     MatchFinished,
     Snapshot,
@@ -53,7 +53,9 @@ def standing_lines(snap: Snapshot, names: Mapping[int, str], t: Translator) -> l
     return [*settings_lines(snap, t), standing]
 
 
-def post_pulka_picture(outbox: Outbox, snap: Snapshot, match: PulkaMatch, t: Translator) -> None:
+def post_pulka_picture(
+    poster: FilePoster, snap: Snapshot, match: PulkaMatch, t: Translator
+) -> None:
     """The sheet drawn as on paper, off the event loop; it keeps its place in the chat's queue."""
     sheet = match.pulka.state()
     pool, gora = list(sheet["pool"]), list(sheet["gora"])
@@ -68,7 +70,7 @@ def post_pulka_picture(outbox: Outbox, snap: Snapshot, match: PulkaMatch, t: Tra
         )
         return InputFile(png, filename="pulka.png")
 
-    outbox.post_file(snap.chat.tg_chat_id, snap.topic_id, "sendPhoto", "photo", draw(), caption)
+    poster.post_file(snap.chat.tg_chat_id, snap.topic_id, "sendPhoto", "photo", draw(), caption)
 
 
 def written_lines(

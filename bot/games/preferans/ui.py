@@ -35,8 +35,9 @@ from bot.games.preferans.views import (
     settings_text,
 )
 from bot.i18n import Translator, translator
-from bot.plugin import Screens, UIBase
+from bot.plugin import UIBase
 from bot.rendered import Choice, Rendered
+from bot.screens import Drawing
 from bot.tables import (
     DealFinished,
     EndVote,
@@ -104,27 +105,25 @@ class PreferansUI(UIBase):
 
     # --- the deal -------------------------------------------------------------------------
 
-    def show_deal(self, screens: Screens, snap: Snapshot) -> None:
+    def show_deal(self, screens: Drawing, snap: Snapshot) -> None:
         state = deal_of(snap)
         if state is not None:
             self._deal(screens, snap, snap.deal_no, state)
 
-    def _deal(self, screens: Screens, snap: Snapshot, deal_no: int, state: DealState) -> None:
+    def _deal(self, screens: Drawing, snap: Snapshot, deal_no: int, state: DealState) -> None:
         t = screens.group_translator(snap)
         table = render_table(snap, deal_no, state.view(None), t)
-        screens.outbox.want(
-            snap.table_id, f"table:{deal_no}", snap.chat.tg_chat_id, snap.topic_id, table
-        )
+        screens.want(snap.table_id, f"table:{deal_no}", snap.chat.tg_chat_id, snap.topic_id, table)
         for seat in snap.seats:
             self._hand(screens, snap, seat, deal_no, state)
 
     def show_finished(
-        self, screens: Screens, snap: Snapshot, deal_no: int, final: Any, before: Any
+        self, screens: Drawing, snap: Snapshot, deal_no: int, final: Any, before: Any
     ) -> None:
         assert isinstance(final, DealState)
         self._deal(screens, snap, deal_no, final)
 
-    def show_hand(self, screens: Screens, snap: Snapshot, seat: int, menu: str = "") -> None:
+    def show_hand(self, screens: Drawing, snap: Snapshot, seat: int, menu: str = "") -> None:
         state = deal_of(snap)
         if state is None:
             return
@@ -138,7 +137,7 @@ class PreferansUI(UIBase):
 
     def _hand(
         self,
-        screens: Screens,
+        screens: Drawing,
         snap: Snapshot,
         seat: int,
         deal_no: int,
@@ -159,8 +158,8 @@ class PreferansUI(UIBase):
     def seating(self, snap: Snapshot, t: Translator, bot_username: str) -> Rendered:
         return render_seating(snap, t)
 
-    def notice(self, screens: Screens, snap: Snapshot, notice: Any, t: Translator) -> bool:
-        post = screens.outbox.post
+    def notice(self, screens: Drawing, snap: Snapshot, notice: Any, t: Translator) -> bool:
+        post = screens.post
         chat, thread = snap.chat.tg_chat_id, snap.topic_id
         names = names_of(snap)
         if isinstance(notice, DealFinished):
@@ -179,7 +178,7 @@ class PreferansUI(UIBase):
                 self._deal(screens, snap, snap.deal_no, state)
             post(chat, thread, pulka_result(snap, notice, t))
             if isinstance(notice.match, PulkaMatch):
-                post_pulka_picture(screens.outbox, snap, notice.match, t)
+                post_pulka_picture(screens, snap, notice.match, t)
         elif isinstance(notice, ClaimRejected):  # the table's claim line is gone: say why
             text = t(
                 "pref.claim_rejected",
@@ -229,9 +228,9 @@ class PreferansUI(UIBase):
         head = settings_text(pulka.variant.value, pulka.target, pulka.players, t)
         return Rendered(f"{t('pref.table', number=snap.table_id)}\n{head}\n{rules}\n{block}")
 
-    def score_picture(self, screens: Screens, snap: Snapshot, t: Translator) -> None:
+    def score_picture(self, screens: Drawing, snap: Snapshot, t: Translator) -> None:
         if isinstance(snap.match, PulkaMatch):
-            post_pulka_picture(screens.outbox, snap, snap.match, t)
+            post_pulka_picture(screens, snap, snap.match, t)
 
     def history_line(self, match: MatchRecord, names: Mapping[int, str], t: Translator) -> str:
         players = ", ".join(
