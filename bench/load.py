@@ -344,7 +344,7 @@ class InProcess:
 
     def robots(self) -> RobotPlayers:
         assert self.harness.app is not None
-        robots: RobotPlayers = self.harness.app.bot_data["presenter"].robots
+        robots: RobotPlayers = self.harness.app.bot_data["robots"]
         return robots
 
     def watch_robots(self, load: Load) -> None:
@@ -366,7 +366,7 @@ class InProcess:
 
     def reviewed(self) -> int:
         app = self.harness.app
-        reviewer = None if app is None else app.bot_data["presenter"].reviewer
+        reviewer = None if app is None else app.bot_data["reviewer"]
         return 0 if reviewer is None else reviewer.reviewed
 
     async def stop(self) -> None:

@@ -19,6 +19,7 @@ from telegram import (
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes
 from telegram.request import BaseRequest, HTTPXRequest
 
+from bot.changes import Changes
 from bot.config import Config
 from bot.context import BotContext, BridgeApp
 from bot.games.nicety import Nicety
@@ -158,8 +159,9 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     )
     plugins: Plugins = application.bot_data["plugins"]
     presenter = Presenter(outbox, application.bot.username, plugins)
+    changes = Changes()
     if application.job_queue is not None:
-        presenter.timers = TurnTimers(
+        timers = TurnTimers(
             application.job_queue,
             service,
             outbox,
@@ -168,48 +170,55 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
             config.turn_notice_seconds,
             presenter.notify_turn,
         )
+        changes.follow(timers.follow)  # first: a timer follows the turn the change made
+    changes.follow(presenter.show)
+    reviewer = Reviewer(storage, config.review_workers)
+    changes.follow(reviewer.follow)
 
     async def blocked(tg_user_id: int) -> None:
         for change in await service.set_blocked(tg_user_id, True):
-            presenter.show(change)
+            changes.show(change)
 
     async def migrated(old: int, new: int) -> None:
         await storage.migrate_chat(old, new)
         service.forget_chat()
 
     outbox.on_blocked, outbox.on_migrated = blocked, migrated
-    presenter.robots = RobotPlayers(
+    robots = RobotPlayers(
         service,
-        presenter.show,
+        changes.show,
         plugins,
         config.robot_delay,
         config.robot_budget,
         thinking := thinking_for(config),
         presenter.robot_trouble,
     )
+    changes.follow(robots.follow)  # last: a robot moves after the change is shown
     if isinstance(thinking, QueueThinking):  # the results' analyses go to its workers too
         Nicety.elsewhere = thinking
-    service.on_recovered = presenter.show
-    presenter.reviewer = Reviewer(storage, config.review_workers)
+    service.on_recovered = changes.show
     application.bot_data.update(
         storage=storage,
         service=service,
         outbox=outbox,
         presenter=presenter,
+        changes=changes,
+        robots=robots,
+        reviewer=reviewer,
         ledger=LedgerService(storage),
         stats=StatsService(storage),
         records=Throttle(config.record_pause),
     )
     await _set_commands(application, plugins)
     for change in await service.restore_all():
-        presenter.show(change)
+        changes.show(change)
 
     async def redraw() -> None:
         async for change in service.redraw_finished():
             presenter.redraw(change)
 
     application.bot_data["redraw"] = asyncio.get_running_loop().create_task(redraw())
-    presenter.reviewer.start()
+    reviewer.start()
     for aside in service.set_aside.values():
         t = Translator(aside.language)
         outbox.post(aside.chat.tg_chat_id, aside.topic_id, Rendered(t("refusal.table_set_aside")))
@@ -266,13 +275,14 @@ async def _post_shutdown(application: Application[Any, Any, Any, Any, Any, Any])
         redraw.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await redraw
-    presenter: Presenter | None = application.bot_data.get("presenter")
-    if presenter is not None and presenter.robots is not None:
-        if Nicety.elsewhere is presenter.robots.thinking:
+    robots: RobotPlayers | None = application.bot_data.get("robots")
+    if robots is not None:
+        if Nicety.elsewhere is robots.thinking:
             Nicety.elsewhere = None
-        await presenter.robots.close()
-    if presenter is not None and presenter.reviewer is not None:
-        await presenter.reviewer.close()
+        await robots.close()
+    reviewer: Reviewer | None = application.bot_data.get("reviewer")
+    if reviewer is not None:
+        await reviewer.close()
     service: TableService | None = application.bot_data.get("service")
     if service is not None:
         await service.close()

@@ -6,11 +6,13 @@ from typing import Any
 
 from telegram.ext import Application, CallbackContext, ExtBot
 
+from bot.changes import Changes
 from bot.config import Config
 from bot.ledger import LedgerService
 from bot.outbox import Outbox
 from bot.plugin import Plugins
 from bot.presenter import Presenter
+from bot.reviews import Reviewer
 from bot.stats import StatsService
 from bot.tables import TableService
 from bot.throttle import Throttle
@@ -59,6 +61,17 @@ class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], d
         """The games this bot serves, by name."""
         plugins: Plugins = self.bot_data["plugins"]
         return plugins
+
+    @property
+    def changes(self) -> Changes:
+        """Where a change goes: the screens, the timers, the reviewer and the robots."""
+        changes: Changes = self.bot_data["changes"]
+        return changes
+
+    @property
+    def reviewer(self) -> Reviewer:
+        reviewer: Reviewer = self.bot_data["reviewer"]
+        return reviewer
 
     @property
     def presenter(self) -> Presenter:

@@ -22,7 +22,6 @@ from bot.rendered import Rendered
 from bot.screens import Drawing, Filed, Kept, Posted
 from bot.tables import (
     Change,
-    DealFinished,
     DealRedrawn,
     GameSwitched,
     Holder,
@@ -35,24 +34,21 @@ from bot.tables import (
     SwitchAsked,
     TakeoverAsked,
 )
-from bot.timers import TurnTimers
 from bot.views.misc import answer_keys, vote_key, vote_message
 from bot.views.text import user_text
 from storage.interface import TableStatus
 
 if TYPE_CHECKING:
-    from bot.reviews import Reviewer
-    from bot.robots import RobotPlayers, RobotTrouble
+    from bot.robots import RobotTrouble
 
 
 class Presenter:
+    """Draws each change's screens and writes them (a follower of ``bot.changes.Changes``)."""
+
     def __init__(self, outbox: Outbox, bot_username: str, plugins: Plugins) -> None:
         self.outbox = outbox
         self.bot_username = bot_username
         self.plugins = plugins
-        self.timers: TurnTimers | None = None  # set once the job queue exists
-        self.robots: RobotPlayers | None = None  # moves robot seats after each change
-        self.reviewer: Reviewer | None = None  # reviews each finished deal for /stats
 
     def group_translator(self, snap: Snapshot) -> Translator:
         return translator(snap.settings.language)
@@ -91,14 +87,9 @@ class Presenter:
                 outbox.renew(shown.table_id, shown.key)
 
     def show(self, change: Change) -> None:
-        snap = change.snapshot
-        if self.timers is not None:
-            self.timers.track(snap)
         drawing = self.drawing()
         self._draw(drawing, change)
         self.write(drawing)
-        if self.robots is not None:
-            self.robots.poke(snap)
 
     def _draw(self, drawing: Drawing, change: Change) -> None:
         snap = change.snapshot
@@ -108,8 +99,6 @@ class Presenter:
         match_over = False
         for notice in change.notices:
             match_over = match_over or isinstance(notice, MatchFinished)
-            if isinstance(notice, DealFinished) and self.reviewer is not None:
-                self.reviewer.poke(snap.table_id)
             if ui.notice(drawing, snap, notice, t):
                 continue
             if isinstance(notice, SubRefused):  # the question edited to its outcome

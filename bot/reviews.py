@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from bot.tables import ROBOT, match_options
+from bot.tables import ROBOT, Change, DealFinished, match_options
 from bot.tables.restore import outcomes_before
 from bot.workers import IDLE, worker_pool
 from games.core.reviewing import review_deal
@@ -50,6 +50,11 @@ class Reviewer:
     def start(self) -> None:
         if self.workers and self._task is None:
             self._task = asyncio.create_task(self._run(), name="reviewer")
+
+    def follow(self, change: Change) -> None:
+        """A change that finished a deal: that table's deals are reviewed."""
+        if any(isinstance(notice, DealFinished) for notice in change.notices):
+            self.poke(change.snapshot.table_id)
 
     def poke(self, table_id: int) -> None:
         """The table finished a deal: review what it has unreviewed."""

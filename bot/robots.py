@@ -54,7 +54,8 @@ class RobotTrouble:
 
 
 class RobotPlayers:
-    """Moves the robots' seats; ``show`` is the presenter's (which pokes back after each change)."""
+    """Moves the robots' seats; ``show`` hands its moves' changes on (``bot.changes``), which
+    come back to ``follow``."""
 
     def __init__(
         self,
@@ -82,6 +83,9 @@ class RobotPlayers:
         self.tell = tell or (lambda snap, trouble: None)  # the group is told (the presenter)
         self.wait_notice_s = WAIT_NOTICE_S
         self.retry_s = RETRY_S
+
+    def follow(self, change: Change) -> None:
+        self.poke(change.snapshot)
 
     def poke(self, snap: Snapshot) -> None:
         """A table changed: if a robot there has something to do, it starts thinking."""

@@ -26,7 +26,7 @@ from bot.i18n import Translator, translator
 from bot.outbox import Outbox
 from bot.plugin import Plugins
 from bot.rendered import Rendered
-from bot.tables import Snapshot, TableService
+from bot.tables import Change, Snapshot, TableService
 from bot.views.text import user_text
 from storage.interface import TableStatus
 
@@ -57,6 +57,9 @@ class TurnTimers:
         # What each table's wait already said (kind, deal, actions, seat): a change that is
         # no action (a vote, a notice) re-arms the timers, and must not say it again.
         self.fired: dict[int, set[tuple[str, int, int, int]]] = {}
+
+    def follow(self, change: Change) -> None:
+        self.track(change.snapshot)
 
     def track(self, snap: Snapshot) -> None:
         """(Re)arm the table's timer for whoever must act now, or disarm it."""

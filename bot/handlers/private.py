@@ -35,7 +35,7 @@ async def start(update: Update, context: BotContext) -> None:
         return
     player = await acting_player(update, context)
     for change in await context.service.started(player):
-        context.presenter.show(change)
+        context.changes.show(change)
     payload = context.args[0] if context.args else ""
     sit = parse_sit(payload)
     if sit is not None or is_old_sit(payload):
@@ -53,7 +53,7 @@ async def start(update: Update, context: BotContext) -> None:
             None,
             Rendered(t("private.seated", seat=seat_name, chat=user_text(title or "—"))),
         )
-        context.presenter.show(change)
+        context.changes.show(change)
         return
     if payload == "hand":
         shown = await _show_hands(context, player.id)
@@ -127,7 +127,7 @@ async def member_changed(update: Update, context: BotContext) -> None:
         return
     blocked = change.new_chat_member.status == ChatMemberStatus.BANNED
     for table_change in await context.service.set_blocked(change.from_user.id, blocked):
-        context.presenter.show(table_change)
+        context.changes.show(table_change)
 
 
 GONE = (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)

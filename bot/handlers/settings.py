@@ -88,7 +88,7 @@ async def settings_command(update: Update, context: BotContext) -> None:
                 context.outbox.post(chat.id, thread, refusal_message(refused, t))
                 return
         snap = change.snapshot
-        context.presenter.show(change)
+        context.changes.show(change)
     group_t = context.presenter.group_translator(snap)
     context.outbox.forget(table_id, "settings")  # a fresh message at the bottom of the chat
     ui = context.plugins.ui(snap.game.name)
@@ -222,7 +222,7 @@ async def setting_button(update: Update, context: BotContext) -> None:
     prices = context.plugins.prices()
     content = render_settings(snap.table_id, snap.settings, snap.chat.settings, group_t, ui, prices)
     context.outbox.want(snap.table_id, "settings", snap.chat.tg_chat_id, snap.topic_id, content)
-    context.presenter.show(change)
+    context.changes.show(change)
     await query.answer(t("settings.saved"))
 
 

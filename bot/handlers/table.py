@@ -74,7 +74,7 @@ async def open_table(update: Update, context: BotContext, game: str) -> None:
         return
     if not created:
         context.outbox.post(chat.id, thread_of(update), _short(t("table.already_open")))
-    context.presenter.show(change)
+    context.changes.show(change)
 
 
 async def _table_here(update: Update, context: BotContext) -> int | None:
@@ -139,7 +139,7 @@ async def leave_command(update: Update, context: BotContext) -> None:
     except Refusal as refusal:
         context.outbox.post(chat.id, thread_of(update), refusal_message(refusal, t))
         return
-    context.presenter.show(change)
+    context.changes.show(change)
 
 
 async def end_command(update: Update, context: BotContext) -> None:
@@ -161,7 +161,7 @@ async def end_command(update: Update, context: BotContext) -> None:
         if refusal.key != "already_voted":  # a repeated /end changes nothing and posts nothing
             context.outbox.post(chat.id, thread_of(update), refusal_message(refusal, t))
         return
-    context.presenter.show(change)
+    context.changes.show(change)
 
 
 async def sub_command(update: Update, context: BotContext) -> None:
@@ -195,7 +195,7 @@ async def sub_command(update: Update, context: BotContext) -> None:
     except Refusal as refusal:
         context.outbox.post(chat.id, thread, refusal_message(refusal, t))
         return
-    context.presenter.show(change)
+    context.changes.show(change)
 
 
 POPUP_LIMIT = 200  # characters Telegram shows in a button's popup
@@ -255,8 +255,7 @@ async def button(update: Update, context: BotContext) -> None:
             ):
                 raise Refusal("stale")
             review, names = await context.stats.costly(pressed.table_id, pressed.deal_no)
-            reviewer = context.presenter.reviewer
-            if review is None and (reviewer is None or not reviewer.workers):
+            if review is None and not context.reviewer.workers:
                 await query.answer(t("costly.off"), show_alert=True)  # reviews are off here
                 return
             ui = context.plugins.ui(snap.game.name)
@@ -288,7 +287,7 @@ async def button(update: Update, context: BotContext) -> None:
     except (Refusal, RuleError, BadCallbackData) as error:
         await query.answer(refusal_text(error, t), show_alert=False)
         return
-    context.presenter.show(change)
+    context.changes.show(change)
     await query.answer()
 
 

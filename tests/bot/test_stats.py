@@ -165,7 +165,7 @@ async def test_stats_are_private_until_the_admins_show_them_and_the_costly_card_
             await h.press(user, message, choice)
             await h.settle()
             result = next((m for m in h.api.chat_messages(GROUP) if "🔎" in str(m.buttons())), None)
-        reviewer = h.app.bot_data["presenter"].reviewer  # type: ignore[union-attr]
+        reviewer = h.app.bot_data["reviewer"]  # type: ignore[union-attr]
         await asyncio.wait_for(reviewer.idle.wait(), 120)
         await asyncio.sleep(0.2)
         assert reviewer.reviewed == 1

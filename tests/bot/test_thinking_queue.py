@@ -82,7 +82,7 @@ async def test_a_worker_killed_while_thinking_is_replaced_and_the_robot_moves_on
                     break
                 await asyncio.sleep(0.02)
             others = [w for w in pair if w.process.returncode is None]
-            robots: RobotPlayers = h.app.bot_data["presenter"].robots  # type: ignore[union-attr]
+            robots: RobotPlayers = h.app.bot_data["robots"]  # type: ignore[union-attr]
             thinking = robots.thinking
             assert isinstance(thinking, QueueThinking)
             # Another worker takes it over and answers; the game goes on past it.
@@ -241,7 +241,7 @@ async def test_a_robot_whose_thinking_keeps_dying_tries_again_and_says_so(
     await h.start()
     try:
         assert h.app is not None
-        robots: RobotPlayers = h.app.bot_data["presenter"].robots
+        robots: RobotPlayers = h.app.bot_data["robots"]
         robots.retry_s = (0.3, 0.5, 1.0)
         killing = True
 
@@ -279,7 +279,7 @@ async def test_robots_with_no_queue_worker_tell_the_group_and_move_when_one_come
     await h.start()
     try:
         assert h.app is not None
-        robots: RobotPlayers = h.app.bot_data["presenter"].robots
+        robots: RobotPlayers = h.app.bot_data["robots"]
         robots.wait_notice_s = 0.5
         await robot_table(h, ANNA, Seat.N)
         rng = random.Random(2)
