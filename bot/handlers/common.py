@@ -106,6 +106,31 @@ async def group_only(update: Update, context: BotContext) -> None:
 POPUP_LIMIT = 200  # characters Telegram allows in a callback answer
 
 
+# A button's own work: given the press decoded and the presser's translator, it answers the
+# query itself; a refusal it raises is answered for it (``on_button``).
+Pressed = Callable[[Update, BotContext, Button, Translator], Coroutine[Any, Any, None]]
+Handler = Callable[[Update, BotContext], Coroutine[Any, Any, None]]
+
+
+def on_button(handle: Pressed, alert: bool = True) -> Handler:
+    """A button handler with what every one shares: no query (or no data) is nothing to do;
+    the data is decoded (forged or old data is refused, not raised); the presser's language;
+    and a refusal, a rule's or a bad button's, answered to the presser alone (``alert``: as a
+    popup to dismiss, else a passing toast). Nothing is written for a refused press."""
+
+    async def answer(update: Update, context: BotContext) -> None:
+        query = update.callback_query
+        if query is None or query.data is None:
+            return
+        t = user_translator(update.effective_user, context.config.language)
+        try:
+            await handle(update, context, Button.decode(query.data), t)
+        except (Refusal, RuleError, BadCallbackData) as error:
+            await query.answer(refusal_text(error, t), show_alert=alert)
+
+    return answer
+
+
 def refusal_text(error: Exception, t: Translator) -> str:
     """The popup for a refusal: the rules' reason code or the table's, in the user's language
     (plain text, cut to what Telegram accepts in a popup)."""
@@ -184,26 +209,19 @@ def look_back(
             pressed.popitem(last=False)
         return page
 
-    async def answer(update: Update, context: BotContext) -> None:
+    async def answer(update: Update, context: BotContext, pressed: Button, t: Translator) -> None:
         query = update.callback_query
-        if query is None or query.data is None:
-            return
-        t = user_translator(update.effective_user, context.config.language)
-        try:
-            pressed = Button.decode(query.data)
-            snap = await context.service.snapshot(pressed.table_id)
-            if snap.game.name != game:  # a button of another game's table: not ours to read
-                raise BadCallbackData(query.data)
-            check_own_chat(query, snap, seated_too)
-            state = snap.state
-            if pressed.deal_no != snap.deal_no or state is None:  # an earlier deal's message
-                _chat, state = await context.service.finished_deal(
-                    pressed.table_id, pressed.deal_no, game
-                )
-        except (BadCallbackData, Refusal) as error:
-            await query.answer(refusal_text(error, t), show_alert=True)
-            return
+        assert query is not None
+        snap = await context.service.snapshot(pressed.table_id)
+        if snap.game.name != game:  # a button of another game's table: not ours to read
+            raise BadCallbackData(query.data)
+        check_own_chat(query, snap, seated_too)
+        state = snap.state
+        if pressed.deal_no != snap.deal_no or state is None:  # an earlier deal's message
+            _chat, state = await context.service.finished_deal(
+                pressed.table_id, pressed.deal_no, game
+            )
         page = page_of(context, query.from_user.id, pressed.table_id, pressed.deal_no)
         await query.answer(popup(snap, state, t, page), show_alert=True)
 
-    return answer
+    return on_button(answer)

@@ -20,10 +20,9 @@ from bot.handlers.common import (
     first_language,
     group_only,
     is_admin,
+    on_button,
     refusal_message,
-    refusal_text,
     thread_of,
-    user_translator,
 )
 from bot.i18n import Translator, translator
 from bot.keeping.handlers import command_words, group_people, named_players
@@ -152,46 +151,42 @@ async def _may_record(
     return await is_admin(context, chat.tg_chat_id, tg_user_id)
 
 
-async def money_button(update: Update, context: BotContext) -> None:
+async def _money_button(
+    update: Update, context: BotContext, pressed: Button, t: Translator
+) -> None:
     query, user = update.callback_query, update.effective_user
     assert query is not None and user is not None
-    t = user_translator(user, context.config.language)
     message = query.message
-    try:
-        pressed = Button.decode(query.data)
-        found = await context.ledger.chat_by_id(pressed.table_id)
-        if found is None:
-            raise BadCallbackData(query.data)
-        chat = found
-        if message is None or message.chat.id != chat.tg_chat_id:
-            raise BadCallbackData(query.data)
-        thread = thread_of(update)
-        if pressed.act is Act.CHART:
-            await query.answer()
-            await _send_chart(context, chat, thread)
-            return
-        if pressed.act is Act.CSV:
-            await query.answer()
-            await _send_csv(context, chat, thread)
-            return
-        if pressed.act is Act.SETTLE:
-            context.outbox.post(chat.tg_chat_id, thread, await settle_view(context, chat))
-            await query.answer()
-            return
-        if pressed.act is not Act.PAY:
-            raise BadCallbackData(query.data)
-        unit, payer, payee, points = _transfer_of(pressed.arg, query.data)
-        player = await acting_player(update, context)
-        if not await _may_record(context, chat, user.id, player.id, payer, payee):
-            raise Refusal(f"payment_by_{chat.settings.payments.value}")
-        try:  # the data is untrusted: the service records only a transfer on the plan
-            transfer = Transfer(payer, payee, points)
-            await context.ledger.record_payment(chat, unit, transfer, pressed.deal_no, player.name)
-        except InvalidTransfer:
-            raise BadCallbackData(query.data) from None
-    except (Refusal, BadCallbackData) as error:
-        await query.answer(refusal_text(error, t), show_alert=True)
+    found = await context.ledger.chat_by_id(pressed.table_id)
+    if found is None:
+        raise BadCallbackData(query.data)
+    chat = found
+    if message is None or message.chat.id != chat.tg_chat_id:
+        raise BadCallbackData(query.data)
+    thread = thread_of(update)
+    if pressed.act is Act.CHART:
+        await query.answer()
+        await _send_chart(context, chat, thread)
         return
+    if pressed.act is Act.CSV:
+        await query.answer()
+        await _send_csv(context, chat, thread)
+        return
+    if pressed.act is Act.SETTLE:
+        context.outbox.post(chat.tg_chat_id, thread, await settle_view(context, chat))
+        await query.answer()
+        return
+    if pressed.act is not Act.PAY:
+        raise BadCallbackData(query.data)
+    unit, payer, payee, points = _transfer_of(pressed.arg, query.data)
+    player = await acting_player(update, context)
+    if not await _may_record(context, chat, user.id, player.id, payer, payee):
+        raise Refusal(f"payment_by_{chat.settings.payments.value}")
+    try:  # the data is untrusted: the service records only a transfer on the plan
+        transfer = Transfer(payer, payee, points)
+        await context.ledger.record_payment(chat, unit, transfer, pressed.deal_no, player.name)
+    except InvalidTransfer:
+        raise BadCallbackData(query.data) from None
     names = await context.ledger.names((payer, payee), _group_t(chat)("ledger.guest"))
     context.outbox.post(
         chat.tg_chat_id,
@@ -208,6 +203,9 @@ async def money_button(update: Update, context: BotContext) -> None:
     )
     context.outbox.post(chat.tg_chat_id, thread, await settle_view(context, chat))
     await query.answer(t("settle.saved"))
+
+
+money_button = on_button(_money_button)
 
 
 PAY_ARG = re.compile(r"^(?:([a-z_]{1,12})\.)?([1-9]\d{0,11})-([1-9]\d{0,11})-([1-9]\d{0,11})$")

@@ -21,12 +21,12 @@ from bot.handlers.common import (
     chat_translator,
     first_language,
     is_admin,
+    on_button,
     refusal_message,
-    refusal_text,
     thread_of,
     user_translator,
 )
-from bot.i18n import LANGUAGES, translator
+from bot.i18n import LANGUAGES, Translator, translator
 from bot.plugin import GameUI, Plugin, Price
 from bot.rendered import Rendered
 from bot.tables import Refusal, Snapshot
@@ -186,36 +186,32 @@ def _group_changed(group: ChatSettings, arg: str) -> ChatSettings:
     raise BadCallbackData(arg)
 
 
-async def setting_button(update: Update, context: BotContext) -> None:
+async def _setting_button(
+    update: Update, context: BotContext, pressed: Button, t: Translator
+) -> None:
     query, user = update.callback_query, update.effective_user
     assert query is not None and user is not None and query.message is not None
-    t = user_translator(user, context.config.language)
-    try:
-        pressed = Button.decode(query.data)
-        if pressed.table_id == GROUP_SETTINGS:
-            await _group_setting_button(update, context, pressed)
-            return
-        player = await acting_player(update, context)
-        snap = await context.service.snapshot(pressed.table_id)
-        if query.message.chat.id != snap.chat.tg_chat_id:
-            raise BadCallbackData(query.data)  # a table's settings are changed in its group only
-        table_settings = _changed(snap.settings, pressed.arg, context.plugins.ui(snap.game.name))
-        money = table_settings is None
-        if not await _may_change(context, snap, user.id, player.id, money):
-            raise Refusal("not_allowed")
-        if pressed.arg.startswith("stats=") and not await is_admin(
-            context, snap.chat.tg_chat_id, user.id
-        ):
-            raise Refusal("stats_admins")  # who sees whose statistics: the group's admins
-        if table_settings is None:
-            group = _group_changed(snap.chat.settings, pressed.arg)
-            change = await context.service.update_chat_settings(snap.chat.id, group, snap.table_id)
-        else:
-            admin = await is_admin(context, snap.chat.tg_chat_id, user.id)
-            change = await context.service.update_settings(snap.table_id, table_settings, admin)
-    except (Refusal, BadCallbackData) as error:
-        await query.answer(refusal_text(error, t))
+    if pressed.table_id == GROUP_SETTINGS:
+        await _group_setting_button(update, context, pressed)
         return
+    player = await acting_player(update, context)
+    snap = await context.service.snapshot(pressed.table_id)
+    if query.message.chat.id != snap.chat.tg_chat_id:
+        raise BadCallbackData(query.data)  # a table's settings are changed in its group only
+    table_settings = _changed(snap.settings, pressed.arg, context.plugins.ui(snap.game.name))
+    money = table_settings is None
+    if not await _may_change(context, snap, user.id, player.id, money):
+        raise Refusal("not_allowed")
+    if pressed.arg.startswith("stats=") and not await is_admin(
+        context, snap.chat.tg_chat_id, user.id
+    ):
+        raise Refusal("stats_admins")  # who sees whose statistics: the group's admins
+    if table_settings is None:
+        group = _group_changed(snap.chat.settings, pressed.arg)
+        change = await context.service.update_chat_settings(snap.chat.id, group, snap.table_id)
+    else:
+        admin = await is_admin(context, snap.chat.tg_chat_id, user.id)
+        change = await context.service.update_settings(snap.table_id, table_settings, admin)
     group_t = context.presenter.group_translator(change.snapshot)
     snap = change.snapshot
     ui = context.plugins.ui(snap.game.name)
@@ -224,6 +220,9 @@ async def setting_button(update: Update, context: BotContext) -> None:
     context.outbox.want(snap.table_id, "settings", snap.chat.tg_chat_id, snap.topic_id, content)
     context.changes.show(change)
     await query.answer(t("settings.saved"))
+
+
+setting_button = on_button(_setting_button, alert=False)
 
 
 async def _group_setting_button(update: Update, context: BotContext, pressed: Button) -> None:

@@ -20,19 +20,19 @@ from bot.handlers.common import (
     first_language,
     group_only,
     is_admin,
+    on_button,
     refusal_message,
     refusal_text,
     seat_wanted,
     thread_of,
     user_translator,
 )
-from bot.i18n import translator
+from bot.i18n import Translator, translator
 from bot.plugin import Plugins
 from bot.rendered import Rendered
 from bot.tables import Refusal, stale_or_forged
 from bot.views.stats import costly_popup
 from bot.views.text import user_text
-from games.errors import RuleError
 
 
 def opener(game: str) -> Callable[[Update, BotContext], Coroutine[Any, Any, None]]:
@@ -201,94 +201,87 @@ async def sub_command(update: Update, context: BotContext) -> None:
 POPUP_LIMIT = 200  # characters Telegram shows in a button's popup
 
 
-async def button(update: Update, context: BotContext) -> None:
-    """Every table button: decode, act through the service, show the change, answer the press."""
+async def _button(update: Update, context: BotContext, pressed: Button, t: Translator) -> None:
+    """Every table button: act through the service, show the change, answer the press."""
     query = update.callback_query
     assert query is not None
-    t = user_translator(update.effective_user, context.config.language)
-    try:
-        pressed = Button.decode(query.data)
-        player = await acting_player(update, context)
-        service = context.service
-        if pressed.act is Act.SIT:
-            snap, wanted = await seat_wanted(
-                context, pressed.table_id, query.from_user.id, player.id, pressed.arg
-            )
-            if not await context.service.reachable(player.id):
-                code = context.plugins.ui(snap.game.name).seat_code(wanted)
-                await query.answer(url=sit_link(context.bot.username, snap.token, code))
-                return
-            change = await service.sit(pressed.table_id, player, wanted, update.update_id)
-        elif pressed.act is Act.ROBOT:
-            snap = await service.snapshot(pressed.table_id)
-            plugin = context.plugins[snap.game.name]
-            seat = plugin.ui.seat_from_word(pressed.arg)
-            if seat is None or plugin.robot is None:
-                raise Refusal("unknown_action")
-            name = translator(snap.settings.language)("robot.name")
-            change = await service.seat_robot(
-                pressed.table_id, player.id, seat, name, update.update_id
-            )
-        elif pressed.act in (Act.LEAVE, Act.STAND_UP):
-            change = await service.leave(pressed.table_id, player.id)
-        elif pressed.act in (Act.NEXT_MATCH, Act.NEW_PARTNERS):
-            change = await service.next_match(
-                pressed.table_id, player.id, pressed.act is Act.NEW_PARTNERS, update.update_id
-            )
-        elif pressed.act is Act.UNDO:
-            change = await service.ask_undo(pressed.table_id, pressed.deal_no, player.id)
-        elif pressed.act is Act.UNDO_ANSWER:
-            change = await service.answer_undo(
-                pressed.table_id, pressed.deal_no, player.id, pressed.arg == "y"
-            )
-        elif pressed.act is Act.SUB:
-            change = await service.answer_sub(pressed.table_id, player.id, pressed.arg == "y")
-        elif pressed.act is Act.END:
-            change = await service.vote_to_end(pressed.table_id, player.id, pressed.arg == "y")
-        elif pressed.act is Act.COSTLY:  # anyone may ask: the deal is over, its cards shown
-            snap = await service.snapshot(pressed.table_id)
-            check_own_chat(query, snap)
-            if pressed.deal_no > snap.deal_no or (
-                pressed.deal_no == snap.deal_no
-                and snap.state is not None
-                and not snap.state.finished
-            ):
-                raise Refusal("stale")
-            review, names = await context.stats.costly(pressed.table_id, pressed.deal_no)
-            if review is None and not context.reviewer.workers:
-                await query.answer(t("costly.off"), show_alert=True)  # reviews are off here
-                return
-            ui = context.plugins.ui(snap.game.name)
-            words = functools.partial(ui.card_word, language=t.language)
-            text = costly_popup(review, names, ui.review_sides, words, t)
-            await query.answer(text[:POPUP_LIMIT], show_alert=True)
+    player = await acting_player(update, context)
+    service = context.service
+    if pressed.act is Act.SIT:
+        snap, wanted = await seat_wanted(
+            context, pressed.table_id, query.from_user.id, player.id, pressed.arg
+        )
+        if not await context.service.reachable(player.id):
+            code = context.plugins.ui(snap.game.name).seat_code(wanted)
+            await query.answer(url=sit_link(context.bot.username, snap.token, code))
             return
-        elif (menu := await _menu(context, pressed)) is not None:
-            snap = await service.snapshot(pressed.table_id)
-            seat = snap.seat_of(player.id)
-            if seat is None:
-                raise Refusal("not_seated")
-            if pressed.deal_no != snap.deal_no:
-                raise stale_or_forged(pressed.deal_no, snap.deal_no)
-            if snap.state is None or snap.state.finished:
-                raise Refusal("stale")
-            context.presenter.show_hand(snap, seat, menu)
-            await query.answer()
+        change = await service.sit(pressed.table_id, player, wanted, update.update_id)
+    elif pressed.act is Act.ROBOT:
+        snap = await service.snapshot(pressed.table_id)
+        plugin = context.plugins[snap.game.name]
+        seat = plugin.ui.seat_from_word(pressed.arg)
+        if seat is None or plugin.robot is None:
+            raise Refusal("unknown_action")
+        name = translator(snap.settings.language)("robot.name")
+        change = await service.seat_robot(pressed.table_id, player.id, seat, name, update.update_id)
+    elif pressed.act in (Act.LEAVE, Act.STAND_UP):
+        change = await service.leave(pressed.table_id, player.id)
+    elif pressed.act in (Act.NEXT_MATCH, Act.NEW_PARTNERS):
+        change = await service.next_match(
+            pressed.table_id, player.id, pressed.act is Act.NEW_PARTNERS, update.update_id
+        )
+    elif pressed.act is Act.UNDO:
+        change = await service.ask_undo(pressed.table_id, pressed.deal_no, player.id)
+    elif pressed.act is Act.UNDO_ANSWER:
+        change = await service.answer_undo(
+            pressed.table_id, pressed.deal_no, player.id, pressed.arg == "y"
+        )
+    elif pressed.act is Act.SUB:
+        change = await service.answer_sub(pressed.table_id, player.id, pressed.arg == "y")
+    elif pressed.act is Act.END:
+        change = await service.vote_to_end(pressed.table_id, player.id, pressed.arg == "y")
+    elif pressed.act is Act.COSTLY:  # anyone may ask: the deal is over, its cards shown
+        snap = await service.snapshot(pressed.table_id)
+        check_own_chat(query, snap)
+        if pressed.deal_no > snap.deal_no or (
+            pressed.deal_no == snap.deal_no and snap.state is not None and not snap.state.finished
+        ):
+            raise Refusal("stale")
+        review, names = await context.stats.costly(pressed.table_id, pressed.deal_no)
+        if review is None and not context.reviewer.workers:
+            await query.answer(t("costly.off"), show_alert=True)  # reviews are off here
             return
-        else:
-            change = await service.act(
-                pressed.table_id,
-                pressed.deal_no,
-                player.id,
-                await _action_text(context, pressed, query.data),
-                pressed.at,
-                update.update_id,
-            )
-    except (Refusal, RuleError, BadCallbackData) as error:
-        await query.answer(refusal_text(error, t), show_alert=False)
+        ui = context.plugins.ui(snap.game.name)
+        words = functools.partial(ui.card_word, language=t.language)
+        text = costly_popup(review, names, ui.review_sides, words, t)
+        await query.answer(text[:POPUP_LIMIT], show_alert=True)
         return
+    elif (menu := await _menu(context, pressed)) is not None:
+        snap = await service.snapshot(pressed.table_id)
+        seat = snap.seat_of(player.id)
+        if seat is None:
+            raise Refusal("not_seated")
+        if pressed.deal_no != snap.deal_no:
+            raise stale_or_forged(pressed.deal_no, snap.deal_no)
+        if snap.state is None or snap.state.finished:
+            raise Refusal("stale")
+        context.presenter.show_hand(snap, seat, menu)
+        await query.answer()
+        return
+    else:
+        change = await service.act(
+            pressed.table_id,
+            pressed.deal_no,
+            player.id,
+            await _action_text(context, pressed, query.data),
+            pressed.at,
+            update.update_id,
+        )
     context.changes.show(change)
     await query.answer()
+
+
+button = on_button(_button, alert=False)
 
 
 async def _menu(context: BotContext, pressed: Button) -> str | None:

@@ -22,6 +22,7 @@ from bot.handlers.common import (
     chat_translator,
     first_language,
     is_member,
+    on_button,
     refusal_message,
     refusal_text,
     thread_of,
@@ -475,48 +476,45 @@ class KeeperHandlers(abc.ABC, Generic[SheetT, EntryT]):
         text = t("keeper.who", name=user_text(question.word))
         context.outbox.post(question.tg_chat_id, question.thread, Rendered(text, tuple(keys)))
 
-    async def who(self, update: Update, context: BotContext) -> None:
+    async def who(
+        self, update: Update, context: BotContext, pressed: Button, t: Translator
+    ) -> None:
         """The answer to ``_ask``: the command is opened again with the name settled."""
         query, user = update.callback_query, update.effective_user
         assert query is not None and user is not None
-        t = user_translator(user, context.config.language)
+        token, _, choice = pressed.arg.partition(".")
+        pending: dict[int, Pending] = context.bot_data.get("keeper.pending", {})
+        asked = pending.get(int(token)) if token.isdecimal() else None
+        message = query.message
+        if asked is None or message is None or message.chat.id != asked.tg_chat_id:
+            raise Refusal("stale")
+        if user.id != asked.user_id:
+            raise Refusal("keeper_not_asked")
+        meant: Any = GUEST
+        if choice != GUEST:
+            meant = next((p for p in asked.candidates if str(p.id) == choice), None)
+            if meant is None:
+                raise BadCallbackData(query.data)
+        del pending[int(token)]
+        record = await context.storage.get_chat(asked.chat_id)
+        await query.answer()
+        chat_t = translator(record.language)
+        labels = _labels(asked.candidates, chat_t("ledger.guest"))
+        answered = (
+            user_text(labels[meant.id])
+            if isinstance(meant, Player)
+            else chat_t("keeper.who_guest", name=user_text(asked.word))
+        )
+        context.outbox.post(
+            asked.tg_chat_id,
+            asked.thread,
+            Rendered(chat_t("keeper.who_answered", name=user_text(asked.word), who=answered)),
+        )
+        picked = {**asked.picked, asked.word: meant}
         try:
-            pressed = Button.decode(query.data)
-            token, _, choice = pressed.arg.partition(".")
-            pending: dict[int, Pending] = context.bot_data.get("keeper.pending", {})
-            asked = pending.get(int(token)) if token.isdecimal() else None
-            message = query.message
-            if asked is None or message is None or message.chat.id != asked.tg_chat_id:
-                raise Refusal("stale")
-            if user.id != asked.user_id:
-                raise Refusal("keeper_not_asked")
-            meant: Any = GUEST
-            if choice != GUEST:
-                meant = next((p for p in asked.candidates if str(p.id) == choice), None)
-                if meant is None:
-                    raise BadCallbackData(query.data)
-            del pending[int(token)]
-            record = await context.storage.get_chat(asked.chat_id)
-            await query.answer()
-            chat_t = translator(record.language)
-            labels = _labels(asked.candidates, chat_t("ledger.guest"))
-            answered = (
-                user_text(labels[meant.id])
-                if isinstance(meant, Player)
-                else chat_t("keeper.who_guest", name=user_text(asked.word))
-            )
-            context.outbox.post(
-                asked.tg_chat_id,
-                asked.thread,
-                Rendered(chat_t("keeper.who_answered", name=user_text(asked.word), who=answered)),
-            )
-            picked = {**asked.picked, asked.word: meant}
-            try:
-                await self._open(context, record, asked.thread, asked.words, picked, user.id)
-            except (Refusal, RuleError) as error:
-                context.outbox.post(asked.tg_chat_id, asked.thread, refusal_message(error, chat_t))
-        except (Refusal, BadCallbackData, RuleError) as error:
-            await query.answer(refusal_text(error, t), show_alert=True)
+            await self._open(context, record, asked.thread, asked.words, picked, user.id)
+        except (Refusal, RuleError) as error:
+            context.outbox.post(asked.tg_chat_id, asked.thread, refusal_message(error, chat_t))
 
     async def button(self, update: Update, context: BotContext) -> None:
         query = update.callback_query
@@ -558,7 +556,7 @@ class KeeperHandlers(abc.ABC, Generic[SheetT, EntryT]):
     def handlers(self) -> list[BaseHandler[Update, BotContext, None]]:
         return [
             CommandHandler(self.command, self.open_command, filters=filters.ChatType.GROUPS),
-            CallbackQueryHandler(self.who, pattern=route(self.who_button)),
+            CallbackQueryHandler(on_button(self.who), pattern=route(self.who_button)),
             CallbackQueryHandler(self.button, pattern=route(*(self.buttons - {self.who_button}))),
         ]
 

@@ -13,15 +13,14 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
-from bot.callback_data import Act, BadCallbackData, Button, route
+from bot.callback_data import Act, Button, route
 from bot.context import BotContext
 from bot.handlers.common import (
     acting_player,
     chat_translator,
+    on_button,
     refusal_message,
-    refusal_text,
     thread_of,
-    user_translator,
 )
 from bot.i18n import Translator
 from bot.plugin import Plugin, Price, UIBase
@@ -167,22 +166,20 @@ async def toyscore(update: Update, context: BotContext) -> None:
     context.outbox.post(chat.id, thread_of(update), TOY_UI.scoresheet(snap, t))
 
 
-async def peek(update: Update, context: BotContext) -> None:
+async def _peek(update: Update, context: BotContext, pressed: Button, t: Translator) -> None:
     """The toy's own button: a seated player sees the tricks taken so far, in a popup."""
     query = update.callback_query
     assert query is not None
-    t = user_translator(update.effective_user, context.config.language)
-    try:
-        pressed = Button.decode(query.data)
-        player = await acting_player(update, context)
-        snap = await context.service.snapshot(pressed.table_id)
-        if snap.seat_of(player.id) is None:
-            raise Refusal("peek_seated_only", game="toy")
-        state = snap.state
-        taken = state.taken if isinstance(state, ToyState) else (0, 0)
-        await query.answer(t("toy.peek", taken=f"{taken[0]}–{taken[1]}", score=_score(snap)))
-    except (Refusal, BadCallbackData) as error:
-        await query.answer(refusal_text(error, t))
+    player = await acting_player(update, context)
+    snap = await context.service.snapshot(pressed.table_id)
+    if snap.seat_of(player.id) is None:
+        raise Refusal("peek_seated_only", game="toy")
+    state = snap.state
+    taken = state.taken if isinstance(state, ToyState) else (0, 0)
+    await query.answer(t("toy.peek", taken=f"{taken[0]}–{taken[1]}", score=_score(snap)))
+
+
+peek = on_button(_peek, alert=False)
 
 
 def _handlers() -> Sequence[BaseHandler[Update, Any, Any]]:

@@ -18,14 +18,10 @@ from bot.games.bridge.score import dd_table
 from bot.games.bridge.state import bridge_deal, bridge_rubber, sheet_vulnerability
 from bot.games.bridge.table import explain_popup, tricks_popup
 from bot.games.records import RecordsCommand
-from bot.handlers.common import (
-    look_back,
-    refusal_text,
-    thread_of,
-    user_translator,
-)
+from bot.handlers.common import look_back, on_button, thread_of, user_translator
+from bot.i18n import Translator
 from bot.rendered import Rendered
-from bot.tables import PlayedDeal, Refusal
+from bot.tables import PlayedDeal
 from games.bridge.cards import Seat
 from games.bridge.records import Record, to_pbn
 
@@ -55,24 +51,14 @@ def _pbn_of(played: Sequence[PlayedDeal], title: str) -> str:
 PBN_COMMAND = RecordsCommand("bridge", "pbn.usage", "pbn.none", "pbn.caption", ".pbn", _pbn_of)
 
 
-async def dd_button(update: Update, context: BotContext) -> None:
+async def _dd_button(update: Update, context: BotContext, pressed: Button, t: Translator) -> None:
     """A finished deal's double-dummy table, in a popup for the one who pressed."""
     query = update.callback_query
-    if query is None or query.data is None:
-        return
-    t = user_translator(update.effective_user, context.config.language)
-    try:
-        pressed = Button.decode(query.data)
-        vul = VUL_CODES[pressed.arg]
-        chat, state = await context.service.finished_deal(
-            pressed.table_id, pressed.deal_no, "bridge"
-        )
-    except KeyError:
-        await query.answer(t("refusal.bad_button"), show_alert=True)
-        return
-    except (BadCallbackData, Refusal) as error:
-        await query.answer(refusal_text(error, t), show_alert=True)
-        return
+    assert query is not None
+    vul = VUL_CODES.get(pressed.arg)
+    if vul is None:
+        raise BadCallbackData(query.data)
+    chat, state = await context.service.finished_deal(pressed.table_id, pressed.deal_no, "bridge")
     here = query.message.chat.id if query.message is not None else None
     if here != chat.tg_chat_id:  # a deal of another group's table: not this chat's to see
         await query.answer(t("refusal.stale"), show_alert=True)
@@ -84,6 +70,9 @@ async def dd_button(update: Update, context: BotContext) -> None:
     await query.answer(
         t("analysis.table_title") + "\n" + dd_table(analysis, t.language), show_alert=True
     )
+
+
+dd_button = on_button(_dd_button)
 
 
 # The deal's completed tricks in a popup for whoever presses the table message's button: a
