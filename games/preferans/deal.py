@@ -14,14 +14,60 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any
 
 from games.errors import IllegalCall, IllegalClaim, IllegalPlay, NotationError, OutOfTurn, Reason
+from games.preferans.actions import (
+    HALF,
+    PASS,
+    REDROPS,
+    WHIST,
+    Action,
+    AnswerClaim,
+    Call,
+    Declare,
+    Discard,
+    MakeClaim,
+    Play,
+    Redrop,
+    Show,
+    Undo,
+    Whist,
+    effective_actions,
+)
 from games.preferans.bids import ALL_BIDS, Bid
 from games.preferans.cards import Card, Deal, Suit
 from games.preferans.conditions import CHOICE, OPEN, Conditions
 from games.preferans.errors import PrefReason
+from games.preferans.results import Kind, Result
 from games.preferans.settlement import Variant
+
+# The actions and results are their own modules; named here too, as other tools import them.
+__all__ = [
+    "HALF",
+    "PASS",
+    "REDROPS",
+    "WHIST",
+    "Action",
+    "AnswerClaim",
+    "Call",
+    "Claim",
+    "DealState",
+    "Declare",
+    "Discard",
+    "Kind",
+    "MakeClaim",
+    "Phase",
+    "Play",
+    "Redrop",
+    "Result",
+    "SeatView",
+    "Show",
+    "Trick",
+    "Undo",
+    "Whist",
+    "effective_actions",
+    "legal_everywhere",
+]
 
 
 class Phase(Enum):
@@ -32,109 +78,6 @@ class Phase(Enum):
     SHOW = "show"  # the one whister chooses open or closed
     PLAY = "play"
     FINISHED = "finished"
-
-
-class Kind(Enum):
-    GAME = "game"
-    MISERE = "misere"
-    RASPASY = "raspasy"
-
-
-WHIST, PASS, HALF = "whist", "pass", "half"
-
-
-@dataclass(frozen=True, slots=True)
-class Call:
-    """A bid, or a pass (``bid`` None)."""
-
-    seat: int
-    bid: Bid | None
-
-
-@dataclass(frozen=True, slots=True)
-class Discard:
-    seat: int
-    cards: tuple[Card, Card]
-
-
-@dataclass(frozen=True, slots=True)
-class Redrop:
-    """Declarer takes the discard back into the hand to lay two cards away again: the Code
-    allows a new discard until the game is named. A misère is named at the auction, so its
-    discard stands at once (pinned, PREFERANS.md §2)."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Declare:
-    """Declarer names the contract (not lower than the final bid)."""
-
-    seat: int
-    contract: Bid
-
-
-@dataclass(frozen=True, slots=True)
-class Whist:
-    seat: int
-    word: str  # "whist" | "pass" | "half"
-
-
-@dataclass(frozen=True, slots=True)
-class Show:
-    """The one whister plays open (both defenders' hands face up) or closed."""
-
-    seat: int
-    open: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """``seat`` is who acts: an open whister plays the passer's cards too."""
-
-    seat: int
-    card: Card
-
-
-@dataclass(frozen=True, slots=True)
-class MakeClaim:
-    """``tricks``: how many of the tricks left the claimant's side takes (0 concedes them all)."""
-
-    seat: int
-    tricks: int
-
-
-@dataclass(frozen=True, slots=True)
-class AnswerClaim:
-    seat: int
-    accept: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Undo:
-    """Take back ``seat``'s last call, word, contract or card while it is the last thing done
-    in the deal (the others allow it first; the table asks them)."""
-
-    seat: int
-
-
-Action = Call | Discard | Redrop | Declare | Whist | Show | Play | MakeClaim | AnswerClaim | Undo
-
-# A declarer may take the discard back and discard again before naming the contract, this many
-# times a deal: enough to change one's mind, not a way to write the log without end.
-REDROPS = 3
-
-
-def effective_actions(history: Iterable[Action]) -> list[Action]:
-    """The actions that stand once each Undo has taken back the action before it."""
-    kept: list[Action] = []
-    for action in history:
-        if isinstance(action, Undo):
-            if kept:
-                kept.pop()
-        else:
-            kept.append(action)
-    return kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,48 +109,6 @@ class Trick:
         else:
             suit = cards[0][1].suit
         return max((c.rank, seat) for seat, c in cards if c.suit is suit)[1]
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    """How the deal ended, as the pulka needs it."""
-
-    kind: Kind
-    declarer: int | None
-    contract: Bid | None
-    whist: Mapping[int, str]  # each defender's final decision (games only)
-    tricks: Mapping[int, int] | None  # every active player's tricks; None if not played
-    shown: bool = False  # an open whister showed the hands
-    claimed: bool = False
-
-    def to_payload(self) -> dict[str, Any]:
-        """The result as JSON (seat keys as strings), what a table's match records."""
-        return {
-            "kind": self.kind.value,
-            "declarer": self.declarer,
-            "contract": None if self.contract is None else str(self.contract),
-            "whist": {str(seat): word for seat, word in self.whist.items()},
-            "tricks": None
-            if self.tricks is None
-            else {str(seat): n for seat, n in self.tricks.items()},
-            "shown": self.shown,
-            "claimed": self.claimed,
-        }
-
-    @classmethod
-    def from_payload(cls, payload: Mapping[str, Any]) -> Result:
-        tricks = payload.get("tricks")
-        contract = payload.get("contract")
-        declarer = payload.get("declarer")
-        return cls(
-            kind=Kind(str(payload["kind"])),
-            declarer=None if declarer is None else int(declarer),
-            contract=None if contract is None else Bid.parse(str(contract)),
-            whist={int(seat): str(word) for seat, word in payload.get("whist", {}).items()},
-            tricks=None if tricks is None else {int(s): int(n) for s, n in tricks.items()},
-            shown=bool(payload.get("shown", False)),
-            claimed=bool(payload.get("claimed", False)),
-        )
 
 
 @dataclass(frozen=True, slots=True)
