@@ -1,4 +1,5 @@
-"""The outbox: the only code that sends table content to Telegram.
+"""The outbox: the only code that sends table content to Telegram (its overall cap in ``gate``,
+what it holds per message and per chat in ``queue``, the calls' shapes in ``wire``).
 
 Per kept message it holds only the latest wanted content; per chat it sends in order, at most
 one call per ``interval`` (a few seconds in groups, about one a second in private chats), skips
@@ -17,25 +18,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import heapq
-import itertools
-import json
 import logging
 import time
 import warnings
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
-from dataclasses import dataclass, field
-from datetime import timedelta
+from dataclasses import dataclass
 from typing import Any
 
 from telegram import Bot, InputFile
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
-from telegram.warnings import PTBDeprecationWarning, PTBUserWarning
+from telegram.warnings import PTBUserWarning
 
-from bot.rendered import TABLE, URGENT, Rendered
+from bot.outbox import wire
+from bot.outbox.gate import Gate
+from bot.outbox.queue import KeepId, _Edit, _File, _Keep, _Kept, _Lane, _Post
+from bot.outbox.wire import _Unreachable
+from bot.rendered import TABLE, URGENT, WAITING, Rendered
 from storage.interface import Storage
 
 log = logging.getLogger(__name__)
@@ -47,8 +47,6 @@ warnings.filterwarnings(
     category=PTBUserWarning,
 )
 
-KeepId = tuple[int, str]  # (table id, key)
-
 # Kept messages remembered at once. Each deal adds a few (the table, four hands); the least
 # recently wanted are forgotten first, never one that is queued or being sent. A forgotten one
 # that is wanted again finds its message id in storage and is edited, as after a restart.
@@ -58,127 +56,6 @@ MAX_KEEPS = 20_000
 # was shown).
 OUTAGE_PAUSE, OUTAGE_MAX = 2.0, 60.0
 DIGEST_SECONDS = 1.0  # how long an edited message's digest may wait to be written (``_remember``)
-
-
-class _Unreachable(Exception):
-    """A call that got no answer from Telegram after its retries."""
-
-
-class Gate:
-    """At most ``rate`` calls a second across every chat, the most urgent first. A waiter can
-    be made more urgent while it waits (a waiting player's screen that became their prompt)."""
-
-    def __init__(self, rate: float) -> None:
-        self.rate = rate
-        self.next_at = 0.0
-        self._heap: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._by_key: dict[object, tuple[int, asyncio.Future[None]]] = {}
-        self._order = itertools.count()
-        self._task: asyncio.Task[None] | None = None
-        self.waited: dict[int, int] = {}  # calls that had to wait, by priority (benchmarks)
-
-    async def acquire(self, priority: int, key: object = None) -> None:
-        if self.rate <= 0:
-            return
-        now = time.monotonic()
-        if not self._heap and now >= self.next_at:
-            self.next_at = now + 1 / self.rate
-            return
-        self.waited[priority] = self.waited.get(priority, 0) + 1
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._heap, (priority, next(self._order), future))
-        if key is not None:
-            self._by_key[key] = (priority, future)
-        if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._release(), name="outbox:gate")
-        try:
-            await future
-        finally:
-            if key is not None and self._by_key.get(key, (0, None))[1] is future:
-                del self._by_key[key]
-
-    def hurry(self, key: object, priority: int) -> None:
-        """The waiter of ``key`` goes with ``priority`` if that is more urgent."""
-        found = self._by_key.get(key)
-        if found is not None and priority < found[0] and not found[1].done():
-            heapq.heappush(self._heap, (priority, next(self._order), found[1]))
-            self._by_key[key] = (priority, found[1])
-
-    async def _release(self) -> None:
-        while self._heap:
-            wait = self.next_at - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            _, _, future = heapq.heappop(self._heap)
-            if future.done():
-                continue  # let go earlier (a hurried waiter's older entry), or cancelled
-            future.set_result(None)
-            self.next_at = max(time.monotonic(), self.next_at) + 1 / self.rate
-
-
-@dataclass
-class _Kept:
-    """What the outbox knows of one kept message."""
-
-    chat_id: int
-    thread_id: int | None
-    wanted: Rendered
-    sent: Rendered | None = None
-    message_id: int | None = None
-    # Storage was asked for its id already, or must not be: ``forget`` means post anew.
-    looked_up: bool = False
-    stored_digest: str = ""  # what storage says the message showed (after a restart)
-    renew: bool = False  # post it anew at the bottom of the chat, deleting the old one
-    priority: int = TABLE  # under the overall cap: URGENT (a prompt), TABLE, WAITING
-    since: float | None = None  # when the oldest content not yet shown was wanted
-    only_edit: bool = False  # a correction (``correcting``): never posted anew
-
-
-@dataclass
-class _Keep:
-    keep: KeepId
-
-
-@dataclass
-class _Post:
-    content: Rendered | asyncio.Task[Rendered]  # one still being made keeps its place
-    thread_id: int | None
-    at: float = field(default_factory=time.monotonic)
-    in_order: bool = False  # passes no kept message queued before it (a deal's last table)
-
-
-@dataclass
-class _Edit:
-    """A message the outbox does not keep, shown anew where it is (a group's own settings,
-    which belong to no table): edited once, in the chat's order."""
-
-    message_id: int
-    content: Rendered
-
-
-@dataclass
-class _File:
-    method: str  # "sendPhoto" or "sendDocument"
-    field: str  # "photo" or "document"
-    file: InputFile | asyncio.Task[InputFile]  # a picture still being drawn keeps its place
-    caption: str
-    thread_id: int | None
-
-
-@dataclass
-class _Lane:
-    """One chat's queue: kept-message edits coalesce, posts keep their order."""
-
-    chat_id: int
-    interval: float
-    queue: deque[_Keep | _Post | _File | _Edit] = field(default_factory=deque)
-    pending: set[KeepId] = field(default_factory=set)
-    next_at: float = 0.0
-    task: asyncio.Task[None] | None = None
-    working: bool = False  # sending (not merely waiting out its interval before it is dropped)
-    priority: int = URGENT  # of the call being made
-    paid: bool = False  # the gate was passed for the next call already
-    outage: float = 0.0  # the pause after the last unanswered call (0: none)
 
 
 @dataclass
@@ -457,7 +334,7 @@ class Outbox:
                 continue
             except RetryAfter as exc:
                 self.stats.retry_after += 1
-                seconds = _seconds(exc)
+                seconds = wire.seconds(exc)
                 lane.next_at = time.monotonic() + seconds
                 continue  # the same op again, with whatever content is latest by then
             except Forbidden:
@@ -487,7 +364,7 @@ class Outbox:
         lane.priority, lane.paid = URGENT, False
         if isinstance(op, _Edit):
             try:
-                edit = _edit_params(op.message_id, op.content)
+                edit = wire.edit_params(op.message_id, op.content)
                 await self._attempt(lane, "editMessageText", edit)
             except BadRequest as exc:  # unchanged, or gone: nothing to show it in
                 log.info("outbox: an edit to chat %s was not made (%s)", lane.chat_id, exc)
@@ -545,7 +422,7 @@ class Outbox:
 
     async def _send_kept(self, lane: _Lane, keep: KeepId, kept: _Kept, content: Rendered) -> bool:
         message_id = await self._known_id(keep, kept)
-        digest = _digest(content)
+        digest = wire.digest(content)
         if kept.renew and message_id is not None:
             kept.renew = False
             new_id = await self._call_post(lane, content, kept.thread_id)
@@ -567,7 +444,7 @@ class Outbox:
             return False
         if message_id is not None:
             try:
-                await self._attempt(lane, "editMessageText", _edit_params(message_id, content))
+                await self._attempt(lane, "editMessageText", wire.edit_params(message_id, content))
                 kept.sent = content
                 self._remember(keep, kept.chat_id, message_id, digest)
                 return True
@@ -625,7 +502,7 @@ class Outbox:
             "link_preview_options": {"is_disabled": True},
         }
         if content.keys:
-            params["reply_markup"] = _markup(content)
+            params["reply_markup"] = wire.markup(content)
         if thread_id is not None:
             params["message_thread_id"] = thread_id
         return await self._attempt(lane, "sendMessage", params)
@@ -691,42 +568,4 @@ class Outbox:
             self.stats.group_calls += 1
 
 
-def _digest(content: Rendered) -> str:
-    """A short fingerprint of a message's text and keyboard, kept with its id."""
-    keys = [[(k.label, k.data, k.url) for k in row] for row in content.keys]
-    blob = json.dumps([content.text, keys], ensure_ascii=False).encode()
-    return hashlib.sha256(blob).hexdigest()[:24]
-
-
-def _edit_params(message_id: int, content: Rendered) -> dict[str, object]:
-    params: dict[str, object] = {
-        "message_id": message_id,
-        "text": content.text,
-        "parse_mode": ParseMode.HTML.value,
-    }
-    if content.keys:  # without reply_markup, an edit removes the buttons
-        params["reply_markup"] = _markup(content)
-    return params
-
-
-def _markup(content: Rendered) -> dict[str, object]:
-    """The inline keyboard as Bot API JSON (an empty keyboard removes the buttons)."""
-    return {
-        "inline_keyboard": [
-            [
-                {"text": key.label, "url": key.url}
-                if key.url
-                else {"text": key.label, "callback_data": key.data}
-                for key in row
-            ]
-            for row in content.keys
-        ]
-    }
-
-
-def _seconds(exc: RetryAfter) -> float:
-    """``retry_after`` in seconds, whether PTB gives an int or (PTB_TIMEDELTA) a timedelta."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PTBDeprecationWarning)
-        delay = exc.retry_after
-    return delay.total_seconds() if isinstance(delay, timedelta) else float(delay)
+__all__ = ["TABLE", "URGENT", "WAITING", "Gate", "Outbox", "Stats"]

@@ -1,0 +1,60 @@
+"""The outbox's calls as the Bot API takes them: a message's digest (what storage keeps with
+its id), the parameters of an edit, the inline keyboard as JSON, and a 429's delay."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import warnings
+from datetime import timedelta
+
+from telegram.constants import ParseMode
+from telegram.error import RetryAfter
+from telegram.warnings import PTBDeprecationWarning
+
+from bot.rendered import Rendered
+
+
+class _Unreachable(Exception):
+    """A call that got no answer from Telegram after its retries."""
+
+
+def digest(content: Rendered) -> str:
+    """A short fingerprint of a message's text and keyboard, kept with its id."""
+    keys = [[(k.label, k.data, k.url) for k in row] for row in content.keys]
+    blob = json.dumps([content.text, keys], ensure_ascii=False).encode()
+    return hashlib.sha256(blob).hexdigest()[:24]
+
+
+def edit_params(message_id: int, content: Rendered) -> dict[str, object]:
+    params: dict[str, object] = {
+        "message_id": message_id,
+        "text": content.text,
+        "parse_mode": ParseMode.HTML.value,
+    }
+    if content.keys:  # without reply_markup, an edit removes the buttons
+        params["reply_markup"] = markup(content)
+    return params
+
+
+def markup(content: Rendered) -> dict[str, object]:
+    """The inline keyboard as Bot API JSON (an empty keyboard removes the buttons)."""
+    return {
+        "inline_keyboard": [
+            [
+                {"text": key.label, "url": key.url}
+                if key.url
+                else {"text": key.label, "callback_data": key.data}
+                for key in row
+            ]
+            for row in content.keys
+        ]
+    }
+
+
+def seconds(exc: RetryAfter) -> float:
+    """``retry_after`` in seconds, whether PTB gives an int or (PTB_TIMEDELTA) a timedelta."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        delay = exc.retry_after
+    return delay.total_seconds() if isinstance(delay, timedelta) else float(delay)
