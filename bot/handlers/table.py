@@ -28,9 +28,9 @@ from bot.handlers.common import (
     user_translator,
 )
 from bot.i18n import Translator, translator
-from bot.plugin import Plugins
+from bot.plugin import GameUI, Plugins
 from bot.rendered import Rendered
-from bot.tables import Refusal, stale_or_forged
+from bot.tables import Refusal, Snapshot, stale_or_forged
 from bot.views.stats import costly_popup
 from bot.views.text import user_text
 
@@ -256,8 +256,8 @@ async def _button(update: Update, context: BotContext, pressed: Button, t: Trans
         text = costly_popup(review, names, ui.review_sides, words, t)
         await query.answer(text[:POPUP_LIMIT], show_alert=True)
         return
-    elif (menu := await _menu(context, pressed)) is not None:
-        snap = await service.snapshot(pressed.table_id)
+    elif (menu := _menu(pressed, own := await _own_kind(context, pressed))) is not None:
+        snap = own[0] if own is not None else await service.snapshot(pressed.table_id)
         seat = snap.seat_of(player.id)
         if seat is None:
             raise Refusal("not_seated")
@@ -273,7 +273,7 @@ async def _button(update: Update, context: BotContext, pressed: Button, t: Trans
             pressed.table_id,
             pressed.deal_no,
             player.id,
-            await _action_text(context, pressed, query.data),
+            _action_text(pressed, own, query.data),
             pressed.at,
             update.update_id,
         )
@@ -284,26 +284,32 @@ async def _button(update: Update, context: BotContext, pressed: Button, t: Trans
 button = on_button(_button, alert=False)
 
 
-async def _menu(context: BotContext, pressed: Button) -> str | None:
+async def _own_kind(context: BotContext, pressed: Button) -> tuple[Snapshot, GameUI] | None:
+    """For a button of a kind the table's game owns (bridge's first-release buttons), the
+    table as it stands and its game's UI, read once for the whole press; None for the
+    table's own kinds."""
+    if pressed.act in TABLE_ACTS:
+        return None
+    snap = await context.service.snapshot(pressed.table_id)
+    return snap, context.plugins.ui(snap.game.name)
+
+
+def _menu(pressed: Button, own: tuple[Snapshot, GameUI] | None) -> str | None:
     """The screen a button opens on its presser's private message ("" for the screen itself),
     or None if the button is not one that opens a screen."""
     if pressed.act is Act.REFRESH:
         return ""
     if pressed.act is Act.MENU:
         return pressed.arg
-    if pressed.act in TABLE_ACTS:
-        return None
-    snap = await context.service.snapshot(pressed.table_id)
-    return context.plugins.ui(snap.game.name).button_menu(pressed.act, pressed.arg)
+    return None if own is None else own[1].button_menu(pressed.act, pressed.arg)
 
 
-async def _action_text(context: BotContext, pressed: Button, data: str | None) -> str:
+def _action_text(pressed: Button, own: tuple[Snapshot, GameUI] | None, data: str | None) -> str:
     """The game's action text a button carries: the generic action button's argument, or
     what the table's game UI reads from a button of its own kind."""
     if pressed.act is Act.ACTION:
         return pressed.arg
-    snap = await context.service.snapshot(pressed.table_id)
-    text = context.plugins.ui(snap.game.name).button_action(pressed.act, pressed.arg)
+    text = None if own is None else own[1].button_action(pressed.act, pressed.arg)
     if text is None:
         raise BadCallbackData(data)
     return text
