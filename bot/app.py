@@ -26,7 +26,7 @@ from bot.games.nicety import Nicety
 from bot.handlers import chat, fair, keeper, money, private, settings, stats, table
 from bot.handlers.common import user_translator
 from bot.heartbeat import Heartbeat
-from bot.i18n import LANGUAGES, Translator
+from bot.i18n import LANGUAGES, Translator, add_words
 from bot.ledger import LedgerService
 from bot.outbox import Outbox
 from bot.plugin import Plugin, Plugins
@@ -74,6 +74,9 @@ def build_application(
     """The bot. ``request`` replaces PTB's HTTP transport (benchmarks answer in-process);
     ``plugins``: the games it serves (the built-in ones unless a test adds its own)."""
     games = Plugins(plugins)
+    for plugin in games:
+        if plugin.words is not None:
+            add_words(plugin.words)
     handling = Handling()  # updates fetched and not yet handled: not confirmed to Telegram
     builder = (
         ApplicationBuilder()

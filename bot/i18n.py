@@ -14,6 +14,7 @@ from gettext import c2py
 from pathlib import Path
 from typing import Any
 
+from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 LANGUAGES = ("ru", "en")
@@ -32,12 +33,43 @@ class _Catalogue:
     form: Callable[[int], int]
 
 
+# Plug-ins' own catalogues (``add_words``), read after the shipped one. They join once, when the
+# application is built, as a game joins the games' registry; a Translator stays a plain value.
+_WORDS: list[Path] = []
+
+
+def add_words(directory: Path) -> None:
+    """A plug-in's own catalogue, ``<directory>/<language>.po`` per language it speaks: a new
+    game's words live in its own package. A key the shipped catalogue has is refused."""
+    if directory not in _WORDS:
+        _WORDS.append(directory)
+        _load.cache_clear()
+
+
 @cache
 def _load(language: str) -> _Catalogue:
     with open(LOCALE_DIR / language / "LC_MESSAGES" / "messages.po", "rb") as handle:
         catalog = read_po(handle, locale=language)
     texts: dict[str, str] = {}
     plurals: dict[str, tuple[str, ...]] = {}
+    _read(catalog, texts, plurals)
+    for directory in _WORDS:
+        own = directory / f"{language}.po"
+        if own.exists():
+            with open(own, "rb") as handle:
+                added = read_po(handle, locale=language)
+            own_texts: dict[str, str] = {}
+            own_plurals: dict[str, tuple[str, ...]] = {}
+            _read(added, own_texts, own_plurals)
+            clash = (own_texts.keys() | own_plurals.keys()) & (texts.keys() | plurals.keys())
+            if clash:
+                raise ValueError(f"{own} words keys the bot has: {sorted(clash)}")
+            texts.update(own_texts)
+            plurals.update(own_plurals)
+    return _Catalogue(texts, plurals, c2py(catalog.plural_expr))
+
+
+def _read(catalog: Catalog, texts: dict[str, str], plurals: dict[str, tuple[str, ...]]) -> None:
     for m in catalog:
         if not m.id or not m.string:
             continue
@@ -45,7 +77,6 @@ def _load(language: str) -> _Catalogue:
             plurals[str(m.id[0])] = tuple(str(s) for s in m.string)
         else:
             texts[str(m.id)] = str(m.string)
-    return _Catalogue(texts, plurals, c2py(catalog.plural_expr))
 
 
 def resolve(language_code: str | None, fallback: str = DEFAULT) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from telegram import Update
@@ -194,6 +195,9 @@ class Plugin:
     robot: RobotMove | None = None
     # Words typed after /settings for one of the game's options: word -> option key.
     setting_words: Mapping[str, str] = field(default_factory=dict)
+    # Its own catalogue (``<words>/<language>.po``), if it brings its words along rather than
+    # as a block in the shipped catalogues (``bot.i18n.add_words``).
+    words: Path | None = None
     # How a group prices the game's unit (the group's money: typed at any of its tables).
     price: Price | None = None
 

@@ -237,16 +237,14 @@ def test_adding_the_toy_touched_no_shared_code() -> None:
             assert not re.search(r"\b[Tt]oy\b|\"pips\"", code), path
 
 
-def test_the_toys_words_are_its_own_block() -> None:
-    """Its catalogue entries are one block at the end of each catalogue, and nothing outside the
-    block names it: the shared files a new game touches are the two registry lines (here, the
-    tests' own) and its block."""
+def test_the_toys_words_are_its_own_catalogue() -> None:
+    """Its words are its own catalogue in its package (``Plugin.words``): the shipped
+    catalogues name it nowhere, so adding it touched no shared file but the registries (here,
+    the tests' own lines)."""
     for language in ("en", "ru"):
-        text = (ROOT / "bot" / "locale" / language / "LC_MESSAGES" / "messages.po").read_text()
-        start = text.index("# The test-only toy game (tests/toy)")
-        marker = "# The end of the toy's block.\n"
-        end = text.index(marker) + len(marker)
-        block, outside = text[start:end], text[:start] + text[end:]
-        assert not re.search(r"\btoy\b|\.pips\b|must_beat", outside), language
+        shipped = (ROOT / "bot" / "locale" / language / "LC_MESSAGES" / "messages.po").read_text()
+        assert not re.search(r"\btoy\b|\.pips\b|must_beat", shipped), language
+        own = (ROOT / "tests" / "toy" / "locale" / f"{language}.po").read_text()
         for key in ("command.toy", "game.toy", "reason.must_beat", "amount.pips", "help.toy"):
-            assert f'msgid "{key}"' in block, (language, key)
+            assert f'msgid "{key}"' in own, (language, key)
+    assert TOY_PLUGIN.words == ROOT / "tests" / "toy" / "locale"

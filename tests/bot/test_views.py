@@ -25,8 +25,10 @@ from bot.views.money import ledger_csv
 from games.bridge.calls import Call
 from games.bridge.cards import FULL_DECK, Card, Deal, Seat, sort_hand
 from games.bridge.deal import AnswerClaim, DealState, MakeCall, MakeClaim, PlayCard
+from games.bridge.errors import BridgeReason
 from games.core.registry import find_game
 from games.errors import Reason
+from games.preferans.errors import PrefReason
 from storage.interface import Chat, ChatSettings, LedgerRow, TableSettings, TableStatus
 
 SUITED = Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
@@ -194,8 +196,10 @@ def test_a_popup_never_exceeds_what_telegram_accepts() -> None:
 
 
 def test_every_rule_refusal_has_its_words_in_both_languages() -> None:
+    """The shared reasons and each game's own (``games/<game>/errors.py``)."""
+    reasons = [*Reason, *BridgeReason, *PrefReason]
     for language in LANGUAGES:
-        missing = [r.value for r in Reason if f"reason.{r.value}" not in keys(language)]
+        missing = [r.value for r in reasons if f"reason.{r.value}" not in keys(language)]
         assert not missing, (language, missing)
 
 

@@ -8,6 +8,7 @@ and a robot."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from telegram import Update
@@ -198,4 +199,5 @@ TOY_PLUGIN = Plugin(
     setting_words={"goal": "goal", "цель": "goal", "пуля": "goal"},  # "пуля": Preferans's too
     price=Price("pips", ("pip", "пип")),
     robot=move,
+    words=Path(__file__).parent / "locale",  # its own catalogue, not a block in the bot's
 )
