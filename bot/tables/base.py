@@ -433,5 +433,6 @@ class TableBase:
 
     async def _advance(self, live: Live) -> list[Notice]:
         """A deal just ended (or was found ended at a restore): record it, deal the next one
-        or settle the match. The match's life (``MatchLife``) says how."""
+        or settle the match. The match's life (``MatchLife``) says how: the service, which
+        holds it, answers."""
         raise NotImplementedError

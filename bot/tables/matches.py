@@ -30,14 +30,18 @@ from storage.interface import (
 log = logging.getLogger(__name__)
 
 
-class MatchLife(TableBase):
-    """A match from its first deal to its entry in the ledger."""
+class MatchLife:
+    """A match from its first deal to its entry in the ledger (a part of the table service,
+    on the ground ``tables`` gives)."""
 
-    async def _start_match(self, live: Live) -> None:
+    def __init__(self, tables: TableBase) -> None:
+        self.tables = tables
+
+    async def start_match(self, live: Live) -> None:
         """A new match at the table; the first dealer is drawn by lot."""
         seats = {seat: holder.player_id for seat, holder in live.holders.items()}
-        record = await self.storage.start_match(live.table.id, seats)
-        live.table = await self.storage.get_table(live.table.id)
+        record = await self.tables.storage.start_match(live.table.id, seats)
+        live.table = await self.tables.storage.get_table(live.table.id)
         live.match_id = record.id
         live.players = len(seats)
         live.match = live.game.new_match(
@@ -45,25 +49,25 @@ class MatchLife(TableBase):
         )
         live.match_changed()
         live.match_deals, live.scored = set(), set()
-        await self._start_deal(live, self.randbelow(live.players))
+        await self.start_deal(live, self.tables.randbelow(live.players))
 
-    async def _start_deal(self, live: Live, dealer: Seat) -> None:
+    async def start_deal(self, live: Live, dealer: Seat) -> None:
         options = dict(live.table.settings.options)
         if live.match is not None:
             options.update(live.game.deal_rules(live.match))
         number = live.deal_no + 1
         fair = None
-        randbelow = self.randbelow
-        if self.fair_key is not None:
+        randbelow = self.tables.randbelow
+        if self.tables.fair_key is not None:
             # The seed was fixed (and its hash shown) before this deal; the players' last
             # press came after: neither side alone chose the cards.
-            seed = seed_for(self.fair_key, live.table.id, number, live.table.token)
+            seed = seed_for(self.tables.fair_key, live.table.id, number, live.table.token)
             fair = Fairness(number, seed, str(live.heard or 0))
             randbelow = FairStream(fair.seed, fair.entropy, number).randbelow
         payload = dict(live.game.new_deal(live.players, dealer, randbelow, options))
         if fair is not None:
             payload["fair"] = fair.to_payload()
-        await self.storage.start_deal(live.table.id, number, payload, None)
+        await self.tables.storage.start_deal(live.table.id, number, payload, None)
         live.fair = fair
         state = live.game.start(live.players, payload)
         live.deal_no, live.state, live.seq, live.moves = number, state, 1, 1
@@ -75,7 +79,7 @@ class MatchLife(TableBase):
         live.undo_request = live.sub_request = None
         live.match_deals.add(number)
 
-    async def _advance(self, live: Live) -> list[Notice]:
+    async def advance(self, live: Live) -> list[Notice]:
         """Follow up a finished deal: write its outcome, then the next deal or the end of the
         match. Idempotent, so a restart after a crash at any point between these writes
         completes them."""
@@ -83,7 +87,7 @@ class MatchLife(TableBase):
         if match is not None and live.match_id is not None and not live.match_deals:
             # The match was written but not its first deal (a kill or a failed write between
             # the two): deal it now, as the start would have, or the table plays nothing.
-            await self._start_deal(live, self.randbelow(live.players))
+            await self.start_deal(live, self.tables.randbelow(live.players))
             return []
         if state is None or not state.finished or match is None or live.match_id is None:
             return []
@@ -92,7 +96,7 @@ class MatchLife(TableBase):
             return []  # the current deal belongs to an earlier match
         if live.deal_no not in live.scored:
             outcome = live.game.outcome(state)
-            await self.storage.finish_deal(live.table.id, live.deal_no, outcome)
+            await self.tables.storage.finish_deal(live.table.id, live.deal_no, outcome)
             live.scored.add(live.deal_no)
             before = copy.deepcopy(match)
             written = match.record(outcome)
@@ -111,54 +115,56 @@ class MatchLife(TableBase):
                 )
             )
         if match.finished:
-            notices.extend(await self._finish_match(live))
+            notices.extend(await self.finish_match(live))
         else:
-            notices.extend(await self._hand_over(live))
+            notices.extend(await self.hand_over(live))
             dealer = live.game.next_dealer(state.dealer, live.players, match)
-            await self._start_deal(live, dealer)
+            await self.start_deal(live, dealer)
         return notices
 
-    async def _finish_match(self, live: Live, unfinished: bool = False) -> list[Notice]:
+    async def finish_match(self, live: Live, unfinished: bool = False) -> list[Notice]:
         assert live.match is not None and live.match_id is not None
         match = live.match
         match.configure(match_options(live.table.settings, live.chat))  # the group's rounding now
         live.match_changed()
         players = {seat: holder.player_id for seat, holder in live.holders.items()}
-        robots = await self._with_robots(live)
+        robots = await self.with_robots(live)
         unit = live.game.practice_unit if robots else live.game.unit
-        entries = await write_result(self.storage, live.match_id, match, players, unfinished, unit)
+        entries = await write_result(
+            self.tables.storage, live.match_id, match, players, unfinished, unit
+        )
         summary = match.summary()
-        live.table = await self.storage.get_table(live.table.id)
+        live.table = await self.tables.storage.get_table(live.table.id)
         if live.table.status is TableStatus.PLAYING:
-            await self.storage.set_status(live.table.id, TableStatus.OPEN)
-            live.table = await self.storage.get_table(live.table.id)
+            await self.tables.storage.set_status(live.table.id, TableStatus.OPEN)
+            live.table = await self.tables.storage.get_table(live.table.id)
         live.match_id = None
-        balances = await self.storage.accounts(live.chat.id)
+        balances = await self.tables.storage.accounts(live.chat.id)
         if is_practice(unit):
-            balances = {unit: await people_practice(self.storage, live.chat.id, unit)}
+            balances = {unit: await people_practice(self.tables.storage, live.chat.id, unit)}
         names = {h.player_id: h.name for h in live.holders.values()}
         finished = MatchFinished(
             summary, entries, balances, names, copy.deepcopy(match), unfinished, unit
         )
-        return [finished, *await self._hand_over(live)]
+        return [finished, *await self.hand_over(live)]
 
-    async def _with_robots(self, live: Live) -> bool:
+    async def with_robots(self, live: Live) -> bool:
         """A robot sat in the match (at its start, or now): it is practice, not money."""
         if any(holder.robot for holder in live.holders.values()):
             return True
         assert live.match_id is not None
-        started = await self.storage.get_match(live.match_id)
+        started = await self.tables.storage.get_match(live.match_id)
         for player_id in started.seats.values():
-            if await self.storage.player_flag(player_id, ROBOT):
+            if await self.tables.storage.player_flag(player_id, ROBOT):
                 return True
         return False
 
-    async def _hand_over(self, live: Live) -> list[Notice]:
+    async def hand_over(self, live: Live) -> list[Notice]:
         """Seat the people who asked for robots' seats (between deals)."""
         notices: list[Notice] = []
         for seat, newcomer in sorted(live.takeovers.items()):
             left = live.holders.get(seat)
-            await self.storage.set_seat(live.table.id, seat, newcomer.player_id)
+            await self.tables.storage.set_seat(live.table.id, seat, newcomer.player_id)
             live.holders[seat] = newcomer
             if left is not None:
                 notices.append(SubDone(seat, left, newcomer))

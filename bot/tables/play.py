@@ -7,6 +7,7 @@ import logging
 import time
 from typing import Any
 
+from bot.tables.base import TableBase
 from bot.tables.matches import MatchLife
 from bot.tables.model import (
     Change,
@@ -25,8 +26,12 @@ from storage.interface import (
 log = logging.getLogger(__name__)
 
 
-class Play(MatchLife):
-    """Actions of the deal."""
+class Play:
+    """Actions of the deal (a part of the table service)."""
+
+    def __init__(self, tables: TableBase, matches: MatchLife) -> None:
+        self.tables = tables
+        self.matches = matches
 
     async def act(
         self,
@@ -46,25 +51,25 @@ class Play(MatchLife):
         the rules'. A press made for an earlier position is refused even if it would be legal
         now: a double tap must not become the lead of the next trick.
         """
-        async with self._guard(table_id):
-            live, seat = await self._acting(table_id, deal_no, player_id)
+        async with self.tables._guard(table_id):
+            live, seat = await self.acting(table_id, deal_no, player_id)
             if at != live.moves:
                 raise Refusal("moved_on")
             action = live.game.codec.decode(seat, text)  # NotationError: a RuleError
             if live.game.by_consent(action):  # a take-back goes through its vote only
                 raise Refusal("unknown_action")
-            return await self._heard(live, heard, self._apply(live, action, seat, player_id))
+            return await self.tables._heard(live, heard, self.apply(live, action, seat, player_id))
 
-    async def _in_match(self, table_id: int) -> Live:
+    async def in_match(self, table_id: int) -> Live:
         """The live table, if a match is being played at it (Refusal "no_match" if not)."""
-        live = await self._get(table_id)
+        live = await self.tables._get(table_id)
         if live.table.status is not TableStatus.PLAYING or live.match is None:
             raise Refusal("no_match", game=live.game.name)
         return live
 
-    async def _acting(self, table_id: int, deal_no: int, player_id: int) -> tuple[Live, Seat]:
+    async def acting(self, table_id: int, deal_no: int, player_id: int) -> tuple[Live, Seat]:
         """The live table and the player's seat, if they may act in this deal now."""
-        live = await self._get(table_id)
+        live = await self.tables._get(table_id)
         if deal_no != live.deal_no:
             raise stale_or_forged(deal_no, live.deal_no)
         if (
@@ -81,14 +86,14 @@ class Play(MatchLife):
             raise Refusal("paused", names=names)
         return live, seat
 
-    async def _apply(
+    async def apply(
         self, live: Live, action: Any, seat: Seat, player_id: int, *extra: Notice
     ) -> Change:
         """Check ``action`` with the rules, write its event, then follow up. Nothing is written
         if the rules refuse it; nothing is changed if the write fails."""
         assert live.state is not None
         state = live.state.apply(action)  # RuleError propagates: nothing written
-        await self._append(live, *live.game.to_event(action), player_id)
+        await self.tables._append(live, *live.game.to_event(action), player_id)
         before = live.state
         live.state = state
         live.moves += 1
@@ -97,7 +102,7 @@ class Play(MatchLife):
         notices: list[Notice] = list(extra)
         notices += live.game.notices(before, state, seat)
         try:
-            notices += await self._advance(live)
+            notices += await self.matches.advance(live)
         except Exception as exc:  # the press stands: say so, not "try again"
             raise Written() from exc
-        return Change(self._snapshot(live), tuple(notices))
+        return Change(self.tables._snapshot(live), tuple(notices))
