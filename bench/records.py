@@ -77,7 +77,7 @@ async def history(path: str, deals: int, seed: int) -> None:
             dealer = BRIDGE.next_dealer(dealer, 4)
             if match.finished:
                 entries = {seats[s]: int(v) for s, v in enumerate(match.settle())}
-                await store.finish_match(record.id, match.summary(), entries, seats)
+                await store.finish_match(record.id, match.summary(), entries, seats, unit="points")
                 if number < deals:
                     record = await store.start_match(table.id, seats)
                     match = BRIDGE.new_match(4, {})

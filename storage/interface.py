@@ -73,10 +73,10 @@ class TableSettings:
     options: Mapping[str, Any] = field(default_factory=dict)
 
 
-POINTS, WHISTS, CENTS = "points", "whists", "cents"
-UNITS = (POINTS, WHISTS, CENTS)
-"""What a ledger row counts: bridge points, Preferans whists, or money (hundredths of the
-group's currency: payments made on a plan that priced several games together)."""
+CENTS = "cents"
+"""What a ledger row counts: a game's unit (``Game.unit``: storage keeps any and names none), or
+money (hundredths of the group's currency: payments made on a plan that priced several games
+together)."""
 PRACTICE = "practice"
 """Practice: a match a robot sat in, in its game's practice unit (``Game.practice_unit``:
 bridge's points as ``practice``, as it always was; any other game's ``practice_<unit>``, so two
@@ -243,7 +243,7 @@ class LedgerRow:
     txn: str
     note: str
     at: str
-    unit: str = POINTS  # what ``points`` counts (UNITS)
+    unit: str  # what ``points`` counts: a game's unit, a practice unit or ``CENTS``
 
 
 @dataclass(frozen=True, slots=True)
@@ -448,7 +448,8 @@ class Storage(abc.ABC):
         entries: Mapping[int, int],
         seats: Mapping[int, int],
         unfinished: bool = False,
-        unit: str = POINTS,
+        *,
+        unit: str,
     ) -> None:
         """Close the match and write one ledger row per player in ``unit``, in one transaction.
 
@@ -469,7 +470,8 @@ class Storage(abc.ABC):
         points: int,
         note: str = "",
         expected_size: int | None = None,
-        unit: str = POINTS,
+        *,
+        unit: str,
     ) -> None:
         """A payment settles debt: payer's balance rises, payee's falls, by ``points`` of
         ``unit``.
@@ -487,7 +489,7 @@ class Storage(abc.ABC):
     async def ledger(self, chat_id: int) -> list[LedgerRow]: ...
 
     @abc.abstractmethod
-    async def balances(self, chat_id: int, unit: str = POINTS) -> dict[int, int]:
+    async def balances(self, chat_id: int, unit: str) -> dict[int, int]:
         """player id -> balance in ``unit``, over the chat's ledger rows in that unit."""
 
     @abc.abstractmethod

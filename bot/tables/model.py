@@ -439,7 +439,9 @@ async def write_result(
     amounts = match.settle()
     entries = {players[seat]: _whole(amounts[seat]) for seat in sorted(players)}
     with contextlib.suppress(ConflictError):
-        await storage.finish_match(match_id, match.summary(), entries, players, unfinished, unit)
+        await storage.finish_match(
+            match_id, match.summary(), entries, players, unfinished, unit=unit
+        )
     return entries
 
 

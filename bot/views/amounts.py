@@ -7,10 +7,14 @@ from collections.abc import Mapping
 
 from bot.i18n import Translator, has
 from bot.views.text import user_text
-from storage.interface import CENTS, POINTS, PRACTICE, ChatSettings, is_practice
+from storage.interface import CENTS, PRACTICE, ChatSettings, is_practice
 
 THIN = "\u202f"  # a narrow no-break space between thousands: 12 300
 MINUS = "−"
+
+# The unit of what names none: the first releases kept bridge alone, and their "paid" buttons
+# and amounts said no unit. Storage names no unit; this is the bot's reading of old data.
+POINTS = "points"
 
 
 def number(value: int) -> str:

@@ -12,10 +12,10 @@ from collections.abc import Callable, Mapping, Sequence
 from bot.callback_data import Act, Button
 from bot.i18n import Translator
 from bot.rendered import Key, Rendered
-from bot.views.amounts import amount, by_player, holding, worth
+from bot.views.amounts import POINTS, amount, by_player, holding, worth
 from bot.views.text import plain_text, user_text
 from games.core.settlement import Transfer
-from storage.interface import CENTS, POINTS, ChatSettings, LedgerRow, MatchRecord
+from storage.interface import CENTS, ChatSettings, LedgerRow, MatchRecord
 
 # A "paid" button's unit: the first games' in a letter (buttons already in chats stay good),
 # any other by its name (``storage.interface.UNIT``: letters and "_", never one letter).

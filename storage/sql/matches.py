@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from storage.interface import (
-    POINTS,
     PRACTICE,
     UNIT,
     ConflictError,
@@ -70,7 +69,8 @@ class LedgerRepository(SqlStore):
         entries: Mapping[int, int],
         seats: Mapping[int, int],
         unfinished: bool = False,
-        unit: str = POINTS,
+        *,
+        unit: str,
     ) -> None:
         check_balanced(entries)
         _check_unit(unit, practice=True)
@@ -120,7 +120,8 @@ class LedgerRepository(SqlStore):
         points: int,
         note: str = "",
         expected_size: int | None = None,
-        unit: str = POINTS,
+        *,
+        unit: str,
     ) -> None:
         _check_unit(unit)
         if not 0 < points <= MAX_PAYMENT or payer_id == payee_id:
@@ -186,7 +187,7 @@ class LedgerRepository(SqlStore):
             for r in rows
         ]
 
-    async def balances(self, chat_id: int, unit: str = POINTS) -> dict[int, int]:
+    async def balances(self, chat_id: int, unit: str) -> dict[int, int]:
         rows = await self._all(
             "SELECT player_id, CAST(sum(points) AS BIGINT) AS total FROM ledger "
             "WHERE chat_id = ? AND unit = ? GROUP BY player_id ORDER BY player_id",

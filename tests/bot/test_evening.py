@@ -20,12 +20,14 @@ from games.bridge.rubber import Rubber, ScoreSheet
 from games.bridge.scoring import honours
 from games.core.registry import find_game
 from storage.events import replay
-from storage.interface import POINTS, WHISTS
 from storage.sqlite import SqliteStorage
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, Harness, sit
 from tests.bot.test_preferans_conditions import GROUP_ID, Place, pulkas_settled, two_pulkas
 from tests.fakeapi import FakeBotApi, Sent, User
+
+POINTS = "points"  # the unit the game names (storage names none)
+WHISTS = "whists"  # the unit the game names (storage names none)
 
 PLAYERS = [
     User(701, "Аня", "ru", "anya"),

@@ -167,7 +167,9 @@ async def legitimate(h: Harness, user: User, data: str) -> bool:
             payer, payee, points = (int(x) for x in pressed.arg.split("-"))
         except ValueError:
             return False
-        return Transfer(payer, payee, points) in transfers(await storage.balances(chat_id))
+        return Transfer(payer, payee, points) in transfers(
+            await storage.balances(chat_id, "points")
+        )
     if pressed.act in (bridge_buttons.KEEP, bridge_buttons.KEEP_UNDO):
         # Any member may write on an open sheet, at its current count.
         try:

@@ -13,10 +13,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.ledger import settle_plan
-from storage.interface import CENTS, POINTS, WHISTS, ChatSettings, TableSettings
+from storage.interface import CENTS, ChatSettings, TableSettings
 from storage.sqlite import SqliteStorage
 from tests.bot.harness import GROUP, PLAYERS, Harness
 from tests.fakeapi import FakeBotApi
+
+POINTS = "points"  # the unit the game names (storage names none)
+WHISTS = "whists"  # the unit the game names (storage names none)
 
 ANNA, BOB, CAT, DIMA = PLAYERS
 
@@ -66,7 +69,9 @@ async def _prepare(path: str) -> dict[str, int]:
         rubber_table = await store.create_table(chat.id, None, TableSettings(), game="bridge")
         rubber = await store.start_match(rubber_table.id, {0: a, 1: b, 2: c, 3: d})
         points = {a: 500, c: 500, b: -500, d: -500}
-        await store.finish_match(rubber.id, {"winner": "NS", "points": 500}, points, rubber.seats)
+        await store.finish_match(
+            rubber.id, {"winner": "NS", "points": 500}, points, rubber.seats, unit=POINTS
+        )
         pulka_table = await store.create_table(chat.id, None, TableSettings(), game="preferans")
         pulka = await store.start_match(pulka_table.id, {0: a, 1: b, 2: c})
         whists = {a: -40, b: 10, c: 30}

@@ -149,7 +149,7 @@ async def test_online_and_scorekeeper_rubbers_share_one_ledger(h: Harness) -> No
     for name, points in (("Anna", 1100), ("Cat", 1100), ("Bob", -1100), ("Dima", -1100)):
         expected[pid[name]] += points
 
-    balances = await storage.balances(chat.id)
+    balances = await storage.balances(chat.id, "points")
     assert balances == {p: v for p, v in expected.items() if v or p in balances}
     assert sum(balances.values()) == 0
 
@@ -188,7 +188,7 @@ async def test_online_and_scorekeeper_rubbers_share_one_ledger(h: Harness) -> No
     assert refused.get("text")
     refused = await h.press(users[by_id[payer]], plan, first)  # the payer may not, by default
     assert refused.get("text")
-    assert await storage.balances(chat.id) == balances
+    assert await storage.balances(chat.id, "points") == balances
     while True:
         plan = newest(h)
         buttons = [b for b in plan.buttons() if ":pay:" in b.get("callback_data", "")]
@@ -206,7 +206,7 @@ async def test_online_and_scorekeeper_rubbers_share_one_ledger(h: Harness) -> No
         again = await h.press(users[by_id[payee]], plan, data)  # a double tap: nothing more
         assert again.get("text")
         await h.settle()
-    assert set((await storage.balances(chat.id)).values()) == {0}
+    assert set((await storage.balances(chat.id, "points")).values()) == {0}
     assert len(await storage.ledger(chat.id)) > 12  # payments were added, nothing rewritten
     # Each payment said what it was paid in: points, with their unit, as no stake is set.
     recorded = [m.text for m in h.api.chat_messages(GROUP) if m.text.startswith("💸")]
@@ -231,7 +231,7 @@ async def test_a_large_debt_is_settled_by_its_paid_button(h: Harness) -> None:
     assert chat is not None
     found = await ids(h)
     anna, bob = found["Anna"], found["Bob"]
-    await storage.record_payment(chat.id, anna, bob, 98_765_432_109)
+    await storage.record_payment(chat.id, anna, bob, 98_765_432_109, unit="points")
     await h.say(PLAYERS[0], GROUP, "/settle")
     plan = h.api.chat_messages(GROUP)[-1]
     [paid] = [b["callback_data"] for b in plan.buttons() if ":pay:" in b["callback_data"]]
@@ -239,7 +239,7 @@ async def test_a_large_debt_is_settled_by_its_paid_button(h: Harness) -> None:
     answer = await h.press(PLAYERS[0], plan, paid)  # Anna is owed: the payee marks it paid
     assert answer.get("text") not in refused, answer
     await h.settle()
-    assert not any((await storage.balances(chat.id)).values())
+    assert not any((await storage.balances(chat.id, "points")).values())
     # The longest a "paid" button gets in a large group: six-digit ids, 10¹¹ whists.
     arg = pay_arg("whists", Transfer(123456, 654321, 10**11))
     assert Button.decode(Button(123456, 999999, Act.PAY, arg).encode()).arg == arg

@@ -68,18 +68,18 @@ async def test_an_admin_merges_a_guest_into_a_member(h: Harness) -> None:
     bob = await storage.player_by_tg(PLAYERS[1].id)
     anna = await storage.player_by_tg(PLAYERS[0].id)
     assert bob is not None and anna is not None
-    await storage.record_payment(chat.id, guest.id, bob.id, 300, "cash")
+    await storage.record_payment(chat.id, guest.id, bob.id, 300, "cash", unit="points")
     t = Translator("ru")
     await h.say(PLAYERS[1], GROUP, "/merge Аня @anna")  # not an admin: nothing moves
     assert h.api.chat_messages(GROUP)[-1].text == t("refusal.group_admins")
     h.api.admins.add(PLAYERS[1].id)
     for wrong in ("/merge Аня", "/merge Кто-то @anna"):
         await h.say(PLAYERS[1], GROUP, wrong)
-    assert (await storage.balances(chat.id)).get(guest.id) == 300
+    assert (await storage.balances(chat.id, "points")).get(guest.id) == 300
     await h.say(PLAYERS[1], GROUP, "/merge аня @anna")
     done = h.api.chat_messages(GROUP)[-1].text
     assert "Аня" in done and "Anna" in done, done
-    balances = await storage.balances(chat.id)
+    balances = await storage.balances(chat.id, "points")
     assert balances.get(guest.id, 0) == 0 and balances[anna.id] == 300
     await h.say(PLAYERS[1], GROUP, "/ledger")
     ledger = h.api.chat_messages(GROUP)[-1].text

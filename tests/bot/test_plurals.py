@@ -7,7 +7,9 @@ import pytest
 
 from bot.i18n import Translator, plural_forms
 from bot.views.amounts import amount
-from storage.interface import WHISTS, ChatSettings
+from storage.interface import ChatSettings
+
+WHISTS = "whists"  # the unit the game names (storage names none)
 
 COUNTS = (1, 2, 5, 11, 21, 22)
 RU_TRICK = {1: "взятка", 2: "взятки", 5: "взяток", 11: "взяток", 21: "взятка", 22: "взятки"}

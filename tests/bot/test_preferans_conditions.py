@@ -17,12 +17,13 @@ from games.preferans.deal import DealState, Kind, Phase
 from games.preferans.game import write
 from games.preferans.pulka import Pulka
 from storage.events import replay
-from storage.interface import WHISTS
 from storage.sqlite import SqliteStorage
 from tests.bot.harness import GROUP, Harness
 from tests.bot.test_preferans_table import _offer, sit_all
 from tests.bot.test_settings_choices import row_of, ticked
 from tests.fakeapi import FakeBotApi, Sent, User
+
+WHISTS = "whists"  # the unit the game names (storage names none)
 
 PLAYERS = [User(601, "Аня", "ru", "anya"), User(602, "Боря", "ru"), User(603, "Вика", "ru")]
 GROUP_ID = 1  # the group's own id in storage (its Telegram id is GROUP)

@@ -14,10 +14,11 @@ from games.preferans.deal import Result
 from games.preferans.entry import parse_entry
 from games.preferans.game import write
 from games.preferans.pulka import Pulka
-from storage.interface import WHISTS
 from storage.sqlite import SqliteStorage
 from tests.bot.harness import GROUP, PLAYERS, Harness
 from tests.fakeapi import FakeBotApi, Sent, User
+
+WHISTS = "whists"  # the unit the game names (storage names none)
 
 ANNA, BOB, CAT, DIMA = PLAYERS
 STRANGER = User(150, "Eve", "en", "eve")

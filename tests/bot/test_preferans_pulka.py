@@ -20,13 +20,14 @@ from games.preferans.deal import DealState, Kind, Phase, Undo, effective_actions
 from games.preferans.game import write
 from games.preferans.pulka import Pulka
 from storage.events import replay
-from storage.interface import WHISTS
 from storage.sqlite import SqliteStorage
 from tests.bot.harness import GROUP, Harness
 from tests.bot.test_preferans_table import _offer, sit_all
 from tests.bot.test_preferans_views import shown
 from tests.fakeapi import FakeBotApi, User
 from tests.games.test_preferans_deal import allowed
+
+WHISTS = "whists"  # the unit the game names (storage names none)
 
 PLAYERS = [
     User(501, "Аня", "ru", "anya"),

@@ -77,7 +77,7 @@ async def test_full_rubber_by_offered_buttons_without_leaks(h: Harness) -> None:
     storage: SqliteStorage = h.app.bot_data["storage"]
     chat = await storage.chat_by_tg(GROUP)
     assert chat is not None
-    balances = await storage.balances(chat.id)
+    balances = await storage.balances(chat.id, "points")
     assert len(balances) == 4 and sum(balances.values()) == 0
     rubber = (await storage.matches(chat.id))[0]
     assert rubber.result is not None and rubber.result["points"] % 100 == 0

@@ -144,7 +144,7 @@ async def test_a_rubber_stopped_early_by_all_four_is_scored_unfinished(h: Harnes
     [rubber] = await storage.matches(chat.id)
     assert rubber.unfinished and rubber.result is not None
     assert rubber.result["points"] == points
-    balances = await storage.balances(chat.id)
+    balances = await storage.balances(chat.id, "points")
     for i, player in enumerate(PLAYERS):
         found = await storage.player_by_tg(player.id)
         assert found is not None

@@ -158,7 +158,9 @@ def test_a_waiting_players_message_follows_the_others_play() -> None:
 def test_the_ledger_csv_never_hands_a_spreadsheet_a_formula() -> None:
     names = {1: '=HYPERLINK("http://x")', 2: "@SUM(A1:A9)", 3: "-2+3", 4: "+cmd", 5: "Anna"}
     rows = [
-        LedgerRow(i, 1, pid, points, "rubber", 1, "t", "=1+1" if pid == 1 else "", "2026-01-01")
+        LedgerRow(
+            i, 1, pid, points, "rubber", 1, "t", "=1+1" if pid == 1 else "", "2026-01-01", "points"
+        )
         for i, (pid, points) in enumerate([(1, 300), (2, -300), (3, 100), (4, -100), (5, 0)])
     ]
     data = ledger_csv(rows, names, ChatSettings(prices={"points": 10}, currency="=RUB"))

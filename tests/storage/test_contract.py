@@ -79,15 +79,19 @@ async def test_rubber_ledger_rows_sum_to_zero_or_nothing_is_written(store: SqlSt
     assert (await store.get_table(table.id)).status is TableStatus.PLAYING
     bad = {players[0].id: 300, players[1].id: -300, players[2].id: 300, players[3].id: -200}
     with pytest.raises(UnbalancedLedger):
-        await store.finish_match(rubber.id, {"winner": "NS", "points": 300}, bad, seats)
+        await store.finish_match(
+            rubber.id, {"winner": "NS", "points": 300}, bad, seats, unit="points"
+        )
     assert await store.ledger(chat.id) == []
     good = {**bad, players[3].id: -300}
-    await store.finish_match(rubber.id, {"winner": "NS", "points": 300}, good, seats)
+    await store.finish_match(rubber.id, {"winner": "NS", "points": 300}, good, seats, unit="points")
     with pytest.raises(ConflictError):
-        await store.finish_match(rubber.id, {"winner": "NS", "points": 300}, good, seats)
-    assert await store.balances(chat.id) == good
-    await store.record_payment(chat.id, players[1].id, players[0].id, 300, "cash")
-    balances = await store.balances(chat.id)
+        await store.finish_match(
+            rubber.id, {"winner": "NS", "points": 300}, good, seats, unit="points"
+        )
+    assert await store.balances(chat.id, "points") == good
+    await store.record_payment(chat.id, players[1].id, players[0].id, 300, "cash", unit="points")
+    balances = await store.balances(chat.id, "points")
     assert balances[players[1].id] == 0 and balances[players[0].id] == 0
     assert sum(balances.values()) == 0
     assert len(await store.ledger(chat.id)) == 6
@@ -181,7 +185,7 @@ async def test_ledger_rows_say_their_unit_and_balances_keep_units_apart(
     await store.finish_match(pulka.id, {}, whists, seats, unit="whists")
     await store.record_payment(chat.id, players[2].id, players[0].id, 20, unit="whists")
     await store.record_payment(chat.id, players[1].id, players[0].id, 150, unit="cents")
-    assert await store.balances(chat.id) == {}
+    assert await store.balances(chat.id, "points") == {}
     assert await store.balances(chat.id, "whists") == {
         players[0].id: 5,
         players[1].id: -5,
@@ -305,7 +309,7 @@ async def test_a_guests_account_merges_into_a_members_in_one_balanced_transactio
     member = await store.ensure_player(9101, "Аня", "ru")
     guest = await store.add_guest(chat.id, "Аня")
     other = await store.ensure_player(9102, "Боря", "ru")
-    await store.record_payment(chat.id, guest.id, other.id, 300, "cash")
+    await store.record_payment(chat.id, guest.id, other.id, 300, "cash", unit="points")
     await store.record_payment(chat.id, guest.id, other.id, 7, unit="whists")
     before = await store.ledger(chat.id)
     await store.merge_accounts(chat.id, guest.id, member.id, "merge")
@@ -317,5 +321,5 @@ async def test_a_guests_account_merges_into_a_members_in_one_balanced_transactio
         assert sum(r.points for r in added if r.unit == unit) == 0
         balances = await store.balances(chat.id, unit)
         assert balances.get(guest.id, 0) == 0
-    assert (await store.balances(chat.id))[member.id] == 300
+    assert (await store.balances(chat.id, "points"))[member.id] == 300
     assert (await store.balances(chat.id, "whists"))[member.id] == 7

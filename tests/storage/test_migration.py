@@ -133,7 +133,7 @@ async def test_the_rubber_left_part_played_finishes_after_the_upgrade(tmp_path: 
         assert match.finished_at is not None and match.game == "bridge"
         rows = [r for r in await store.ledger(1) if r.match_id == 3]
         assert len(rows) == 4 and sum(r.points for r in rows) == 0
-        balances = await store.balances(1)
+        balances = await store.balances(1, "points")
         for pid, points in before.items():
             assert balances[pid] == points + next(r.points for r in rows if r.player_id == pid)
         deals = await store.deals(3)

@@ -85,8 +85,12 @@ async def test_racing_payments_and_match_ends_are_ordered(pg_url: str) -> None:
         for _ in range(5):
             size = await a.ledger_size(chat.id)
             results = await asyncio.gather(
-                a.record_payment(chat.id, players[0].id, players[1].id, 100, "", size),
-                b.record_payment(chat.id, players[0].id, players[1].id, 100, "", size),
+                a.record_payment(
+                    chat.id, players[0].id, players[1].id, 100, "", size, unit="points"
+                ),
+                b.record_payment(
+                    chat.id, players[0].id, players[1].id, 100, "", size, unit="points"
+                ),
                 return_exceptions=True,
             )
             assert sum(isinstance(r, ConflictError) for r in results) == 1, results
@@ -97,8 +101,8 @@ async def test_racing_payments_and_match_ends_are_ordered(pg_url: str) -> None:
         match = await a.start_match(table.id, seats)
         entries = {players[0].id: 5, players[1].id: 5, players[2].id: -5, players[3].id: -5}
         results = await asyncio.gather(
-            a.finish_match(match.id, {}, entries, seats),
-            b.finish_match(match.id, {}, entries, seats),
+            a.finish_match(match.id, {}, entries, seats, unit="points"),
+            b.finish_match(match.id, {}, entries, seats, unit="points"),
             return_exceptions=True,
         )
         assert sum(isinstance(r, ConflictError) for r in results) == 1, results

@@ -33,8 +33,8 @@ from games.bridge.bidding import Meaning, read_auction
 from games.bridge.calls import Call, CallKind
 from games.bridge.cards import Card, Deal, Seat, Side, Suit, sort_hand
 from games.bridge.deal import Phase, SeatView
-from games.bridge.game import CHICAGO, CODEC
-from storage.interface import POINTS, TableStatus
+from games.bridge.game import BRIDGE, CHICAGO, CODEC
+from storage.interface import TableStatus
 
 CELL = 6
 
@@ -56,8 +56,9 @@ def _settings_line(snap: Snapshot, t: Translator) -> str:
     else:
         line = t("settings.line", rules=t(f"rules.{rules}"), part=part)
     group = snap.chat.settings
-    if group.price(POINTS):  # the stake: money per 100 points
-        stake = money(group.price(POINTS) * 100, 1, group.currency, False, t("number.decimal"))
+    price = group.price(BRIDGE.unit)
+    if price:  # the stake: money per 100 points
+        stake = money(price * 100, 1, group.currency, False, t("number.decimal"))
         line += " · " + t("settings.price.points", price=stake)
     return line
 
