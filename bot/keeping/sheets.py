@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from bot.tables import Refusal, match_options, write_result
 from games.core.protocols import Game, Match
@@ -198,8 +198,8 @@ class SheetKeeper(Generic[M, E]):
         return await self.sheet(await self.open_new(chat, topic_id, players, settings))
 
     def _match(self, table: Table, chat: Chat, players: int) -> M:
-        match: M = self.rules.new_match(players, match_options(table.settings, chat))  # type: ignore[assignment]
-        return match
+        # The game's own match type: its keeper was made for this game (``M``).
+        return cast(M, self.rules.new_match(players, match_options(table.settings, chat)))
 
     async def sheet(self, table_id: int) -> Sheet[M, E]:
         """The sheet as its entries say (NotFound for any table that is not this game's sheet:
