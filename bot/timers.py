@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from telegram.ext import ContextTypes, JobQueue
+from telegram.ext import ContextTypes, Job, JobQueue
 
 from bot.i18n import Translator, translator
 from bot.outbox import Outbox
@@ -57,14 +57,21 @@ class TurnTimers:
         # What each table's wait already said (kind, deal, actions, seat): a change that is
         # no action (a vote, a notice) re-arms the timers, and must not say it again.
         self.fired: dict[int, set[tuple[str, int, int, int]]] = {}
+        # Each table's jobs not yet run: a press re-arms its own table's timer only, never
+        # scanning the whole job queue (bench.timers: that grew with every table served).
+        self._armed: dict[int, list[Job[Any]]] = {}
 
     def follow(self, change: Change) -> None:
         self.track(change.snapshot)
 
     def track(self, snap: Snapshot) -> None:
         """(Re)arm the table's timer for whoever must act now, or disarm it."""
-        for job in self.job_queue.get_jobs_by_name(f"turn:{snap.table_id}"):
-            job.schedule_removal()
+        scheduler = self.job_queue.scheduler
+        for job in self._armed.pop(snap.table_id, ()):
+            # One that is due may have left the scheduler already, its callback not yet run
+            # (a lookup by id: the scheduler's store is indexed).
+            if scheduler.get_job(job.id) is not None:
+                job.schedule_removal()
         state = snap.state
         if snap.status is not TableStatus.PLAYING or state is None or state.finished or snap.paused:
             return
@@ -85,12 +92,7 @@ class TurnTimers:
             and max(elapsed, 0.0) < self.notice_seconds
             and sent < MAX_NOTICES
         ):
-            self.job_queue.run_once(
-                self._fire,
-                when=self.notice_seconds - max(elapsed, 0.0),
-                data=("notice", *data),
-                name=f"turn:{snap.table_id}",
-            )
+            self._arm(snap.table_id, self.notice_seconds - max(elapsed, 0.0), ("notice", *data))
         if not snap.settings.turn_timer:
             return
         total = snap.settings.turn_timer * self.minute
@@ -98,18 +100,22 @@ class TurnTimers:
         for kind, at in (("remind", total / 2), ("due", total)):
             if (kind, snap.deal_no, snap.actions, seat) in said:
                 continue  # this wait was told so already
-            self.job_queue.run_once(
-                self._fire,
-                when=max(0.0, at - elapsed),
-                data=(kind, *data),
-                name=f"turn:{snap.table_id}",
-            )
+            self._arm(snap.table_id, max(0.0, at - elapsed), (kind, *data))
+
+    def _arm(self, table_id: int, when: float, data: tuple[str, int, int, int, int]) -> None:
+        job = self.job_queue.run_once(self._fire, when=when, data=data, name=f"turn:{table_id}")
+        self._armed.setdefault(table_id, []).append(job)
 
     async def _fire(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         job = context.job
         assert job is not None
         data: tuple[str, int, int, int, int] = job.data  # type: ignore[assignment]
         kind, table_id, deal_no, actions, seat = data
+        armed = self._armed.get(table_id, [])
+        if job in armed:  # it has run: nothing to take back any more
+            armed.remove(job)
+            if not armed:
+                del self._armed[table_id]
         snap = await self.service.snapshot(table_id)
         if (
             snap.deal_no != deal_no
