@@ -26,6 +26,7 @@ from tests.toy.ui import PEEK, TOY_PLUGIN
 ROOT = Path(__file__).resolve().parents[2]
 ANN, BEN = User(301, "Ann", "en", "ann"), User(302, "Ben", "en", "ben")
 CAROL = User(303, "Carol", "en", "carol")  # in the group, not at the table
+SEED = 2  # its match has a second player holding a higher card than the one led (1's has not)
 
 
 def _register() -> None:
@@ -44,6 +45,19 @@ def _to_press(h: Harness) -> tuple[User, Sent, str] | None:
 
 def _over(h: Harness) -> bool:
     return any("Toy match over" in m.text for m in h.api.chat_messages(GROUP))
+
+
+async def _lay_low(h: Harness, user: User, sent: Sent, data: str) -> bool:
+    """Second to play with a higher card than the one led: a lower card pressed anyway (a
+    forged or stale button) is refused in the toy's own words. Whether it could be tried."""
+    held = {int(c) for c in re.findall(r"\d", sent.text.split("your cards", 1)[1])}
+    offered = {int(b["callback_data"].rsplit(".", 1)[1]) for b in sent.buttons()}
+    if not held - offered:
+        return False
+    low = data.rsplit(".", 1)[0] + f".{min(held - offered)}"
+    refused = await h.press(user, sent, low)
+    assert refused["text"] == "Beat the card led: you hold a higher one."
+    return True
 
 
 def _last(h: Harness) -> str:
@@ -113,13 +127,7 @@ async def test_the_toy_game_is_played_through_the_bot(api: FakeBotApi, tmp_path:
             other = BEN if user is ANN else ANN
             refused = await h.press(other, sent, data)  # a stranger's press of it changes nothing
             assert refused.get("text")
-            held = {int(c) for c in re.findall(r"\d", sent.text.split("your cards", 1)[1])}
-            offered = {int(b["callback_data"].rsplit(".", 1)[1]) for b in sent.buttons()}
-            if held - offered:  # second to play, with a higher card: the toy's own rule
-                low = data.rsplit(".", 1)[0] + f".{min(held - offered)}"
-                refused = await h.press(user, sent, low)
-                assert refused["text"] == "Beat the card led: you hold a higher one."
-                must_beat += 1
+            must_beat += await _lay_low(h, user, sent, data)
             assert not (await h.press(user, sent, data)).get("text")
             assert (await h.press(user, sent, data)).get("text")  # a double tap is refused
             presses += 1
@@ -130,7 +138,8 @@ async def test_the_toy_game_is_played_through_the_bot(api: FakeBotApi, tmp_path:
                 await h.say(ANN, GROUP, "/toyscore")
                 assert re.fullmatch(r"Игрушка, стол №1: \d–\d \(goal 2\)", _last(h))
             assert presses < 200
-        assert must_beat, "never second to play with a choice"
+        # Whether a deal gave a choice is chance here (the deals are fair); the seeded test
+        # below always meets one.
         await h.settle()
         await h.say(ANN, GROUP, "/ledger")
         ledger = _last(h)
@@ -179,6 +188,38 @@ async def test_the_toy_game_is_played_through_the_bot(api: FakeBotApi, tmp_path:
         assert await store.balances(chat.id, "points") == {}
     finally:
         await store.close()
+
+
+async def test_the_toys_own_rule_is_refused_in_its_words(api: FakeBotApi, tmp_path: Path) -> None:
+    """Seeded deals that give the second player a higher card than the one led: a lower one
+    pressed anyway is refused with the toy's own reason (``ToyReason.MUST_BEAT``, worded in
+    its own catalogue), and nothing is written."""
+    _register()
+    h = Harness(
+        api, str(tmp_path / "bot.sqlite3"), plugins=(*PLUGINS, TOY_PLUGIN), shuffle_seed=SEED
+    )
+    await h.start()
+    try:
+        for user in (ANN, BEN):
+            await h.say(user, user.id, "/start")
+        await h.say(ANN, GROUP, "/toy")
+        for user, end in ((ANN, ":sit:0"), (BEN, ":sit:1")):
+            seating = next(m for m in reversed(h.api.chat_messages(GROUP)) if "Toy table" in m.text)
+            data = next(
+                b["callback_data"] for b in seating.buttons() if b["callback_data"].endswith(end)
+            )
+            assert not (await h.press(user, seating, data)).get("text")
+        tried = 0
+        while not _over(h) and not tried:
+            found = _to_press(h)
+            assert found is not None, "nobody has a card to lay"
+            user, sent, data = found
+            tried += await _lay_low(h, user, sent, data)
+            assert not (await h.press(user, sent, data)).get("text")  # the right card still goes
+        assert tried, "the seeded deals gave no choice"
+    finally:
+        if h.app is not None:
+            await h.stop()
 
 
 async def test_the_toys_robot_plays_and_its_match_is_practice_in_pips(
