@@ -10,7 +10,7 @@ import abc
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic
 
 from telegram import MessageEntity, Update
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
@@ -30,6 +30,7 @@ from bot.handlers.common import (
     user_translator,
 )
 from bot.i18n import Translator, translator
+from bot.keeping.sheets import E, M, Sheet, SheetKeeper
 from bot.rendered import Key, Rendered
 from bot.tables import ROBOT, Refusal
 from bot.views.text import plain_text, user_text
@@ -41,7 +42,6 @@ from storage.interface import (
     Player,
     Storage,
     Table,
-    TableSettings,
 )
 
 log = logging.getLogger(__name__)
@@ -211,77 +211,15 @@ async def typed_entry(
         context.outbox.post(chat.id, thread_of(update), refusal_message(error, t))
 
 
-class Sheet(Protocol):
-    """What the shared handlers read of a game's sheet."""
-
-    @property
-    def table(self) -> Table: ...
-
-    @property
-    def chat(self) -> Chat: ...
-
-    @property
-    def count(self) -> int: ...  # entries made, undos included: the version buttons carry
-
-    @property
-    def finished(self) -> object | None: ...
-
-
-class Entry(Protocol):
-    def code(self) -> str: ...
-
-
-SheetT = TypeVar("SheetT", bound=Sheet)
-EntryT = TypeVar("EntryT", bound=Entry)
-EntryC = TypeVar("EntryC", bound=Entry, contravariant=True)
-SheetC = TypeVar("SheetC", bound=Sheet, covariant=True)
-
-
-class Keeper(Protocol[SheetC, EntryC]):
-    """A game's scorekeeper (a ``SheetKeeper``) as the handlers use it."""
-
-    game: str
-
-    async def chat(self, tg_chat_id: int, title: str, language: str) -> Chat: ...
-
-    async def open_sheet(self, chat_id: int, topic_id: int | None) -> Table | None: ...
-
-    async def known(self, username: str) -> Player | None: ...
-
-    async def guest(self, chat_id: int, name: str) -> Player: ...
-
-    async def table_settings(self, chat: Chat, topic_id: int | None) -> TableSettings: ...
-
-    async def start(
-        self, chat: Chat, topic_id: int | None, players: Sequence[Player], settings: TableSettings
-    ) -> SheetC: ...
-
-    async def sheet(self, table_id: int) -> SheetC: ...
-
-    async def enter(
-        self,
-        table_id: int,
-        expected: int,
-        entry: EntryC,
-        player_id: int | None,
-        update_key: str | None = None,
-    ) -> tuple[SheetC, SheetC]: ...
-
-    async def undo(
-        self, table_id: int, expected: int, player_id: int | None, update_key: str | None = None
-    ) -> tuple[SheetC, SheetC]: ...
-
-    async def end(self, table_id: int) -> SheetC: ...
-
-
 END_WORDS = ("end", "stop", "конец", "стоп")
 
 
-class KeeperHandlers(abc.ABC, Generic[SheetT, EntryT]):
+class KeeperHandlers(abc.ABC, Generic[M, E]):
     """A game's scorekeeper in the chat: ``/<command> <players>`` opens a sheet,
     ``/<command> end`` stops it, /deal and /undo write on it, its buttons run its wizard.
     Anyone in the group may write on the sheet, as anyone at a real table may write on the
-    paper; a passer-by in a public group may not."""
+    paper; a passer-by in a public group may not. ``M``: the game's match a sheet keeps,
+    ``E``: its entries."""
 
     game: str
     command: str  # the opening command, "keep"
@@ -290,14 +228,14 @@ class KeeperHandlers(abc.ABC, Generic[SheetT, EntryT]):
     who_button: str  # the kind of the buttons that say who an ambiguous name meant
 
     @abc.abstractmethod
-    def new_keeper(self, storage: Storage) -> Keeper[SheetT, EntryT]: ...
+    def new_keeper(self, storage: Storage) -> SheetKeeper[M, E]: ...
 
     @abc.abstractmethod
-    def render(self, sheet: SheetT, arg: str, t: Translator, note: str) -> Rendered:
+    def render(self, sheet: Sheet[M], arg: str, t: Translator, note: str) -> Rendered:
         """The sheet's message (``arg``: the wizard's stage so far)."""
 
     @abc.abstractmethod
-    def parse(self, text: str) -> EntryT:
+    def parse(self, text: str) -> E:
         """A typed /deal (a RuleError with a reason if it does not read)."""
 
     @abc.abstractmethod
@@ -309,41 +247,41 @@ class KeeperHandlers(abc.ABC, Generic[SheetT, EntryT]):
 
     @abc.abstractmethod
     async def wizard(
-        self, context: BotContext, sheet: SheetT, pressed: Button, player: Player
+        self, context: BotContext, sheet: Sheet[M], pressed: Button, player: Player
     ) -> None:
         """A press of the wizard under the sheet (not its undo)."""
 
-    def entry_text(self, entry: EntryT, sheet: SheetT, t: Translator) -> str:
+    def entry_text(self, entry: E, sheet: Sheet[M], t: Translator) -> str:
         """An entry as the sheet's note echoes it (its notation unless the game words it)."""
         return entry.code()
 
-    async def finished(self, context: BotContext, sheet: SheetT, note: str) -> None:
+    async def finished(self, context: BotContext, sheet: Sheet[M], note: str) -> None:
         """The sheet was closed (its last entry, or "end"): shown as it ended."""
         self.show(context, sheet, note=note)
 
-    async def free_button(self, context: BotContext, sheet: SheetT, pressed: Button) -> bool:
+    async def free_button(self, context: BotContext, sheet: Sheet[M], pressed: Button) -> bool:
         """A button anyone may press (bridge: the picture); True if it was one."""
         return False
 
     # --- shared -------------------------------------------------------------------------------
 
-    def keeper(self, context: BotContext) -> Keeper[SheetT, EntryT]:
-        found: Keeper[SheetT, EntryT] | None = context.bot_data.get(f"{self.game}.keeper")
+    def keeper(self, context: BotContext) -> SheetKeeper[M, E]:
+        found: SheetKeeper[M, E] | None = context.bot_data.get(f"{self.game}.keeper")
         if found is None:  # made on first use: the bot's core knows nothing of it
             found = context.bot_data[f"{self.game}.keeper"] = self.new_keeper(context.storage)
         return found
 
     @staticmethod
-    def t(sheet: Sheet) -> Translator:
+    def t(sheet: Sheet[Any]) -> Translator:
         return translator(sheet.table.settings.language)
 
-    def show(self, context: BotContext, sheet: SheetT, arg: str = "", note: str = "") -> None:
+    def show(self, context: BotContext, sheet: Sheet[M], arg: str = "", note: str = "") -> None:
         """The sheet's message for this number of entries (a new one after each entry)."""
         content = self.render(sheet, arg, self.t(sheet), note)
         _notes(context)[(sheet.table.id, sheet.count)] = note
         show_sheet(context, sheet.table, sheet.chat.tg_chat_id, sheet.count, content)
 
-    def close_old(self, context: BotContext, before: SheetT) -> None:
+    def close_old(self, context: BotContext, before: Sheet[M]) -> None:
         """The previous wizard message keeps its sheet, and the ✅ line it was shown with
         (what was entered to make it, not what was entered from it), but loses its buttons.
         After a restart that line is not known any more: the message keeps its sheet only."""
@@ -356,7 +294,7 @@ class KeeperHandlers(abc.ABC, Generic[SheetT, EntryT]):
         context: BotContext,
         table_id: int,
         expected: int,
-        entry: EntryT,
+        entry: E,
         player: Player,
         key: str | None = None,
     ) -> None:

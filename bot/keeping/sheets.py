@@ -95,7 +95,7 @@ class Finished:
 
 
 @dataclass(frozen=True, slots=True)
-class Sheet(Generic[M, E]):
+class Sheet(Generic[M]):
     """A kept match as it stands."""
 
     table: Table
@@ -105,7 +105,6 @@ class Sheet(Generic[M, E]):
     results: tuple[Mapping[str, Any], ...]  # the entries in force, undos applied
     count: int  # entries made, undos included: the version buttons carry
     last: Any = ()  # what the latest entry wrote (its match's answer); nothing after an undo
-    entry: E | None = None  # the entry just made, on the sheet its writing returns
     finished: Finished | None = None
 
     @property
@@ -120,7 +119,7 @@ class Sheet(Generic[M, E]):
 
 # An entry as the outcome a deal played online records, for the sheet it is entered on (a
 # RuleError if it does not fit): each game's own.
-Outcome = Callable[[E, "Sheet[Any, E]"], Mapping[str, Any]]
+Outcome = Callable[[E, "Sheet[Any]"], Mapping[str, Any]]
 
 
 class SheetKeeper(Generic[M, E]):
@@ -189,7 +188,7 @@ class SheetKeeper(Generic[M, E]):
 
     async def start(
         self, chat: Chat, topic_id: int | None, players: Sequence[Player], settings: TableSettings
-    ) -> Sheet[M, E]:
+    ) -> Sheet[M]:
         """A new sheet with ``players`` in seat order (bridge: N, E, S, W; Preferans: the
         first named deals first)."""
         if len(players) not in self.sizes:
@@ -201,7 +200,7 @@ class SheetKeeper(Generic[M, E]):
         # The game's own match type: its keeper was made for this game (``M``).
         return cast(M, self.rules.new_match(players, match_options(table.settings, chat)))
 
-    async def sheet(self, table_id: int) -> Sheet[M, E]:
+    async def sheet(self, table_id: int) -> Sheet[M]:
         """The sheet as its entries say (NotFound for any table that is not this game's sheet:
         the completion in ``EntryLog`` would otherwise read an online deal as an entry)."""
         table = await self.storage.get_table(table_id)
@@ -232,7 +231,7 @@ class SheetKeeper(Generic[M, E]):
         entry: E,
         player_id: int | None,
         update_key: str | None = None,
-    ) -> tuple[Sheet[M, E], Sheet[M, E]]:
+    ) -> tuple[Sheet[M], Sheet[M]]:
         """Score one deal: the sheet before and after. ``expected`` is the count the button or
         command saw: a double tap or a stale wizard writes nothing (Refusal "stale").
         ``update_key`` names a typed command's Telegram update: one delivered again after a
@@ -249,7 +248,6 @@ class SheetKeeper(Generic[M, E]):
             results=(*before.results, payload),
             count=expected + 1,
             last=last,
-            entry=entry,
         )
         if match.finished:
             after = await self._finish(after, unfinished=False)
@@ -257,7 +255,7 @@ class SheetKeeper(Generic[M, E]):
 
     async def undo(
         self, table_id: int, expected: int, player_id: int | None, update_key: str | None = None
-    ) -> tuple[Sheet[M, E], Sheet[M, E]]:
+    ) -> tuple[Sheet[M], Sheet[M]]:
         """Take the last entry back (itself an entry): the sheet before and after."""
         before = await self.sheet(table_id)
         self.log.check_open(before.table, before.count, expected)
@@ -266,7 +264,7 @@ class SheetKeeper(Generic[M, E]):
         await self.log.write(table_id, expected, ENTRY_UNDO, {"undo": True}, player_id, update_key)
         return before, await self.sheet(table_id)
 
-    async def end(self, table_id: int) -> Sheet[M, E]:
+    async def end(self, table_id: int) -> Sheet[M]:
         """Stop the match now by consent: scored as the game scores an unfinished one (a rubber
         by RULES.md, a pulka by §6), and it goes to the ledger."""
         sheet = await self.sheet(table_id)
@@ -275,7 +273,7 @@ class SheetKeeper(Generic[M, E]):
         sheet.match.close()
         return await self._finish(sheet, unfinished=True)
 
-    async def _finish(self, sheet: Sheet[M, E], unfinished: bool) -> Sheet[M, E]:
+    async def _finish(self, sheet: Sheet[M], unfinished: bool) -> Sheet[M]:
         assert sheet.table.match_id is not None
         players = {seat: player.id for seat, player in sheet.players.items()}
         entries = await write_result(

@@ -33,7 +33,7 @@ from games.bridge.game import CHICAGO, RubberMatch
 from storage.interface import Player, Storage
 
 
-class BridgeKeeper(KeeperHandlers[Sheet, Entry]):
+class BridgeKeeper(KeeperHandlers[RubberMatch, Entry]):
     game = "bridge"
     command = "keep"
     buttons = KEEPER_BUTTONS

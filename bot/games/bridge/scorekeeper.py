@@ -15,7 +15,7 @@ from games.bridge.game import Outcome, RubberMatch
 from games.core.registry import find_game
 from storage.interface import Player, Storage
 
-Sheet = KeptSheet[RubberMatch, Entry]
+Sheet = KeptSheet[RubberMatch]
 
 
 def outcome(entry: Entry, sheet: Sheet) -> Mapping[str, Any]:

@@ -80,7 +80,7 @@ def _pulka_words() -> Iterator[None]:
         raise
 
 
-class PreferansKeeper(KeeperHandlers[PulkaSheet, Entry]):
+class PreferansKeeper(KeeperHandlers[PulkaMatch, Entry]):
     game = "preferans"
     command = "prefkeep"
     buttons = KEEPER_BUTTONS

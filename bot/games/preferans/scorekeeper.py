@@ -24,7 +24,7 @@ from storage.interface import Storage, TableSettings
 GAME = "preferans"
 
 
-PulkaSheet = Sheet[PulkaMatch, Entry]
+PulkaSheet = Sheet[PulkaMatch]
 
 
 def dealer_of(sheet: PulkaSheet) -> int:
