@@ -11,20 +11,27 @@ Kept messages: ``table:<deal>`` in the group (one per deal, edited as it goes),
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from bot.callback_data import Act
-from bot.i18n import Translator, translator
+from bot.i18n import Translator
 from bot.outbox import Outbox
 from bot.plugin import Plugins
 from bot.rendered import Rendered
-from bot.screens import Drawing, Filed, Kept, Posted
+from bot.screens import (
+    Drawing,
+    Filed,
+    Kept,
+    Posted,
+    group_translator,
+    private_translator,
+)
 from bot.tables import (
     Change,
     DealRedrawn,
     GameSwitched,
-    Holder,
     MatchFinished,
     NextReady,
     Snapshot,
@@ -50,15 +57,13 @@ class Presenter:
         self.bot_username = bot_username
         self.plugins = plugins
 
-    def group_translator(self, snap: Snapshot) -> Translator:
-        return translator(snap.settings.language)
-
-    def private_translator(self, snap: Snapshot, holder: Holder) -> Translator:
-        return translator(holder.language, snap.settings.language)
-
-    def drawing(self) -> Drawing:
-        """A blank drawing for one change's screens."""
-        return Drawing(self.bot_username, self.outbox.showing)
+    @contextlib.contextmanager
+    def drawn(self) -> Iterator[Drawing]:
+        """A blank drawing for one change's screens, written to the outbox when the block ends
+        (nothing is written if it raised)."""
+        drawing = Drawing(self.bot_username, self.outbox.showing)
+        yield drawing
+        self.write(drawing)
 
     def write(self, drawing: Drawing) -> None:
         """What a drawing shows, to the outbox, in its order."""
@@ -87,14 +92,13 @@ class Presenter:
                 outbox.renew(shown.table_id, shown.key)
 
     def show(self, change: Change) -> None:
-        drawing = self.drawing()
-        self._draw(drawing, change)
-        self.write(drawing)
+        with self.drawn() as drawing:
+            self._draw(drawing, change)
 
     def _draw(self, drawing: Drawing, change: Change) -> None:
         snap = change.snapshot
         ui = self.plugins.ui(snap.game.name)
-        t = self.group_translator(snap)
+        t = group_translator(snap)
         chat, thread = snap.chat.tg_chat_id, snap.topic_id
         match_over = False
         for notice in change.notices:
@@ -139,12 +143,11 @@ class Presenter:
     def robot_trouble(self, snap: Snapshot, trouble: RobotTrouble) -> None:
         """The group is told a robot cannot move now (its thought is unanswered, or failed
         and is asked again later), so nobody waits in silence."""
-        t = self.group_translator(snap)
+        t = group_translator(snap)
         seat = self.plugins.ui(snap.game.name).seat_name(trouble.seat, t.language)
         text = t(f"robot.trouble.{trouble.kind}", seat=seat, seconds=round(trouble.retry_s))
-        drawing = self.drawing()
-        drawing.post(snap.chat.tg_chat_id, snap.topic_id, Rendered(text))
-        self.write(drawing)
+        with self.drawn() as drawing:
+            drawing.post(snap.chat.tg_chat_id, snap.topic_id, Rendered(text))
 
     def redraw(self, change: Change) -> None:
         """A restart's correction of finished deals' screens (``DealRedrawn``), and only that:
@@ -153,30 +156,25 @@ class Presenter:
         ui = self.plugins.ui(snap.game.name)
         for notice in change.notices:
             if isinstance(notice, DealRedrawn):
-                drawing = self.drawing()
-                ui.show_finished(drawing, snap, notice.deal_no, notice.final, notice.before)
-                with self.outbox.correcting():
-                    self.write(drawing)
+                with self.outbox.correcting(), self.drawn() as drawing:
+                    ui.show_finished(drawing, snap, notice.deal_no, notice.final, notice.before)
 
     def notify_turn(self, snap: Snapshot, seat: int) -> None:
         """The seat's screen sent anew as a new message (a notification), the old one deleted."""
         ui = self.plugins.ui(snap.game.name)
-        drawing = self.drawing()
-        drawing.renew(snap.table_id, ui.hand_key(seat, snap.deal_no))
-        ui.show_hand(drawing, snap, seat)
-        self.write(drawing)
+        with self.drawn() as drawing:
+            drawing.renew(snap.table_id, ui.hand_key(seat, snap.deal_no))
+            ui.show_hand(drawing, snap, seat)
 
     def show_hand(self, snap: Snapshot, seat: int, menu: str = "") -> None:
         """One player's private screen, drawn anew (``menu``: a sub-menu they opened)."""
-        drawing = self.drawing()
-        self.plugins.ui(snap.game.name).show_hand(drawing, snap, seat, menu)
-        self.write(drawing)
+        with self.drawn() as drawing:
+            self.plugins.ui(snap.game.name).show_hand(drawing, snap, seat, menu)
 
     def score_picture(self, snap: Snapshot, t: Translator) -> None:
         """The match's sheet as a picture on /score, if the game draws one there."""
-        drawing = self.drawing()
-        self.plugins.ui(snap.game.name).score_picture(drawing, snap, t)
-        self.write(drawing)
+        with self.drawn() as drawing:
+            self.plugins.ui(snap.game.name).score_picture(drawing, snap, t)
 
     def _substituted(
         self, drawing: Drawing, snap: Snapshot, notice: SubDone, t: Translator
@@ -194,7 +192,7 @@ class Presenter:
         _sub_outcome(drawing, snap, Rendered(text))
         drawing.forget(snap.table_id, ui.hand_key(seat, snap.deal_no))
         if notice.left.tg_user_id is not None:
-            own = self.private_translator(snap, notice.left)
+            own = private_translator(snap, notice.left)
             drawing.post(
                 notice.left.tg_user_id,
                 None,

@@ -82,6 +82,16 @@ class FilePoster(Protocol):
     ) -> None: ...
 
 
+def group_translator(snap: Snapshot) -> Translator:
+    """The group's language, for what the table shows there."""
+    return translator(snap.settings.language)
+
+
+def private_translator(snap: Snapshot, holder: Holder) -> Translator:
+    """A holder's own language, else their table's, for their private screen."""
+    return translator(holder.language, snap.settings.language)
+
+
 class Drawing:
     """One change's screens, collected in order (``shown``). ``showing`` answers whether this
     process shows a kept message already (a vote's message is edited, not posted again)."""
@@ -91,11 +101,8 @@ class Drawing:
         self.shown: list[Shown] = []
         self._showing = showing
 
-    def group_translator(self, snap: Snapshot) -> Translator:
-        return translator(snap.settings.language)
-
-    def private_translator(self, snap: Snapshot, holder: Holder) -> Translator:
-        return translator(holder.language, snap.settings.language)
+    group_translator = staticmethod(group_translator)
+    private_translator = staticmethod(private_translator)
 
     def showing(self, table_id: int, key: str) -> bool:
         """Whether the kept message ``key`` is shown, or about to be by this drawing."""
@@ -161,6 +168,6 @@ class Drawing:
         holder = snap.seats.get(seat)
         if holder is None or holder.tg_user_id is None or seat in snap.paused:
             return
-        content = render(self.private_translator(snap, holder))
+        content = render(private_translator(snap, holder))
         priority = URGENT if urgent else WAITING
         self.want(snap.table_id, key, holder.tg_user_id, None, content, priority)

@@ -29,6 +29,7 @@ from bot.handlers.common import (
 from bot.i18n import LANGUAGES, Translator, translator
 from bot.plugin import GameUI, Plugin, Price
 from bot.rendered import Rendered
+from bot.screens import group_translator
 from bot.tables import Refusal, Snapshot
 from bot.views.misc import GROUP_SETTINGS, TIMER_MINUTES, render_group_settings, render_settings
 from storage.interface import ChatSettings, PaymentPolicy, Rounding, TableSettings
@@ -89,7 +90,7 @@ async def settings_command(update: Update, context: BotContext) -> None:
                 return
         snap = change.snapshot
         context.changes.show(change)
-    group_t = context.presenter.group_translator(snap)
+    group_t = group_translator(snap)
     context.outbox.forget(table_id, "settings")  # a fresh message at the bottom of the chat
     ui = context.plugins.ui(snap.game.name)
     prices = context.plugins.prices()
@@ -212,7 +213,7 @@ async def _setting_button(
     else:
         admin = await is_admin(context, snap.chat.tg_chat_id, user.id)
         change = await context.service.update_settings(snap.table_id, table_settings, admin)
-    group_t = context.presenter.group_translator(change.snapshot)
+    group_t = group_translator(change.snapshot)
     snap = change.snapshot
     ui = context.plugins.ui(snap.game.name)
     prices = context.plugins.prices()

@@ -30,6 +30,7 @@ from bot.handlers.common import (
 from bot.i18n import Translator, translator
 from bot.plugin import GameUI, Plugins
 from bot.rendered import Rendered
+from bot.screens import group_translator
 from bot.tables import Refusal, Snapshot, stale_or_forged
 from bot.views.stats import costly_popup
 from bot.views.text import user_text
@@ -99,7 +100,7 @@ async def show_score(update: Update, context: BotContext) -> None:
     if table_id is None:
         return
     snap = await context.service.snapshot(table_id)
-    group_t = context.presenter.group_translator(snap)
+    group_t = group_translator(snap)
     ui = context.plugins.ui(snap.game.name)
     context.outbox.post(chat.id, thread_of(update), ui.scoresheet(snap, group_t))
     context.presenter.score_picture(snap, group_t)
