@@ -14,7 +14,6 @@ from gettext import c2py
 from pathlib import Path
 from typing import Any
 
-from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 LANGUAGES = ("ru", "en")
@@ -48,28 +47,26 @@ def add_words(directory: Path) -> None:
 
 @cache
 def _load(language: str) -> _Catalogue:
-    with open(LOCALE_DIR / language / "LC_MESSAGES" / "messages.po", "rb") as handle:
+    shipped = _read(LOCALE_DIR / language / "LC_MESSAGES" / "messages.po", language)
+    texts, plurals = dict(shipped.texts), dict(shipped.plurals)
+    for directory in _WORDS:
+        path = directory / f"{language}.po"
+        if path.exists():
+            own = _read(path, language)
+            clash = (own.texts.keys() | own.plurals.keys()) & (texts.keys() | plurals.keys())
+            if clash:
+                raise ValueError(f"{path} words keys the bot has: {sorted(clash)}")
+            texts.update(own.texts)
+            plurals.update(own.plurals)
+    return _Catalogue(texts, plurals, shipped.form)
+
+
+def _read(path: Path, language: str) -> _Catalogue:
+    """One PO file's messages, by key; a counted one with its forms."""
+    with open(path, "rb") as handle:
         catalog = read_po(handle, locale=language)
     texts: dict[str, str] = {}
     plurals: dict[str, tuple[str, ...]] = {}
-    _read(catalog, texts, plurals)
-    for directory in _WORDS:
-        own = directory / f"{language}.po"
-        if own.exists():
-            with open(own, "rb") as handle:
-                added = read_po(handle, locale=language)
-            own_texts: dict[str, str] = {}
-            own_plurals: dict[str, tuple[str, ...]] = {}
-            _read(added, own_texts, own_plurals)
-            clash = (own_texts.keys() | own_plurals.keys()) & (texts.keys() | plurals.keys())
-            if clash:
-                raise ValueError(f"{own} words keys the bot has: {sorted(clash)}")
-            texts.update(own_texts)
-            plurals.update(own_plurals)
-    return _Catalogue(texts, plurals, c2py(catalog.plural_expr))
-
-
-def _read(catalog: Catalog, texts: dict[str, str], plurals: dict[str, tuple[str, ...]]) -> None:
     for m in catalog:
         if not m.id or not m.string:
             continue
@@ -77,6 +74,7 @@ def _read(catalog: Catalog, texts: dict[str, str], plurals: dict[str, tuple[str,
             plurals[str(m.id[0])] = tuple(str(s) for s in m.string)
         else:
             texts[str(m.id)] = str(m.string)
+    return _Catalogue(texts, plurals, c2py(catalog.plural_expr))
 
 
 def resolve(language_code: str | None, fallback: str = DEFAULT) -> str:
