@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
 from games.bridge.errors import BridgeReason
-from games.core.shuffle import shuffled
+from games.core import fair
 from games.errors import NotationError, Reason
 
 
@@ -221,23 +221,15 @@ class Deal:
         raise NotationError(str(card), Reason.BAD_CARD)  # unreachable for a valid deal
 
     @classmethod
-    def from_order(cls, dealer: Seat, order: Iterable[Card]) -> Deal:
-        """Deal a shuffled deck one card at a time, starting on dealer's left, as at the table."""
-        hands: list[set[Card]] = [set(), set(), set(), set()]
-        seat = dealer.next
-        for card in order:
-            hands[seat].add(card)
-            seat = seat.next
-        return cls(dealer, _four(hands))
-
-    @classmethod
     def shuffled(cls, dealer: Seat, randbelow: Callable[[int], int]) -> Deal:
-        """A fresh deal from a Fisher-Yates shuffle driven by ``randbelow``.
+        """A fresh deal: the pack shuffled by ``randbelow`` and dealt as ``dealing`` says
+        (``fair.deal``, the very lines ``fair.py`` checks with).
 
-        The caller supplies the randomness (``secrets.randbelow`` in the bot) so that this module
+        The caller supplies the randomness (the fair stream in the bot) so that this module
         stays deterministic and tests can pass their own.
         """
-        return cls.from_order(dealer, shuffled(FULL_DECK, randbelow))
+        dealt = fair.deal(dealing(dealer), randbelow)
+        return cls(dealer, _four([{Card.parse(c) for c in dealt[seat.name]} for seat in Seat]))
 
     def to_pbn(self) -> str:
         """PBN ``[Deal]`` text starting with the dealer: ``N:AKQ.JT9.876.5432 ...``, which
@@ -283,6 +275,13 @@ def hand_pbn(cards: Iterable[Card]) -> str:
         "".join(r.letter for r in sorted((c.rank for c in held if c.suit is suit), reverse=True))
         for suit in reversed(Suit)
     )
+
+
+def dealing(dealer: Seat) -> fair.Dealing:
+    """How bridge deals (``games.core.fair``): the pack clubs to spades, each 2 to the ace,
+    one card at a time clockwise from dealer's left."""
+    order = ",".join(dealer.after(k).name for k in range(1, 5))
+    return fair.Dealing("CDHS:2,3,4,5,6,7,8,9,T,J,Q,K,A", order)
 
 
 def _four(hands: list[set[Card]]) -> Hands:

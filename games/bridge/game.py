@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from games.bridge.calls import Call, Contract
-from games.bridge.cards import Card, Deal, Seat, Side
+from games.bridge.cards import Card, Deal, Seat, Side, dealing
 from games.bridge.chicago import CARRY, FIFTY, Chicago
 from games.bridge.deal import (
     Action,
@@ -306,18 +306,11 @@ class Bridge(GameBase):
         randbelow: RandBelow,
         options: Mapping[str, Any] | None = None,
     ) -> Mapping[str, Any]:
-        dealt = fair.deal(self.dealing(players, dealer), randbelow)
-        held = {
-            Seat.parse(seat): frozenset(map(Card.parse, cards)) for seat, cards in dealt.items()
-        }
-        north, east, south, west = (held[seat] for seat in Seat)
-        deal = Deal(Seat(dealer), (north, east, south, west))
+        deal = Deal.shuffled(Seat(dealer), randbelow)
         return {"dealer": deal.dealer.name, "pbn": deal.to_pbn()}
 
     def dealing(self, players: int, dealer: int) -> fair.Dealing:
-        """The pack clubs to spades, 2 to the ace; one card at a time from dealer's left."""
-        order = ",".join(Seat(dealer).after(k).name for k in range(1, 5))
-        return fair.Dealing("CDHS:2,3,4,5,6,7,8,9,T,J,Q,K,A", order)
+        return dealing(Seat(dealer))
 
     def start(self, players: int, payload: Mapping[str, Any]) -> BridgeState:
         deal = Deal.from_pbn(str(payload["pbn"]), Seat.parse(str(payload["dealer"])))

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import IntEnum
 
-from games.core.shuffle import shuffled
+from games.core import fair
 from games.errors import NotationError, Reason
 from games.preferans.bids import Strain
 
@@ -81,6 +81,14 @@ def active_seats(players: int, dealer: int | None) -> tuple[int, ...]:
     return tuple(i for i in range(players) if not (players == 4 and i == dealer))
 
 
+def dealing(players: int, dealer: int) -> fair.Dealing:
+    """How Preferans deals (``games.core.fair``): the pack spades, clubs, diamonds, hearts,
+    each 7 to the ace; ten cards to each seat in play in seat order (with four the dealer sits
+    out), the last two to the talon."""
+    order = ",".join(f"{seat}*10" for seat in active_seats(players, dealer))
+    return fair.Dealing("SCDH:7,8,9,10,J,Q,K,A", order + ",talon*2")
+
+
 @dataclass(frozen=True, slots=True)
 class Deal:
     """Who holds what when a deal starts. ``players`` is 3 or 4; ``dealer`` deals (and sits out
@@ -121,10 +129,12 @@ class Deal:
 
     @classmethod
     def shuffled(cls, players: int, dealer: int, randbelow: Callable[[int], int]) -> Deal:
-        cards = shuffled(PACK, randbelow)
-        active = active_seats(players, dealer)
-        hands = {seat: frozenset(cards[10 * k : 10 * k + 10]) for k, seat in enumerate(active)}
-        return cls(players, dealer, hands, (cards[30], cards[31]))
+        """A fresh deal: the pack shuffled by ``randbelow`` and dealt as ``dealing`` says
+        (``fair.deal``, the very lines ``fair.py`` checks with)."""
+        dealt = fair.deal(dealing(players, dealer), randbelow)
+        first, second = (Card.parse(c) for c in dealt.pop("talon"))
+        hands = {int(seat): frozenset(map(Card.parse, cards)) for seat, cards in dealt.items()}
+        return cls(players, dealer, hands, (first, second))
 
     def to_payload(self) -> dict[str, object]:
         return {

@@ -14,7 +14,7 @@ from games.core.protocols import Match, RandBelow, State
 from games.core.review import DealReview
 from games.errors import NotationError, PulkaError, Reason
 from games.preferans.bids import Bid
-from games.preferans.cards import Card, Deal, active_seats
+from games.preferans.cards import Card, Deal, active_seats, dealing
 from games.preferans.conditions import Conditions, from_options
 from games.preferans.deal import (
     Action,
@@ -199,20 +199,14 @@ class Preferans(GameBase):
         conditions in full, and the lowest level its auction may bid (§8's exit, from how
         many raspasy in a row ``deal_rules`` found)."""
         options = options or {}
-        dealt = fair.deal(self.dealing(players, dealer), randbelow)
-        talon = [Card.parse(c) for c in dealt.pop("talon")]
-        hands = {int(seat): frozenset(map(Card.parse, cards)) for seat, cards in dealt.items()}
-        payload = Deal(players, dealer, hands, (talon[0], talon[1])).to_payload()
+        payload = Deal.shuffled(players, dealer, randbelow).to_payload()
         variant = Variant.parse(str(options.get("variant", "sochi")))
         rules = Conditions.of_table(options)
         floor = rules.lowest(int(options.get("raspasy_run", 0)))
         return {**payload, "variant": variant.value, "conditions": rules.text(), "floor": floor}
 
     def dealing(self, players: int, dealer: int) -> fair.Dealing:
-        """The pack spades, clubs, diamonds, hearts, 7 to the ace; ten cards to each seat in
-        play in seat order (with four the dealer sits out), the last two to the talon."""
-        order = ",".join(f"{seat}*10" for seat in active_seats(players, dealer))
-        return fair.Dealing("SCDH:7,8,9,10,J,Q,K,A", order + ",talon*2")
+        return dealing(players, dealer)
 
     def start(self, players: int, payload: Mapping[str, Any]) -> DealState:
         """A deal as logged; one logged before conditions existed plays by its preset."""

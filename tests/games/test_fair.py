@@ -10,10 +10,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from games.bridge.cards import FULL_DECK, Seat
 from games.bridge.cards import Deal as BridgeDeal
-from games.bridge.cards import Seat
 from games.core import fair
 from games.core.registry import find_game
+from games.preferans.cards import PACK
 from games.preferans.cards import Deal as PrefDeal
 
 seeds = st.binary(min_size=32, max_size=32).map(bytes.hex)
@@ -61,8 +62,11 @@ def test_bridge_deals_are_what_the_checker_rebuilds(
     game = find_game("bridge")
     payload = game.new_deal(4, dealer, fair.FairStream(seed, entropy, deal_no).randbelow)
     dealt = BridgeDeal.from_pbn(str(payload["pbn"]))
-    by_hand = BridgeDeal.shuffled(dealer, fair.FairStream(seed, entropy, deal_no).randbelow)
-    assert dealt == by_hand
+    order = fair.shuffled(FULL_DECK, fair.FairStream(seed, entropy, deal_no).randbelow)
+    by_hand = {
+        seat: {c for i, c in enumerate(order) if dealer.after(1 + i % 4) is seat} for seat in Seat
+    }
+    assert {seat: set(dealt.hands[seat]) for seat in Seat} == by_hand
     rebuilt = fair.hands(seed, entropy, deal_no, game.dealing(4, dealer))
     assert rebuilt == fair.hands(
         seed, entropy, deal_no, fair._posted_before("bridge", dealer.name, 4)
@@ -80,8 +84,12 @@ def test_preferans_deals_are_what_the_checker_rebuilds(
     game = find_game("preferans")
     payload = game.new_deal(players, dealer, fair.FairStream(seed, entropy, deal_no).randbelow)
     dealt = PrefDeal.from_payload(payload)
-    by_hand = PrefDeal.shuffled(players, dealer, fair.FairStream(seed, entropy, deal_no).randbelow)
-    assert dealt == by_hand
+    # By hand, as at the table: the pack shuffled, ten to each seat in play, two to the talon.
+    cards = fair.shuffled(PACK, fair.FairStream(seed, entropy, deal_no).randbelow)
+    in_play = [seat for seat in range(players) if not (players == 4 and seat == dealer)]
+    by_hand = {seat: set(cards[10 * k : 10 * k + 10]) for k, seat in enumerate(in_play)}
+    assert {s: set(h) for s, h in dealt.hands.items()} == by_hand
+    assert dealt.talon == (cards[30], cards[31])
     dealing = game.dealing(players, dealer)
     rebuilt = fair.hands(seed, entropy, deal_no, dealing)
     old = fair._posted_before("preferans", str(dealer), players)
