@@ -24,7 +24,6 @@ from bot.handlers.common import (
     on_button,
     refusal_message,
     thread_of,
-    user_translator,
 )
 from bot.i18n import LANGUAGES, Translator, translator
 from bot.plugin import GameUI, Plugin, Price
@@ -193,7 +192,7 @@ async def _setting_button(
     query, user = update.callback_query, update.effective_user
     assert query is not None and user is not None and query.message is not None
     if pressed.table_id == GROUP_SETTINGS:
-        await _group_setting_button(update, context, pressed)
+        await _group_setting_button(update, context, pressed, t)
         return
     player = await acting_player(update, context)
     snap = await context.service.snapshot(pressed.table_id)
@@ -226,13 +225,14 @@ async def _setting_button(
 setting_button = on_button(_setting_button, alert=False)
 
 
-async def _group_setting_button(update: Update, context: BotContext, pressed: Button) -> None:
+async def _group_setting_button(
+    update: Update, context: BotContext, pressed: Button, t: Translator
+) -> None:
     """A press on a group's own settings (no table): its admins switch the group's language,
     rounding or who records payments; the message it was pressed on shows the change."""
     query, user = update.callback_query, update.effective_user
     assert query is not None and user is not None and query.message is not None
     tg_chat = query.message.chat
-    t = user_translator(user, context.config.language)
     if tg_chat.type == ChatType.PRIVATE:
         raise BadCallbackData(pressed.arg)
     record = await context.ledger.chat(
