@@ -71,6 +71,12 @@ class TableSettings:
     language: str = "ru"
     turn_timer: int = 0  # minutes; 0 = off
     options: Mapping[str, Any] = field(default_factory=dict)
+    # Where the players' screens are: "group" (ephemeral messages in the group, each seen by
+    # its player alone), "private" (private chats), "" (the group where the bot is a group
+    # administrator, else private); and the players who chose their private chat for
+    # themselves (player ids).
+    hands: str = ""
+    private_hands: frozenset[int] = frozenset()
 
 
 CENTS = "cents"

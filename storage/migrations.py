@@ -343,6 +343,12 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX deals_finished ON deals(table_id, deal_no) WHERE result IS NOT NULL;
     ALTER TABLE chats ADD COLUMN stats_public INTEGER NOT NULL DEFAULT 0;
     """,
+    # 12: where a table's players see their screens (#47): the group's choice ('group',
+    # 'private', '' by the bot's rights) and the players who chose their private chat.
+    """
+    ALTER TABLE tables ADD COLUMN hands TEXT NOT NULL DEFAULT '';
+    ALTER TABLE tables ADD COLUMN private_hands TEXT NOT NULL DEFAULT '';
+    """,
 )
 
 LATEST = len(MIGRATIONS)

@@ -211,6 +211,11 @@ MIGRATIONS: dict[int, str] = {
     CREATE INDEX deals_finished ON deals(table_id, deal_no) WHERE result IS NOT NULL;
     ALTER TABLE chats ADD COLUMN stats_public BIGINT NOT NULL DEFAULT 0;
     """,
+    # 12: where a table's players see their screens (as SQLite's 12).
+    12: """
+    ALTER TABLE tables ADD COLUMN hands TEXT NOT NULL DEFAULT '';
+    ALTER TABLE tables ADD COLUMN private_hands TEXT NOT NULL DEFAULT '';
+    """,
 }
 
 assert max(MIGRATIONS) <= LATEST, "a PostgreSQL migration without its SQLite twin"

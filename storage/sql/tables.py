@@ -38,8 +38,8 @@ class TableRepository(SqlStore):
         async with self._tx() as db:
             table_id = await db.scalar(
                 "INSERT INTO tables (chat_id, topic_id, status, game, options, "
-                "language, turn_timer, scorekeeper, created_at, token) "
-                "VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "language, turn_timer, hands, private_hands, scorekeeper, created_at, token) "
+                "VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     chat_id,
                     topic_id,
@@ -90,6 +90,8 @@ class TableRepository(SqlStore):
                     language=row["language"],
                     turn_timer=row["turn_timer"],
                     options=json.loads(row["options"]),
+                    hands=row["hands"],
+                    private_hands=_ids(row["private_hands"]),
                 ),
                 seats=seats[row["id"]],
                 current_deal=current.get(row["id"], 0),
@@ -194,7 +196,8 @@ class TableRepository(SqlStore):
     async def update_settings(self, table_id: int, settings: TableSettings) -> None:
         async with self._tx() as db:
             await db.execute(
-                "UPDATE tables SET options = ?, language = ?, turn_timer = ? WHERE id = ?",
+                "UPDATE tables SET options = ?, language = ?, turn_timer = ?, hands = ?, "
+                "private_hands = ? WHERE id = ?",
                 (*_settings_row(settings), table_id),
             )
 
@@ -248,13 +251,21 @@ class TableRepository(SqlStore):
         return None if row is None else (row["tg_chat_id"], row["message_id"], row["digest"])
 
 
-def _settings_row(settings: TableSettings) -> tuple[str, str, int]:
-    """The settings in the column order of ``tables`` (options, language, turn_timer)."""
+def _settings_row(settings: TableSettings) -> tuple[str, str, int, str, str]:
+    """The settings in the column order of ``tables`` (options, language, turn_timer, hands,
+    private_hands)."""
     return (
         json.dumps(dict(settings.options), sort_keys=True),
         settings.language,
         settings.turn_timer,
+        settings.hands,
+        ",".join(map(str, sorted(settings.private_hands))),
     )
+
+
+def _ids(text: str) -> frozenset[int]:
+    """Player ids written by ``_settings_row`` ("" for none)."""
+    return frozenset(int(i) for i in text.split(",") if i)
 
 
 def _seats_json(seats: Mapping[int, int]) -> str:
