@@ -5,6 +5,16 @@ The real, unchanged application talks to it over HTTP through PTB's own request 
 users in a group and in private chats, keeps the messages the bot sends and edits, records every
 call, and can answer like Telegram does when things go wrong (429 with ``retry_after``, 403 for a
 user who blocked the bot, "message is not modified", a group migrated to a supergroup).
+
+Ephemeral messages (Bot API 10.2, reshaped in 10.3): ``sendMessage`` with
+``ephemeral_message_parameters`` puts a message in a group that its receiver alone sees. The
+fake keeps Telegram's rules: only in a group, only to a member; a bot that is not an
+administrator of the group (``bot_admin``) may send one only with the ``callback_query_id`` of
+that member's press in that group within 15 seconds; edits (``editEphemeralMessageText``,
+``editEphemeralMessageReplyMarkup``) and ``deleteEphemeralMessage`` name the receiver and the
+message. Delivery is not guaranteed: ``vanish`` drops what a member's app shows (an app
+restart), while Telegram still accepts edits of it. Disabled buttons (10.3,
+``"disabled": {}``) show but cannot be pressed.
 """
 
 from __future__ import annotations
@@ -40,7 +50,11 @@ JSON_FIELDS = {
     "disable_web_page_preview",
     "link_preview_options",
     "disable_notification",
+    "ephemeral_message_parameters",
+    "receiver_user_id",
+    "ephemeral_message_id",
 }
+EPHEMERAL_WINDOW = 15.0  # seconds a press lets a bot that is no admin answer with an ephemeral
 
 
 TAGS = {
@@ -127,6 +141,7 @@ class Sent:
     kind: str = "text"  # "text", "photo" or "document"
     version: int = 0  # edits so far
     plain: str = ""  # the text as Telegram shows it (tags applied, entities decoded)
+    receiver: int | None = None  # an ephemeral message: the one member who sees it
 
     def buttons(self) -> list[dict[str, Any]]:
         if not self.markup:
@@ -195,6 +210,12 @@ class FakeBotApi:
         self.webhook: tuple[str, str] | None = None  # (url, secret)
         self.webhook_answers: list[int] = []  # the status of every delivery attempt
         self._pusher: asyncio.Task[None] | None = None
+        self.bot_admin: set[int] = set()  # groups where the bot is an administrator
+        # Ephemeral messages by (chat, receiver, ephemeral id); ``vanished``: no longer shown.
+        self.ephemerals: dict[tuple[int, int, int], Sent] = {}
+        self.vanished: set[tuple[int, int, int]] = set()
+        self._ephemeral_id = 0
+        self._queries: dict[str, tuple[int, int, float]] = {}  # id -> (user, chat, pressed at)
 
     # --- server -------------------------------------------------------------------------------
 
@@ -385,6 +406,8 @@ class FakeBotApi:
         return {"id": chat_id, "type": kind, "title": self.chat_titles.get(chat_id, "Club")}
 
     def _message(self, sent: Sent) -> dict[str, Any]:
+        if sent.receiver is not None:
+            return self._ephemeral_message(sent)
         message: dict[str, Any] = {
             "message_id": sent.message_id,
             "date": int(time.time()),
@@ -404,6 +427,11 @@ class FakeBotApi:
     async def _m_sendMessage(self, params: dict[str, Any]) -> dict[str, Any]:
         chat_id = int(params["chat_id"])
         self._check_chat(chat_id)
+        if "receiver_user_id" in params or "callback_query_id" in params:
+            # Bot API 10.3 moved these into ephemeral_message_parameters.
+            raise ApiError(400, "Bad Request: use ephemeral_message_parameters")
+        if "ephemeral_message_parameters" in params:
+            return await self._send_ephemeral(chat_id, params)
         plain = self._shown(params)
         self._message_id += 1
         thread = params.get("message_thread_id")
@@ -465,6 +493,146 @@ class FakeBotApi:
             hook(sent)
         return self._message(sent)
 
+    # --- ephemeral messages --------------------------------------------------------------------
+
+    def _ephemeral_message(self, sent: Sent) -> dict[str, Any]:
+        assert sent.receiver is not None
+        message: dict[str, Any] = {
+            "message_id": 0,
+            "ephemeral_message_id": sent.message_id,
+            "receiver_user": {"id": sent.receiver, "is_bot": False, "first_name": "user"},
+            "date": int(time.time()),
+            "chat": self._chat(sent.chat_id),
+            "from": self._bot_user(),
+            "text": sent.text,
+        }
+        if sent.thread_id is not None:
+            message["message_thread_id"] = sent.thread_id
+            message["is_topic_message"] = True
+        if sent.markup:
+            message["reply_markup"] = sent.markup
+        return message
+
+    async def _send_ephemeral(self, chat_id: int, params: dict[str, Any]) -> dict[str, Any]:
+        """An ephemeral message, under Telegram's rules (see the module's docstring)."""
+        ephemeral = params["ephemeral_message_parameters"]
+        if not isinstance(ephemeral, dict) or "receiver_user_id" not in ephemeral:
+            raise ApiError(400, "Bad Request: receiver_user_id is required")
+        receiver = int(ephemeral["receiver_user_id"])
+        if chat_id > 0:
+            raise ApiError(400, "Bad Request: ephemeral messages can be sent only in groups")
+        if receiver == BOT_ID or (chat_id, receiver) in self.outsiders:
+            raise ApiError(400, "Bad Request: the receiver is not a member of the chat")
+        query_id = ephemeral.get("callback_query_id")
+        if query_id is not None:
+            pressed = self._queries.get(str(query_id))
+            if pressed is None or pressed[:2] != (receiver, chat_id):
+                raise ApiError(400, "Bad Request: QUERY_ID_INVALID")
+            fresh = time.monotonic() - pressed[2] <= EPHEMERAL_WINDOW
+            if not fresh and chat_id not in self.bot_admin:
+                raise ApiError(400, "Bad Request: query is too old and response timeout expired")
+        elif chat_id not in self.bot_admin:
+            raise ApiError(400, "Bad Request: not enough rights to send ephemeral messages")
+        if ephemeral.get("replace_callback_query_message") and query_id is None:
+            raise ApiError(400, "Bad Request: replace_callback_query_message needs a query")
+        plain = self._shown(params)
+        self._ephemeral_id += 1
+        thread = params.get("message_thread_id")
+        sent = Sent(chat_id, self._ephemeral_id, params["text"], params.get("reply_markup"), thread)
+        sent.plain, sent.receiver = plain, receiver
+        sent.history.append((len(self.calls) - 1, sent.text))
+        self.ephemerals[(chat_id, receiver, sent.message_id)] = sent
+        for hook in self.on_sent:
+            hook(sent)
+        return self._message(sent)
+
+    def _ephemeral(self, params: dict[str, Any]) -> Sent:
+        chat_id = int(params["chat_id"])
+        self._check_chat(chat_id)
+        key = (chat_id, int(params["receiver_user_id"]), int(params["ephemeral_message_id"]))
+        sent = self.ephemerals.get(key)
+        if sent is None:
+            raise ApiError(400, "Bad Request: message to edit not found")
+        return sent
+
+    async def _m_editEphemeralMessageText(self, params: dict[str, Any]) -> bool:
+        sent = self._ephemeral(params)
+        markup = params.get("reply_markup")
+        plain = self._shown(params)
+        if sent.text == params["text"] and sent.markup == markup:
+            raise ApiError(400, "Bad Request: message is not modified")
+        sent.text, sent.markup, sent.plain = params["text"], markup, plain
+        self._edited(sent)
+        return True
+
+    async def _m_editEphemeralMessageReplyMarkup(self, params: dict[str, Any]) -> bool:
+        sent = self._ephemeral(params)
+        markup = params.get("reply_markup")
+        self._check_keyboard(markup)
+        if sent.markup == markup:
+            raise ApiError(400, "Bad Request: message is not modified")
+        sent.markup = markup
+        self._edited(sent)
+        return True
+
+    async def _m_deleteEphemeralMessage(self, params: dict[str, Any]) -> bool:
+        sent = self._ephemeral(params)
+        del self.ephemerals[(sent.chat_id, int(params["receiver_user_id"]), sent.message_id)]
+        return True
+
+    def _edited(self, sent: Sent) -> None:
+        sent.version += 1
+        if self.keep_history:
+            sent.history.append((len(self.calls) - 1, sent.text))
+        for hook in self.on_sent:
+            hook(sent)
+
+    def visible(self, user: User | int, chat_id: int) -> list[Sent]:
+        """The ephemeral messages ``user`` sees in ``chat_id`` now, oldest first."""
+        user_id = user if isinstance(user, int) else user.id
+        return [
+            sent
+            for (chat, receiver, number), sent in sorted(self.ephemerals.items())
+            if (chat, receiver) == (chat_id, user_id)
+            and (chat, receiver, number) not in self.vanished
+        ]
+
+    def vanish(self, user: User, chat_id: int) -> None:
+        """``user``'s app restarts: the ephemeral messages it showed in the chat are gone from
+        it (Telegram still takes edits of them, which nobody sees)."""
+        self.vanished |= {k for k in self.ephemerals if k[:2] == (chat_id, user.id)}
+
+    async def promote_bot(self, user: User, chat_id: int, admin: bool = True) -> None:
+        """``user`` makes the bot a group administrator (or takes it back): Telegram's
+        my_chat_member update."""
+        statuses = ("member", "administrator")
+        old, new = statuses if admin else statuses[::-1]
+        if admin:
+            self.bot_admin.add(chat_id)
+        else:
+            self.bot_admin.discard(chat_id)
+        bot_member = {"user": self._bot_user()}
+        rights = {
+            "can_be_edited": False, "is_anonymous": False, "can_manage_chat": True,
+            "can_delete_messages": True, "can_manage_video_chats": False,
+            "can_restrict_members": False, "can_promote_members": False,
+            "can_change_info": False, "can_invite_users": False, "can_post_stories": False,
+            "can_edit_stories": False, "can_delete_stories": False,
+        }  # fmt: skip
+        await self._push(
+            {
+                "my_chat_member": {
+                    "chat": self._chat(chat_id),
+                    "from": user.to_dict(),
+                    "date": int(time.time()),
+                    "old_chat_member": {"status": old, **bot_member}
+                    | (rights if old == "administrator" else {}),
+                    "new_chat_member": {"status": new, **bot_member}
+                    | (rights if new == "administrator" else {}),
+                }
+            }
+        )
+
     def _shown(self, params: dict[str, Any]) -> str:
         """What a text message shows, refused as Telegram refuses it."""
         text = str(params.get("text", ""))
@@ -481,6 +649,11 @@ class FakeBotApi:
             for button in row:
                 if not str(button.get("text", "")).strip():
                     raise ApiError(400, "Bad Request: text buttons are unallowed")
+                kinds = {"callback_data", "url", "disabled"} & set(button)
+                if len(kinds) != 1:
+                    raise ApiError(400, "Bad Request: a button must have exactly one action")
+                if "disabled" in button and button["disabled"] != {}:
+                    raise ApiError(400, "Bad Request: BUTTON_DISABLED_INVALID")
                 data = button.get("callback_data")
                 if data is not None and not 1 <= len(str(data).encode()) <= 64:
                     raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
@@ -505,7 +678,10 @@ class FakeBotApi:
 
     async def _m_getChatMember(self, params: dict[str, Any]) -> dict[str, Any]:
         user_id = int(params["user_id"])
-        status = "administrator" if user_id in self.admins else "member"
+        admin = user_id in self.admins or (
+            user_id == BOT_ID and int(params["chat_id"]) in self.bot_admin
+        )
+        status = "administrator" if admin else "member"
         if (int(params["chat_id"]), user_id) in self.outsiders:
             status = "left"
         member: dict[str, Any] = {
@@ -588,6 +764,12 @@ class FakeBotApi:
         if query_id is None:
             self._query_id += 1
             query_id = f"q{self._query_id}"
+        if sent.receiver is not None:  # nobody else sees it, and a vanished one is not there
+            assert user.id == sent.receiver, "an ephemeral message pressed by another member"
+            assert (sent.chat_id, sent.receiver, sent.message_id) not in self.vanished
+        pressed = [b for b in sent.buttons() if b.get("callback_data") == data]
+        assert not any("disabled" in b for b in pressed), "a disabled button pressed"
+        self._queries[query_id] = (user.id, sent.chat_id, time.monotonic())
         await self._push(
             {
                 "callback_query": {
