@@ -25,25 +25,29 @@ from bot.context import BotContext, BridgeApp
 from bot.games.nicety import Nicety
 from bot.handlers import chat, fair, keeper, money, private, settings, stats, table
 from bot.handlers.common import user_translator
+from bot.handlers.hands import learn_all
 from bot.heartbeat import Heartbeat
 from bot.i18n import LANGUAGES, Translator, add_words
 from bot.ledger import LedgerService
 from bot.outbox import Outbox
+from bot.places import Places
 from bot.plugin import Plugin, Plugins
 from bot.plugins import PLUGINS
 from bot.presenter import Presenter
 from bot.rendered import Rendered
 from bot.reviews import Reviewer
 from bot.robots import RobotPlayers
+from bot.screens import group_translator, private_translator
 from bot.standby import Lease
 from bot.stats import StatsService
-from bot.tables import TableService, Written
+from bot.tables import Change, TableService, Written
 from bot.thinking import LocalThinking, QueueThinking, Thinking
 from bot.throttle import Throttle
 from bot.timers import TurnTimers
 from bot.transport import AiohttpRequest, Fenced, Handling, SlimUpdates
 from bot.webhook import GuardedApplication
 from storage import SqlStore, is_postgres, open_storage
+from storage.interface import TableStatus
 from storage.postgres import PostgresStorage
 
 log = logging.getLogger(__name__)
@@ -159,9 +163,11 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
         config.private_interval,
         # Below PTB's own limiter, which also counts the handlers' own calls (getChatMember).
         overall_rate=config.overall_rate_per_second * 0.9,
+        ephemeral_rate=config.ephemeral_per_minute,
     )
     plugins: Plugins = application.bot_data["plugins"]
-    presenter = Presenter(outbox, application.bot.username, plugins)
+    places = Places()
+    presenter = Presenter(outbox, application.bot.username, plugins, places)
     changes = Changes()
     if application.job_queue is not None:
         timers = TurnTimers(
@@ -187,6 +193,38 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
         service.forget_chat()
 
     outbox.on_blocked, outbox.on_migrated = blocked, migrated
+
+    async def refused(table_id: int, tg_chat_id: int, tg_user_id: int) -> None:
+        """Telegram would not show a player's screen in the group: it goes to their private
+        chat, and they are told there, once."""
+        if (table_id, tg_user_id) in places.fallen:
+            return
+        places.fallen.add((table_id, tg_user_id))
+        snap = await service.snapshot(table_id)
+        for seat, holder in snap.seats.items():
+            if holder.tg_user_id == tg_user_id:
+                text = private_translator(snap, holder)("hands.fallback_private")
+                outbox.post(tg_user_id, None, Rendered(text))
+                presenter.show_hand(snap, seat)
+
+    async def throttled(tg_chat_id: int) -> None:
+        """Telegram keeps slowing the group's ephemeral messages down: its tables' screens go
+        to private chats (until a restart tries again), and the group is told."""
+        if tg_chat_id in places.quiet:
+            return
+        places.quiet.add(tg_chat_id)
+        record = await storage.chat_by_tg(tg_chat_id)
+        if record is None:
+            return
+        for kept in await storage.tables_in_chat(record.id):
+            if kept.status is not TableStatus.PLAYING:
+                continue
+            snap = await service.snapshot(kept.id)
+            text = group_translator(snap)("hands.fallback_group")
+            outbox.post(tg_chat_id, snap.topic_id, Rendered(text))
+            presenter.show(Change(snap))
+
+    outbox.on_ephemeral_refused, outbox.on_ephemeral_throttled = refused, throttled
     robots = RobotPlayers(
         service,
         changes.show,
@@ -213,7 +251,10 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
         records=Throttle(config.record_pause),
     )
     await _set_commands(application, plugins)
-    for change in await service.restore_all():
+    restored = await service.restore_all()
+    # Where each table's screens go depends on the bot's rights in its group: asked first.
+    await learn_all(application.bot, places, {c.snapshot.chat.tg_chat_id for c in restored})
+    for change in restored:
         changes.show(change)
 
     async def redraw() -> None:

@@ -45,6 +45,8 @@ class Act(StrEnum):
     SETTING = "st"  # arg: key=value
     REFRESH = "rf"
     COSTLY = "cc"  # under a deal's result: the first card that cost each side a trick
+    CARDS = "my"  # "🂠 My cards" on the table message: the presser's screen in the group
+    HANDS = "hd"  # arg: "p" (my screen in my private chat) or "g" (in the group)
     # The group's money; the "table" field holds the chat's id, the "deal" field the ledger's
     # size when the button was made, so a button from before a payment is recognised as stale.
     CHART = "chr"
@@ -76,6 +78,8 @@ TABLE_ACTS = (
     Act.END,
     Act.REFRESH,
     Act.COSTLY,
+    Act.CARDS,
+    Act.HANDS,
 )
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from bot.callback_data import Act
 from bot.i18n import Translator
 from bot.outbox import Outbox
+from bot.places import Places
 from bot.plugin import Plugins
 from bot.rendered import Rendered
 from bot.screens import (
@@ -52,16 +53,19 @@ if TYPE_CHECKING:
 class Presenter:
     """Draws each change's screens and writes them (a follower of ``bot.changes.Changes``)."""
 
-    def __init__(self, outbox: Outbox, bot_username: str, plugins: Plugins) -> None:
+    def __init__(
+        self, outbox: Outbox, bot_username: str, plugins: Plugins, places: Places | None = None
+    ) -> None:
         self.outbox = outbox
         self.bot_username = bot_username
         self.plugins = plugins
+        self.places = places if places is not None else Places()
 
     @contextlib.contextmanager
     def drawn(self) -> Iterator[Drawing]:
         """A blank drawing for one change's screens, written to the outbox when the block ends
         (nothing is written if it raised)."""
-        drawing = Drawing(self.bot_username, self.outbox.showing)
+        drawing = Drawing(self.bot_username, self.outbox.showing, self.places)
         yield drawing
         self.write(drawing)
 
@@ -74,7 +78,7 @@ class Presenter:
                 if shown.only_shown:
                     outbox.update(*args)
                 else:
-                    outbox.want(*args, shown.priority)
+                    outbox.want(*args, shown.priority, shown.receiver, shown.may_post)
             elif isinstance(shown, Posted):
                 outbox.post(shown.chat_id, shown.thread_id, shown.content, shown.in_order)
             elif isinstance(shown, Filed):
@@ -163,7 +167,7 @@ class Presenter:
         """The seat's screen sent anew as a new message (a notification), the old one deleted."""
         ui = self.plugins.ui(snap.game.name)
         with self.drawn() as drawing:
-            drawing.renew(snap.table_id, ui.hand_key(seat, snap.deal_no))
+            drawing.notify(snap, seat, ui.hand_key(seat, snap.deal_no))
             ui.show_hand(drawing, snap, seat)
 
     def show_hand(self, snap: Snapshot, seat: int, menu: str = "") -> None:

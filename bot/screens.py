@@ -4,7 +4,9 @@ to the outbox (``Presenter.write``). A UI holds no outbox, so the presenter is t
 of table messages and their keys; a drawing written nowhere has shown nothing.
 
 Kept messages are named by a key per table (``table:<deal>``, a seat's screen, a vote): the
-outbox edits the one message under it, or posts it when it is new."""
+outbox edits the one message under it, or posts it when it is new. A seat's screen goes where
+``bot.places`` says: the player's private chat, an ephemeral message in the group that they
+alone see, or both."""
 
 from __future__ import annotations
 
@@ -14,8 +16,10 @@ from typing import Any, Protocol
 
 from telegram import InputFile
 
+from bot.callback_data import Act, Button
 from bot.i18n import Translator, translator
-from bot.rendered import TABLE, URGENT, WAITING, Rendered
+from bot.places import Places, screen_key
+from bot.rendered import TABLE, URGENT, WAITING, Key, Rendered
 from bot.tables import Holder, Snapshot
 
 
@@ -31,6 +35,8 @@ class Kept:
     content: Rendered
     priority: int = TABLE
     only_shown: bool = False
+    receiver: int | None = None  # an ephemeral message in the group, for this member alone
+    may_post: bool = True  # (ephemeral) posted unasked: the bot is a group administrator
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,10 +102,16 @@ class Drawing:
     """One change's screens, collected in order (``shown``). ``showing`` answers whether this
     process shows a kept message already (a vote's message is edited, not posted again)."""
 
-    def __init__(self, bot_username: str, showing: Callable[[int, str], bool]) -> None:
+    def __init__(
+        self,
+        bot_username: str,
+        showing: Callable[[int, str], bool],
+        places: Places | None = None,
+    ) -> None:
         self.bot_username = bot_username
         self.shown: list[Shown] = []
         self._showing = showing
+        self.places = places if places is not None else Places()
 
     group_translator = staticmethod(group_translator)
     private_translator = staticmethod(private_translator)
@@ -154,6 +166,19 @@ class Drawing:
     def forget(self, table_id: int, key: str) -> None:
         self.shown.append(Renewed(table_id, key, scrolled=True))
 
+    def deal_table(
+        self, snap: Snapshot, deal_no: int, key: str, content: Rendered, live: bool
+    ) -> None:
+        """A deal's table message in the group; while the deal is ``live`` and the table's
+        screens are in the group, with "🂠 My cards": a press (re)opens the presser's screen
+        there (the only way a bot that is no administrator may, and how a screen that
+        vanished from someone's app comes back)."""
+        if live and deal_no == snap.deal_no and self.places.in_group(snap):
+            label = group_translator(snap)("button.my_cards")
+            data = Button(snap.table_id, deal_no, Act.CARDS).encode()
+            content = Rendered(content.text, (*content.keys, (Key(label, data),)))
+        self.want(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, content)
+
     def private(
         self,
         snap: Snapshot,
@@ -161,13 +186,55 @@ class Drawing:
         key: str,
         render: Callable[[Translator], Rendered],
         urgent: bool = False,
+        deal_no: int | None = None,
     ) -> None:
-        """A seat's private screen, in its holder's language, for a holder the bot may write
-        to (not a guest, not one who blocked it: play waits for them). ``urgent``: the screen
-        asks its player to act (their prompt goes first under the overall cap)."""
+        """A seat's screen, in its holder's language, for a holder the bot may write to (not a
+        guest, not one who blocked it: play waits for them), where ``bot.places`` puts it:
+        their private chat under ``key``, and/or (for the deal under way, ``deal_no``) an
+        ephemeral message in the group, one per player, that follows them from deal to deal.
+        ``urgent``: the screen asks its player to act (their prompt goes first)."""
         holder = snap.seats.get(seat)
         if holder is None or holder.tg_user_id is None or seat in snap.paused:
             return
-        content = render(private_translator(snap, holder))
+        user = holder.tg_user_id
+        t = private_translator(snap, holder)
+        content = render(t)
         priority = URGENT if urgent else WAITING
-        self.want(snap.table_id, key, holder.tg_user_id, None, content, priority)
+        place = self.places.of(snap, holder)
+        current = deal_no is None or deal_no == snap.deal_no
+        if place.private:
+            shown = content
+            if current and not place.group and self.places.in_group(snap):
+                shown = _with_key(content, t("button.hands_group"), snap, "g")
+            self.want(snap.table_id, key, user, None, shown, priority)
+        if place.group and current:
+            shown = _with_key(content, t("button.hands_private"), snap, "p")
+            if place.may_post and self.places.first_sight(snap, user, snap.deal_no):
+                self.renew(snap.table_id, screen_key(user))  # a new deal: at the bottom
+            self.shown.append(
+                Kept(
+                    snap.table_id,
+                    screen_key(user),
+                    snap.chat.tg_chat_id,
+                    snap.topic_id,
+                    shown,
+                    priority,
+                    receiver=user,
+                    may_post=place.may_post,
+                )
+            )
+
+    def notify(self, snap: Snapshot, seat: int, key: str) -> None:
+        """The seat's screen goes out as a new message next time (a notification): its private
+        one, and its ephemeral one where the bot may post it."""
+        self.renew(snap.table_id, key)
+        holder = snap.seats.get(seat)
+        user = holder.tg_user_id if holder is not None else None
+        if holder is not None and user is not None and self.places.of(snap, holder).may_post:
+            self.renew(snap.table_id, screen_key(user))
+
+
+def _with_key(content: Rendered, label: str, snap: Snapshot, where: str) -> Rendered:
+    """A screen with a last row that moves it: "p" to the private chat, "g" to the group."""
+    data = Button(snap.table_id, snap.deal_no, Act.HANDS, where).encode()
+    return Rendered(content.text, (*content.keys, (Key(label, data),)))

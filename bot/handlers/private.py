@@ -8,6 +8,7 @@ from telegram.ext import BaseHandler, ChatMemberHandler, CommandHandler
 
 from bot.context import BotContext
 from bot.deeplinks import SitLink, is_old_sit, parse_sit
+from bot.handlers import hands
 from bot.handlers.common import (
     acting_player,
     chat_translator,
@@ -124,6 +125,7 @@ async def member_changed(update: Update, context: BotContext) -> None:
         return
     if change.chat.type != ChatType.PRIVATE:
         await greet_group(update, change, context)
+        await hands.rights_changed(change, context)
         return
     blocked = change.new_chat_member.status == ChatMemberStatus.BANNED
     for table_change in await context.service.set_blocked(change.from_user.id, blocked):

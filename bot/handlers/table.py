@@ -13,6 +13,7 @@ from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filt
 from bot.callback_data import TABLE_ACTS, Act, BadCallbackData, Button, route
 from bot.context import BotContext
 from bot.deeplinks import sit_link
+from bot.handlers import hands
 from bot.handlers.common import (
     acting_player,
     chat_translator,
@@ -75,6 +76,9 @@ async def open_table(update: Update, context: BotContext, game: str) -> None:
         return
     if not created:
         context.outbox.post(chat.id, thread_of(update), _short(t("table.already_open")))
+    places = context.presenter.places
+    if chat.id not in places.rights:  # where its players' screens go (bot.places)
+        await hands.learn_rights(context.bot, places, chat.id)
     context.changes.show(change)
 
 
@@ -241,6 +245,12 @@ async def _button(update: Update, context: BotContext, pressed: Button, t: Trans
         change = await service.answer_sub(pressed.table_id, player.id, pressed.arg == "y")
     elif pressed.act is Act.END:
         change = await service.vote_to_end(pressed.table_id, player.id, pressed.arg == "y")
+    elif pressed.act is Act.CARDS:
+        await hands.open_screen(update, context, pressed, t)
+        return
+    elif pressed.act is Act.HANDS:
+        await hands.move_screen(update, context, pressed, t)
+        return
     elif pressed.act is Act.COSTLY:  # anyone may ask: the deal is over, its cards shown
         snap = await service.snapshot(pressed.table_id)
         check_own_chat(query, snap)

@@ -12,6 +12,13 @@ minute in a group, about one a second in a private chat, answers to presses free
 operator's overall cap (``OVERALL_RATE_PER_SECOND``) is a safety valve on top: under it the
 ``Gate`` lets the most urgent call go first: posts (results, replies) and the prompt of the
 player on turn, then the group's table, then the screens of players who are waiting.
+
+A player's screen may be an ephemeral message in the group (``bot.outbox.ephemeral``): those
+go in a lane of their own per group, paced by a budget of calls a minute (``ephemeral_rate``,
+Telegram does not say whether they count against the group's), the prompt of the player on
+turn first. A refused one is handed to ``on_ephemeral_refused`` (the player's screen goes to
+their private chat); a group whose ephemeral calls Telegram keeps slowing down
+(``THROTTLED``) is handed to ``on_ephemeral_throttled``.
 """
 
 from __future__ import annotations
@@ -31,9 +38,10 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
 from telegram.warnings import PTBUserWarning
 
-from bot.outbox import wire
+from bot.outbox import ephemeral, wire
+from bot.outbox.ephemeral import Ephemeral
 from bot.outbox.gate import Gate
-from bot.outbox.queue import KeepId, _Edit, _File, _Keep, _Kept, _Lane, _Post
+from bot.outbox.queue import Budget, KeepId, LaneId, _Edit, _File, _Keep, _Kept, _Lane, _Post
 from bot.outbox.wire import _Unreachable
 from bot.rendered import TABLE, URGENT, WAITING, Rendered
 from storage.interface import Storage
@@ -56,6 +64,9 @@ MAX_KEEPS = 20_000
 # was shown).
 OUTAGE_PAUSE, OUTAGE_MAX = 2.0, 60.0
 DIGEST_SECONDS = 1.0  # how long an edited message's digest may wait to be written (``_remember``)
+# A group's ephemeral calls answered 429 this many times within THROTTLE_WINDOW seconds: the
+# group's screens go back to private chats (``on_ephemeral_throttled``).
+THROTTLED, THROTTLE_WINDOW = 3, 120.0
 
 
 @dataclass
@@ -64,6 +75,7 @@ class Stats:
 
     group_calls: int = 0
     private_calls: int = 0
+    ephemeral_calls: int = 0  # in groups, to one member each (not in group_calls)
     skipped: int = 0
     retry_after: int = 0
 
@@ -78,6 +90,7 @@ class Outbox:
         on_blocked: Callable[[int], Awaitable[None]] | None = None,
         on_migrated: Callable[[int, int], Awaitable[None]] | None = None,
         overall_rate: float = 0.0,
+        ephemeral_rate: float = 40.0,
     ) -> None:
         self.bot = bot
         self.gate = Gate(overall_rate)  # 0: no cap of the outbox's own
@@ -86,12 +99,17 @@ class Outbox:
         self.private_interval = private_interval
         self.on_blocked = on_blocked
         self.on_migrated = on_migrated
+        self.ephemeral_rate = ephemeral_rate  # a group's ephemeral calls a minute
+        # (table id, group, receiver) of an ephemeral message Telegram refused to show.
+        self.on_ephemeral_refused: Callable[[int, int, int], Awaitable[None]] | None = None
+        self.on_ephemeral_throttled: Callable[[int], Awaitable[None]] | None = None
         self.stats = Stats()
         # (chat id, priority, seconds from wanted to shown) of each delivery, when a benchmark
         # asks for them by setting a list here.
         self.delays: list[tuple[int, int, float]] | None = None
         self.max_keeps = MAX_KEEPS
-        self._lanes: dict[int, _Lane] = {}
+        self._lanes: dict[LaneId, _Lane] = {}
+        self._tickets: dict[Ephemeral, tuple[str, float]] = {}  # a press allowing a send
         self._keeps: OrderedDict[KeepId, _Kept] = OrderedDict()  # least recently wanted first
         self._sending: set[KeepId] = set()
         self._correcting = False
@@ -116,19 +134,27 @@ class Outbox:
         thread_id: int | None,
         content: Rendered,
         priority: int = TABLE,
+        receiver: int | None = None,
+        may_post: bool = True,
     ) -> None:
         """Make the kept message ``key`` of the table show ``content`` (posted if it is new);
         ``priority`` under the overall cap (``URGENT`` for the prompt of the player on turn,
-        ``WAITING`` for a screen that only follows the others' play)."""
+        ``WAITING`` for a screen that only follows the others' play). With ``receiver``, an
+        ephemeral message in the group for that member alone, posted only if ``may_post`` or
+        the member's press allows it (``ticket``), else only edited."""
         keep = (table_id, key)
         kept = self._keeps.get(keep)
         if kept is None:
             kept = self._keeps[keep] = _Kept(chat_id, thread_id, content, priority=priority)
             kept.since = time.monotonic()
             kept.only_edit = self._correcting
+            kept.receiver, kept.may_post = receiver, may_post
         elif self._correcting:
             return  # this process shows it already: it is up to date, or will be
         else:
+            if kept.receiver != receiver:  # another member's message: not the one shown
+                kept.message_id, kept.sent, kept.receiver = None, None, receiver
+            kept.may_post = may_post
             kept.only_edit = False
             if kept.since is None or priority < kept.priority:
                 kept.since = time.monotonic()  # a prompt is timed from when it became one
@@ -136,7 +162,7 @@ class Outbox:
             kept.priority = priority
             self._keeps.move_to_end(keep)
             self.gate.hurry(keep, priority)
-        lane = self._lane(chat_id)
+        lane = self._lane(chat_id, receiver is not None)
         if keep not in lane.pending:
             lane.pending.add(keep)
             lane.queue.append(_Keep(keep))
@@ -258,6 +284,17 @@ class Outbox:
         kept = self._keeps.get((table_id, key))
         return kept is not None and kept.chat_id != 0
 
+    def ticket(self, chat_id: int, receiver: int, query_id: str) -> None:
+        """The member's press (``query_id``) in the group: for a short while it allows an
+        ephemeral message to them even where the bot is no administrator (used once)."""
+        self._tickets[Ephemeral(chat_id, receiver)] = (query_id, time.monotonic())
+
+    def _ticket(self, to: Ephemeral) -> str | None:
+        found = self._tickets.pop(to, None)
+        if found is None or time.monotonic() - found[1] > ephemeral.SAFE_WINDOW:
+            return None
+        return found[0]
+
     def remembered(self) -> int:
         """How many kept messages the outbox holds state for (tests, benchmarks)."""
         return len(self._keeps)
@@ -267,11 +304,16 @@ class Outbox:
 
     # --- sending ------------------------------------------------------------------------------
 
-    def _lane(self, chat_id: int) -> _Lane:
-        lane = self._lanes.get(chat_id)
+    def _lane(self, chat_id: int, ephemeral: bool = False) -> _Lane:
+        lane = self._lanes.get((chat_id, ephemeral))
         if lane is None:
-            interval = self.private_interval if chat_id > 0 else self.group_interval
-            lane = self._lanes[chat_id] = _Lane(chat_id, interval)
+            if ephemeral:
+                budget = Budget(self.ephemeral_rate)
+                lane = _Lane(chat_id, 0.0, budget)
+            else:
+                interval = self.private_interval if chat_id > 0 else self.group_interval
+                lane = _Lane(chat_id, interval)
+            self._lanes[lane.id] = lane
         return lane
 
     def _kick(self, lane: _Lane) -> None:
@@ -291,8 +333,8 @@ class Outbox:
             if wait > 0:
                 await asyncio.sleep(wait)
             if not lane.queue:
-                if self._lanes.get(lane.chat_id) is lane:
-                    del self._lanes[lane.chat_id]
+                if self._lanes.get(lane.id) is lane:
+                    del self._lanes[lane.id]
                 return
 
     def _first(self, lane: _Lane) -> _Keep | _Post | _File | _Edit:
@@ -300,6 +342,13 @@ class Outbox:
         messages already shown (the table), which coalesce meanwhile; posts keep their order,
         and so does a kept message not shown yet (its place in the chat is its first post)."""
         head = lane.queue[0]
+        if lane.budget is not None:  # a group's ephemeral screens: the most urgent first
+            index = min(range(len(lane.queue)), key=lambda i: self._urgency(lane.queue[i]))
+            if index:
+                op = lane.queue[index]
+                del lane.queue[index]
+                lane.queue.appendleft(op)
+            return lane.queue[0]
         if not isinstance(head, _Keep):
             return head
         kept = self._keeps.get(head.keep)
@@ -318,10 +367,25 @@ class Outbox:
                     return head  # a new message waits in line: nothing passes it
         return head
 
+    def _urgency(self, op: _Keep | _Post | _File | _Edit) -> int:
+        """An op's priority; a screen a player's press asked for is urgent (it must go while
+        the press still allows it)."""
+        kept = self._keeps.get(op.keep) if isinstance(op, _Keep) else None
+        if kept is None:
+            return URGENT
+        if kept.receiver is not None and Ephemeral(kept.chat_id, kept.receiver) in self._tickets:
+            return URGENT
+        return kept.priority
+
     async def _work(self, lane: _Lane) -> None:
         while lane.queue:
             op = self._first(lane)
             wait = lane.next_at - time.monotonic()
+            if lane.budget is not None:
+                spare = lane.budget.wait(self._urgency(op) == URGENT)
+                if spare > 0 and wait <= 0:  # a prompt arriving meanwhile goes first
+                    await asyncio.sleep(min(spare, 0.1))
+                    continue
             if wait > 0:
                 await asyncio.sleep(wait)
             try:
@@ -336,6 +400,8 @@ class Outbox:
                 self.stats.retry_after += 1
                 seconds = wire.seconds(exc)
                 lane.next_at = time.monotonic() + seconds
+                if lane.budget is not None and await self._throttled(lane):
+                    continue  # the group's screens went to private chats
                 continue  # the same op again, with whatever content is latest by then
             except Forbidden:
                 # Blocked by the user (or removed from the group): drop what was queued for this
@@ -358,6 +424,21 @@ class Outbox:
                 self._evict()  # what waited to be sent may be forgotten now
             if called:
                 lane.next_at = time.monotonic() + lane.interval
+                if lane.budget is not None:
+                    lane.budget.spend()
+
+    async def _throttled(self, lane: _Lane) -> bool:
+        """Telegram slowed a group's ephemeral calls down again: past ``THROTTLED`` times in
+        ``THROTTLE_WINDOW``, its screens go back to private chats (the queue is dropped)."""
+        now = time.monotonic()
+        lane.throttled = [at for at in lane.throttled if now - at < THROTTLE_WINDOW] + [now]
+        if len(lane.throttled) < THROTTLED or self.on_ephemeral_throttled is None:
+            return False
+        lane.throttled.clear()
+        lane.queue.clear()
+        lane.pending.clear()
+        await self.on_ephemeral_throttled(lane.chat_id)
+        return True
 
     async def _send(self, lane: _Lane, op: _Keep | _Post | _File | _Edit) -> bool:
         """Make one call for ``op``; False if none was needed."""
@@ -394,7 +475,7 @@ class Outbox:
         # pass of its own, or its newer content would never be sent (the key is not pending
         # any more once it is read). That pass finds nothing to do if the content is the same.
         kept = self._keeps.get(op.keep)
-        if kept is None or kept.chat_id != lane.chat_id:
+        if kept is None or not self._in(kept, lane):
             lane.pending.discard(op.keep)
             return False  # forgotten, or it now belongs to another chat (a substitute's seat)
         if kept.sent != kept.wanted or kept.renew:
@@ -404,7 +485,7 @@ class Outbox:
             lane.paid = True
         lane.pending.discard(op.keep)
         kept = self._keeps.get(op.keep)
-        if kept is None or kept.chat_id != lane.chat_id:
+        if kept is None or not self._in(kept, lane):
             return False
         content = kept.wanted
         since, kept.since = kept.since, None
@@ -413,7 +494,10 @@ class Outbox:
             return False
         self._sending.add(op.keep)
         try:
-            called = await self._send_kept(lane, op.keep, kept, content)
+            if kept.receiver is None:
+                called = await self._send_kept(lane, op.keep, kept, content)
+            else:
+                called = await self._send_ephemeral(lane, op.keep, kept, content)
         finally:
             self._sending.discard(op.keep)
         if called and since is not None and self.delays is not None:
@@ -466,6 +550,70 @@ class Outbox:
             await self.storage.set_message(keep[0], keep[1], kept.chat_id, message_id, digest)
         return True
 
+    @staticmethod
+    def _in(kept: _Kept, lane: _Lane) -> bool:
+        """Whether the kept message goes through this lane (its chat, ephemeral or not)."""
+        return kept.chat_id == lane.chat_id and (kept.receiver is not None) == (
+            lane.budget is not None
+        )
+
+    async def _send_ephemeral(
+        self, lane: _Lane, keep: KeepId, kept: _Kept, content: Rendered
+    ) -> bool:
+        """A player's screen as an ephemeral message: edited where it is; posted (anew, when
+        renewed) if the bot may (an administrator) or the player's press allows it; else left
+        until they open it. A refusal hands the player to ``on_ephemeral_refused``."""
+        assert kept.receiver is not None
+        to = Ephemeral(kept.chat_id, kept.receiver)
+        message_id = await self._known_id(keep, kept)
+        digest = wire.digest(content)
+        ticket = self._ticket(to)
+        may_post = ticket is not None or (kept.may_post and not kept.only_edit)
+        renew, kept.renew = kept.renew, False
+        if message_id is not None and not (renew and may_post):
+            if kept.sent is None and kept.stored_digest == digest and not renew:
+                kept.sent = content  # after a restart: the message shows this already
+                self.stats.skipped += 1
+                return False
+            try:
+                params = ephemeral.edit_params(to, message_id, content)
+                await self._attempt(lane, "editEphemeralMessageText", params)
+                kept.sent = content
+                self._remember(keep, kept.chat_id, message_id, digest)
+                return True
+            except BadRequest as exc:
+                text = str(exc).lower()
+                if "not modified" in text:
+                    kept.sent = content
+                    return True
+                if "not found" not in text:
+                    raise
+                kept.message_id = message_id = None  # gone: posted anew below, if it may be
+        if not may_post:
+            kept.sent = None
+            return False  # nothing to show it in until the player opens it
+        params = ephemeral.send_params(to, content, kept.thread_id, ticket)
+        try:
+            result = await self._raw(lane, "sendMessage", params)
+        except (BadRequest, Forbidden) as exc:
+            log.info("outbox: an ephemeral message in %s was refused (%s)", kept.chat_id, exc)
+            self._keeps.pop(keep, None)
+            if self.on_ephemeral_refused is not None:
+                await self.on_ephemeral_refused(keep[0], to.chat_id, to.receiver)
+            return True
+        new_id = ephemeral.sent_id(result)
+        if new_id is None:
+            return True
+        kept.message_id, kept.sent = new_id, content
+        self._digests.pop(keep, None)
+        await self.storage.set_message(keep[0], keep[1], kept.chat_id, new_id, digest)
+        if message_id is not None:  # renewed: the old one goes
+            with contextlib.suppress(BadRequest, _Unreachable):
+                await self._attempt(
+                    lane, "deleteEphemeralMessage", ephemeral.delete_params(to, message_id)
+                )
+        return True
+
     def _remember(self, keep: KeepId, chat_id: int, message_id: int, digest: str) -> None:
         """What an edited message shows now, written to storage within ``DIGEST_SECONDS`` with
         the others edited meanwhile (one transaction), not once per edit: the digests only
@@ -508,8 +656,15 @@ class Outbox:
         return await self._attempt(lane, "sendMessage", params)
 
     async def _attempt(self, lane: _Lane, method: str, params: dict[str, object]) -> int | None:
-        """One Bot API call (the message id it returns, if any); a migrated group is followed,
-        a network hiccup retried twice, and then ``_Unreachable`` (the queue tries later).
+        """One Bot API call; the message id it returns, if any."""
+        result = await self._raw(lane, method, params)
+        if isinstance(result, dict) and "message_id" in result:
+            return int(result["message_id"])
+        return None
+
+    async def _raw(self, lane: _Lane, method: str, params: dict[str, object]) -> object:
+        """One Bot API call, its result as it came; a migrated group is followed, a network
+        hiccup retried twice, and then ``_Unreachable`` (the queue tries later).
 
         The raw result is read as JSON: turning every returned message (with its keyboard)
         into PTB objects that nobody reads was the largest cost of a busy bot.
@@ -519,14 +674,12 @@ class Outbox:
                 lane.paid = False
             else:
                 await self.gate.acquire(lane.priority)
-            self._count(lane.chat_id)
+            self._count(lane)
             try:
-                result = await self.bot.do_api_request(
+                result: object = await self.bot.do_api_request(
                     method, api_kwargs={**params, "chat_id": lane.chat_id}
                 )
-                if isinstance(result, dict) and "message_id" in result:
-                    return int(result["message_id"])
-                return None
+                return result
             except ChatMigrated as exc:
                 old, new = lane.chat_id, exc.new_chat_id
                 if self.on_migrated is not None:
@@ -541,10 +694,11 @@ class Outbox:
 
     def migrate(self, old: int, new: int) -> None:
         """Point the lane and every kept message of a migrated group at its new id."""
-        lane = self._lanes.pop(old, None)
-        if lane is not None:
-            lane.chat_id = new
-            self._lanes[new] = lane
+        for ephemeral_lane in (False, True):
+            lane = self._lanes.pop((old, ephemeral_lane), None)
+            if lane is not None:
+                lane.chat_id = new
+                self._lanes[lane.id] = lane
         for kept in self._keeps.values():
             if kept.chat_id == old:
                 kept.chat_id = new
@@ -561,8 +715,10 @@ class Outbox:
                 kept.message_id, kept.stored_digest = stored[1], stored[2]
         return kept.message_id
 
-    def _count(self, chat_id: int) -> None:
-        if chat_id > 0:
+    def _count(self, lane: _Lane) -> None:
+        if lane.budget is not None:
+            self.stats.ephemeral_calls += 1
+        elif lane.chat_id > 0:
             self.stats.private_calls += 1
         else:
             self.stats.group_calls += 1

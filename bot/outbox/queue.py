@@ -32,6 +32,10 @@ class _Kept:
     priority: int = TABLE  # under the overall cap: URGENT (a prompt), TABLE, WAITING
     since: float | None = None  # when the oldest content not yet shown was wanted
     only_edit: bool = False  # a correction (``correcting``): never posted anew
+    # An ephemeral message (``bot.outbox.ephemeral``) in the group ``chat_id`` for this member
+    # alone; ``may_post``: the bot may send one unasked (it is a group administrator).
+    receiver: int | None = None
+    may_post: bool = True
 
 
 @dataclass
@@ -65,12 +69,18 @@ class _File:
     thread_id: int | None
 
 
+LaneId = tuple[int, bool]  # (chat id, ephemeral): a group's ephemeral messages have a lane
+
+
 @dataclass
 class _Lane:
-    """One chat's queue: kept-message edits coalesce, posts keep their order."""
+    """One chat's queue: kept-message edits coalesce, posts keep their order. A group's
+    ephemeral lane is paced by a budget of calls a minute instead (``Budget``), the most urgent
+    screen first."""
 
     chat_id: int
     interval: float
+    budget: Budget | None = None  # the ephemeral lane's
     queue: deque[_Keep | _Post | _File | _Edit] = field(default_factory=deque)
     pending: set[KeepId] = field(default_factory=set)
     next_at: float = 0.0
@@ -79,3 +89,32 @@ class _Lane:
     priority: int = URGENT  # of the call being made
     paid: bool = False  # the gate was passed for the next call already
     outage: float = 0.0  # the pause after the last unanswered call (0: none)
+    throttled: list[float] = field(default_factory=list)  # when Telegram said 429 lately
+
+    @property
+    def id(self) -> LaneId:
+        return self.chat_id, self.budget is not None
+
+
+@dataclass
+class Budget:
+    """A group's ephemeral calls: ``per_minute`` on average, up to ``burst`` at once, the last
+    ``reserve`` of them kept for prompts (a waiting player's screen waits for more)."""
+
+    per_minute: float
+    burst: float = 4.0
+    reserve: float = 1.0
+    tokens: float = 4.0
+    at: float = field(default_factory=time.monotonic)
+
+    def wait(self, urgent: bool) -> float:
+        """Seconds until a call of this urgency may go (0: now)."""
+        now = time.monotonic()
+        rate = self.per_minute / 60
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * rate)
+        self.at = now
+        need = 1.0 if urgent else 1.0 + self.reserve
+        return 0.0 if self.tokens >= need else (need - self.tokens) / rate
+
+    def spend(self) -> None:
+        self.tokens -= 1.0

@@ -380,6 +380,21 @@ class Seating:
             live.table = await self.tables.storage.get_table(table_id)
             return Change(self.tables._snapshot(live))
 
+    async def choose_hands(self, table_id: int, player_id: int, private: bool) -> Change:
+        """A seated player's own choice of where their screen goes at the table: their
+        private chat (``private``), or wherever the table's go (``bot.places``)."""
+        async with self.tables._guard(table_id):
+            live = await self.tables._get(table_id)
+            if player_id not in {h.player_id for h in live.holders.values()}:
+                raise Refusal("not_seated")
+            settings = live.table.settings
+            chosen = set(settings.private_hands) - {player_id} | ({player_id} if private else set())
+            if chosen != set(settings.private_hands):
+                changed = dataclasses.replace(settings, private_hands=frozenset(chosen))
+                await self.tables.storage.update_settings(table_id, changed)
+                live.table = dataclasses.replace(live.table, settings=changed)
+            return Change(self.tables._snapshot(live))
+
     async def update_chat_settings(
         self, chat_id: int, settings: ChatSettings, table_id: int
     ) -> Change:

@@ -63,6 +63,7 @@ class TableService(TableBase):
         self.leave = seating.leave
         self.next_match = seating.next_match
         self.update_settings = seating.update_settings
+        self.choose_hands = seating.choose_hands
         self.update_chat_settings = seating.update_chat_settings
         self.update_group = seating.update_group
 

@@ -147,7 +147,7 @@ class BridgeUI(UIBase):
         t = screens.group_translator(snap)
         deal = state.deal if state.result is not None else None  # all four, once it is over
         table = render_table(snap, deal_no, state.view(None), vul, t, screens.bot_username, deal)
-        screens.want(snap.table_id, f"table:{deal_no}", snap.chat.tg_chat_id, snap.topic_id, table)
+        screens.deal_table(snap, deal_no, f"table:{deal_no}", table, live=deal is None)
         for seat in Seat:
             self._hand(screens, snap, seat, deal_no, state, vul)
 
@@ -184,6 +184,7 @@ class BridgeUI(UIBase):
             self.hand_key(seat, deal_no),
             lambda t: render_private(snap, deal_no, view, vul, t, menu == "claim"),
             urgent=not waiting(snap, view),
+            deal_no=deal_no,
         )
 
     def seating(self, snap: Snapshot, t: Translator, bot_username: str) -> Rendered:

@@ -113,7 +113,7 @@ class PreferansUI(UIBase):
     def _deal(self, screens: Drawing, snap: Snapshot, deal_no: int, state: DealState) -> None:
         t = screens.group_translator(snap)
         table = render_table(snap, deal_no, state.view(None), t)
-        screens.want(snap.table_id, f"table:{deal_no}", snap.chat.tg_chat_id, snap.topic_id, table)
+        screens.deal_table(snap, deal_no, f"table:{deal_no}", table, live=not state.finished)
         for seat in snap.seats:
             self._hand(screens, snap, seat, deal_no, state)
 
@@ -151,6 +151,7 @@ class PreferansUI(UIBase):
             self.hand_key(seat, deal_no),
             lambda t: render_private(snap, seat, deal_no, view, t, menu),
             urgent=bool(view.legal),
+            deal_no=deal_no,
         )
 
     # --- between deals --------------------------------------------------------------------------
