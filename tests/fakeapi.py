@@ -213,9 +213,12 @@ class FakeBotApi:
         self.bot_admin: set[int] = set()  # groups where the bot is an administrator
         # Ephemeral messages by (chat, receiver, ephemeral id); ``vanished``: no longer shown.
         self.ephemerals: dict[tuple[int, int, int], Sent] = {}
+        self.ephemeral_log: list[Sent] = []  # every one ever sent, deleted ones too
         self.vanished: set[tuple[int, int, int]] = set()
         self._ephemeral_id = 0
         self._queries: dict[str, tuple[int, int, float]] = {}  # id -> (user, chat, pressed at)
+        # Members whose ephemeral messages Telegram refuses (an old app, say).
+        self.refuse_ephemeral: set[int] = set()
 
     # --- server -------------------------------------------------------------------------------
 
@@ -533,6 +536,8 @@ class FakeBotApi:
                 raise ApiError(400, "Bad Request: query is too old and response timeout expired")
         elif chat_id not in self.bot_admin:
             raise ApiError(400, "Bad Request: not enough rights to send ephemeral messages")
+        if receiver in self.refuse_ephemeral:
+            raise ApiError(400, "Bad Request: the user can't receive ephemeral messages")
         if ephemeral.get("replace_callback_query_message") and query_id is None:
             raise ApiError(400, "Bad Request: replace_callback_query_message needs a query")
         plain = self._shown(params)
@@ -542,6 +547,8 @@ class FakeBotApi:
         sent.plain, sent.receiver = plain, receiver
         sent.history.append((len(self.calls) - 1, sent.text))
         self.ephemerals[(chat_id, receiver, sent.message_id)] = sent
+        if self.keep_history:
+            self.ephemeral_log.append(sent)
         for hook in self.on_sent:
             hook(sent)
         return self._message(sent)
@@ -596,6 +603,11 @@ class FakeBotApi:
             if (chat, receiver) == (chat_id, user_id)
             and (chat, receiver, number) not in self.vanished
         ]
+
+    def received(self, user: User | int) -> list[Sent]:
+        """Every ephemeral message ever sent to ``user`` (deleted ones too), oldest first."""
+        user_id = user if isinstance(user, int) else user.id
+        return [sent for sent in self.ephemeral_log if sent.receiver == user_id]
 
     def vanish(self, user: User, chat_id: int) -> None:
         """``user``'s app restarts: the ephemeral messages it showed in the chat are gone from
@@ -769,6 +781,8 @@ class FakeBotApi:
             assert (sent.chat_id, sent.receiver, sent.message_id) not in self.vanished
         pressed = [b for b in sent.buttons() if b.get("callback_data") == data]
         assert not any("disabled" in b for b in pressed), "a disabled button pressed"
+        if len(self._queries) > 100_000:  # a long benchmark's presses: the old ones expired
+            self._queries.clear()
         self._queries[query_id] = (user.id, sent.chat_id, time.monotonic())
         await self._push(
             {

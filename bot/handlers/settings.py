@@ -26,6 +26,7 @@ from bot.handlers.common import (
     thread_of,
 )
 from bot.i18n import LANGUAGES, Translator, translator
+from bot.places import HANDS
 from bot.plugin import GameUI, Plugin, Price
 from bot.rendered import Rendered
 from bot.screens import group_translator
@@ -62,6 +63,9 @@ async def settings_command(update: Update, context: BotContext) -> None:
     word = args[0].lower() if args else ""
     plugin = context.plugins[snap.game.name]
     price = context.plugins.price_word(word)
+    if word in HANDS_WORDS:
+        await _typed_hands(update, context, snap, " ".join(args[1:]).lower(), t)
+        return
     if price is not None or word in plugin.setting_words:
         player = await acting_player(update, context)
         text = " ".join(args[1:])
@@ -93,8 +97,60 @@ async def settings_command(update: Update, context: BotContext) -> None:
     context.outbox.forget(table_id, "settings")  # a fresh message at the bottom of the chat
     ui = context.plugins.ui(snap.game.name)
     prices = context.plugins.prices()
-    content = render_settings(table_id, snap.settings, snap.chat.settings, group_t, ui, prices)
+    hands = _hands(context, snap)
+    content = render_settings(
+        table_id, snap.settings, snap.chat.settings, group_t, ui, prices, hands
+    )
     context.outbox.want(table_id, "settings", chat.id, thread, content)
+
+
+def _hands(context: BotContext, snap: Snapshot) -> tuple[bool, bool]:
+    """Where the table's screens are now: in the group, and whether the bot may post them."""
+    places = context.presenter.places
+    return places.in_group(snap), places.rights.get(snap.chat.tg_chat_id, False)
+
+
+# ``/settings карты группа`` (cards, hands): where the table's screens are, typed.
+HANDS_WORDS = ("карты", "cards", "hands")
+HANDS_VALUES = {
+    "группа": "group", "в группе": "group", "group": "group",
+    "личка": "private", "в личке": "private", "лс": "private", "private": "private",
+}  # fmt: skip
+
+
+async def _typed_hands(
+    update: Update, context: BotContext, snap: Snapshot, text: str, t: Translator
+) -> None:
+    """``/settings карты группа|личка``: as the settings' buttons, by a seated player or a
+    group admin; the settings are shown after it."""
+    chat, user = update.effective_chat, update.effective_user
+    assert chat is not None and user is not None
+    thread = thread_of(update)
+    value = HANDS_VALUES.get(text)
+    player = await acting_player(update, context)
+    refusal = None if value is not None else Refusal("bad_hands")
+    if refusal is None and not await _may_change(context, snap, user.id, player.id, False):
+        refusal = Refusal("not_allowed")
+    if refusal is not None or value is None:
+        context.outbox.post(chat.id, thread, refusal_message(refusal or Refusal("bad_hands"), t))
+        return
+    admin = await is_admin(context, chat.id, user.id)
+    changed = dataclasses.replace(snap.settings, hands=value)
+    change = await context.service.update_settings(snap.table_id, changed, admin)
+    context.changes.show(change)
+    snap = change.snapshot
+    context.outbox.forget(snap.table_id, "settings")
+    ui = context.plugins.ui(snap.game.name)
+    content = render_settings(
+        snap.table_id,
+        snap.settings,
+        snap.chat.settings,
+        group_translator(snap),
+        ui,
+        context.plugins.prices(),
+        _hands(context, snap),
+    )
+    context.outbox.want(snap.table_id, "settings", chat.id, thread, content)
 
 
 async def _group_settings(update: Update, context: BotContext) -> None:
@@ -167,6 +223,8 @@ def _changed(settings: TableSettings, arg: str, ui: GameUI) -> TableSettings | N
         return dataclasses.replace(settings, language=value)
     if key == "timer" and value in {str(m) for m in TIMER_MINUTES}:
         return dataclasses.replace(settings, turn_timer=int(value))
+    if key == "hands" and value in HANDS:
+        return dataclasses.replace(settings, hands=value)
     if key in ("round", "pay", "stats"):
         return None
     raise BadCallbackData(arg)
@@ -216,7 +274,10 @@ async def _setting_button(
     snap = change.snapshot
     ui = context.plugins.ui(snap.game.name)
     prices = context.plugins.prices()
-    content = render_settings(snap.table_id, snap.settings, snap.chat.settings, group_t, ui, prices)
+    hands = _hands(context, snap)
+    content = render_settings(
+        snap.table_id, snap.settings, snap.chat.settings, group_t, ui, prices, hands
+    )
     context.outbox.want(snap.table_id, "settings", snap.chat.tg_chat_id, snap.topic_id, content)
     context.changes.show(change)
     await query.answer(t("settings.saved"))

@@ -58,8 +58,10 @@ def render_settings(
     t: Translator,
     ui: GameUI,
     prices: Sequence[Price],
+    hands: tuple[bool, bool] = (False, False),
 ) -> Rendered:
-    """/settings: the game's options (its UI words them), the table's language and timer, and
+    """/settings: the game's options (its UI words them), the table's language and timer, where
+    its players' screens are (``hands``: in the group, the bot a group administrator), and
     the group's money (its prices: the table's game's unit and every unit it has priced),
     each a button that switches it."""
     option_lines, option_rows = ui.options_view(settings.options, t)
@@ -74,6 +76,7 @@ def render_settings(
         t("settings.timer", minutes=settings.turn_timer)
         if settings.turn_timer
         else t("settings.timer_off"),
+        _hands_line(hands, t),
         "",
         f"<b>{t('settings.group')}</b>",
         *_price_lines(group, t, unit, prices),
@@ -91,8 +94,20 @@ def render_settings(
         return Key(label, Button(table_id, 0, Act.SETTING, value).encode())
 
     money_lines, money_rows = _money_view(group, t, rounds)
-    rows = (*option_rows, _languages(settings.language), timers, *money_rows)
+    in_group = hands[0]
+    where = (
+        Choice(t("settings.hands_choice_group"), "hands=group", in_group),
+        Choice(t("settings.hands_choice_private"), "hands=private", not in_group),
+    )
+    rows = (*option_rows, _languages(settings.language), timers, where, *money_rows)
     return Rendered("\n".join([*lines, *money_lines]), choice_keys(rows, key))
+
+
+def _hands_line(hands: tuple[bool, bool], t: Translator) -> str:
+    in_group, admin = hands
+    if not in_group:
+        return t("settings.hands_private")
+    return t("settings.hands_group" if admin else "settings.hands_group_button")
 
 
 def choice_keys(

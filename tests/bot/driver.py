@@ -166,11 +166,19 @@ class Driver:
     def hands(self) -> dict[int, dict[Seat, set[Card]]]:
         hands: dict[int, dict[Seat, set[Card]]] = {}
         for user in self.players:
-            for sent in self.h.api.chat_messages(user.id):
-                _, first = sent.history[0]
-                number = self.deal_of_message.get(sent.message_id, deal_number(first))
-                block = re.search(r"<pre>(.*?)</pre>", first, re.S)
-                if number is None or block is None:
-                    continue
-                hands.setdefault(number, {})[self.seat_of(user)] = cards_in(block.group(1))
+            screens = self.h.api.received(user) if self.h.screens_in else self.h.screens(user)
+            for sent in screens:
+                if sent.receiver is not None:  # one ephemeral screen from deal to deal
+                    versions = [(deal_number(text), text) for _, text in sent.history]
+                else:
+                    _, first = sent.history[0]
+                    number = self.deal_of_message.get(sent.message_id, deal_number(first))
+                    versions = [(number, first)]
+                for number, text in versions:
+                    block = re.search(r"<pre>(.*?)</pre>", text, re.S)
+                    if number is None or block is None:
+                        continue
+                    hands.setdefault(number, {}).setdefault(
+                        self.seat_of(user), cards_in(block.group(1))
+                    )
         return hands

@@ -76,6 +76,10 @@ class Harness:
     plugins: Sequence[Plugin] = PLUGINS  # the games served (a test adds its own)
     overall_rate: float = 1_000_000  # calls a second (benchmarks set the production cap, 30)
     group_rate: int = 1_000_000  # PTB's per-group backstop a minute (production: 20)
+    ephemeral_rate: int = 1_000_000  # a group's ephemeral calls a minute (production: 40)
+    # Where the players' screens are read (``action_message``): their private chats (None), or
+    # ephemeral messages in this group.
+    screens_in: int | None = None
 
     def config(self) -> Config:
         return Config(
@@ -87,6 +91,7 @@ class Harness:
             private_interval=self.private_interval,
             group_rate_per_minute=self.group_rate,
             overall_rate_per_second=self.overall_rate,
+            ephemeral_per_minute=self.ephemeral_rate,
             poll_timeout=1,
             timer_minute=self.timer_minute,
             turn_notice_seconds=self.turn_notice,
@@ -195,9 +200,16 @@ class Harness:
                 return sent
         raise AssertionError("no table message")
 
+    def screens(self, user: User) -> list[Sent]:
+        """The messages a player's screens are in: their private chat, or (``screens_in``) the
+        ephemeral messages they see in the group."""
+        if self.screens_in is not None:
+            return self.api.visible(user, self.screens_in)
+        return self.api.chat_messages(user.id)
+
     def action_message(self, user: User) -> Sent | None:
-        """The player's private message that offers calls or cards now, if any."""
-        for sent in reversed(self.api.chat_messages(user.id)):
+        """The player's screen that offers calls or cards now, if any."""
+        for sent in reversed(self.screens(user)):
             if any(
                 re.match(r"^b1:\d+:\d+(?:\.\d+)?:a:(call|card)\.", b.get("callback_data", ""))
                 for b in sent.buttons()
