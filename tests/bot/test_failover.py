@@ -39,8 +39,13 @@ class Remote:
     """What the driver needs of a harness, read from the fake Bot API alone: the bot is in
     another process."""
 
+    screens_in = None  # the players' screens are in their private chats
+
     def __init__(self, api: FakeBotApi) -> None:
         self.api = api
+
+    def screens(self, user: User) -> list[Sent]:
+        return self.api.chat_messages(user.id)
 
     def action_message(self, user: User) -> Sent | None:
         for sent in reversed(self.api.chat_messages(user.id)):

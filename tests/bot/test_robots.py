@@ -56,14 +56,15 @@ def _robot_button(h: Harness, seat: Seat) -> tuple[Sent, str]:
 
 
 def _position(h: Harness) -> tuple[int, int]:
-    """The table and the deal under way, from a button the bot showed."""
-    for sent in reversed(h.api.chat_messages(ANNA.id)):
+    """The table and the deal under way, from a button the bot showed (Anna's screen, or the
+    table's while she waits for the robots and her screen offers none)."""
+    for sent in [*reversed(h.api.chat_messages(ANNA.id)), h.table_message()]:
         for b in sent.buttons():
             data = b.get("callback_data", "")
             if data.startswith("b1:"):
                 pressed = Button.decode(data)
                 return pressed.table_id, pressed.deal_no
-    raise AssertionError("no button in Anna's chat")
+    raise AssertionError("no button in Anna's chat or on the table")
 
 
 def _played_deals(h: Harness) -> int:
