@@ -12,11 +12,13 @@ URGENT, TABLE, WAITING = 0, 1, 2  # a message's priority under the overall cap, 
 
 @dataclass(frozen=True, slots=True)
 class Key:
-    """One inline button: callback ``data`` or a ``url`` (deep link)."""
+    """One inline button: callback ``data``, a ``url`` (deep link), or ``disabled``: shown
+    greyed out and doing nothing (Bot API 10.3), as a card that may not be played now."""
 
     label: str
     data: str = ""
     url: str = ""
+    disabled: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -144,6 +144,10 @@ class Sent:
     receiver: int | None = None  # an ephemeral message: the one member who sees it
 
     def buttons(self) -> list[dict[str, Any]]:
+        """The buttons that can be pressed (a disabled one, greyed out, cannot)."""
+        return [b for b in self.all_buttons() if "disabled" not in b]
+
+    def all_buttons(self) -> list[dict[str, Any]]:
         if not self.markup:
             return []
         return [b for row in self.markup.get("inline_keyboard", []) for b in row]
@@ -779,8 +783,6 @@ class FakeBotApi:
         if sent.receiver is not None:  # nobody else sees it, and a vanished one is not there
             assert user.id == sent.receiver, "an ephemeral message pressed by another member"
             assert (sent.chat_id, sent.receiver, sent.message_id) not in self.vanished
-        pressed = [b for b in sent.buttons() if b.get("callback_data") == data]
-        assert not any("disabled" in b for b in pressed), "a disabled button pressed"
         if len(self._queries) > 100_000:  # a long benchmark's presses: the old ones expired
             self._queries.clear()
         self._queries[query_id] = (user.id, sent.chat_id, time.monotonic())

@@ -12,7 +12,7 @@ from telegram.constants import ParseMode
 from telegram.error import RetryAfter
 from telegram.warnings import PTBDeprecationWarning
 
-from bot.rendered import Rendered
+from bot.rendered import Key, Rendered
 
 
 class _Unreachable(Exception):
@@ -21,7 +21,10 @@ class _Unreachable(Exception):
 
 def digest(content: Rendered) -> str:
     """A short fingerprint of a message's text and keyboard, kept with its id."""
-    keys = [[(k.label, k.data, k.url) for k in row] for row in content.keys]
+    keys = [
+        [(k.label, k.data, k.url) + ((True,) if k.disabled else ()) for k in row]
+        for row in content.keys
+    ]
     blob = json.dumps([content.text, keys], ensure_ascii=False).encode()
     return hashlib.sha256(blob).hexdigest()[:24]
 
@@ -39,17 +42,15 @@ def edit_params(message_id: int, content: Rendered) -> dict[str, object]:
 
 def markup(content: Rendered) -> dict[str, object]:
     """The inline keyboard as Bot API JSON (an empty keyboard removes the buttons)."""
-    return {
-        "inline_keyboard": [
-            [
-                {"text": key.label, "url": key.url}
-                if key.url
-                else {"text": key.label, "callback_data": key.data}
-                for key in row
-            ]
-            for row in content.keys
-        ]
-    }
+    return {"inline_keyboard": [[_button(key) for key in row] for row in content.keys]}
+
+
+def _button(key: Key) -> dict[str, object]:
+    if key.disabled:
+        return {"text": key.label, "disabled": {}}
+    if key.url:
+        return {"text": key.label, "url": key.url}
+    return {"text": key.label, "callback_data": key.data}
 
 
 def seconds(exc: RetryAfter) -> float:

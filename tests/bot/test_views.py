@@ -20,6 +20,8 @@ from bot.games.bridge.table import (
 )
 from bot.handlers.common import refusal_message, refusal_text
 from bot.i18n import LANGUAGES, Translator, keys, plural_forms
+from bot.outbox import wire
+from bot.rendered import Rendered
 from bot.tables import Holder, Refusal, Snapshot
 from bot.views.money import ledger_csv
 from games.bridge.calls import Call
@@ -60,6 +62,24 @@ def test_every_button_fits_telegrams_64_bytes() -> None:
             assert Button.decode(key.data).table_id == 999_999_999_999
     for row in card_buttons(1, 1, 52, frozenset(FULL_DECK), "en"):
         assert len(row) <= 7
+
+
+def test_a_hand_following_suit_keeps_its_shape_with_the_rest_greyed_out() -> None:
+    """The whole hand is the keyboard: the cards that may not be played are disabled buttons
+    (Bot API 10.3), so the keyboard keeps its shape as the playable cards change."""
+    hand = frozenset(sorted(FULL_DECK, key=lambda c: (c.suit, c.rank))[::4])  # 13 cards
+    hearts = frozenset(c for c in hand if c.suit.name == "HEARTS")
+    assert hearts and hearts != hand
+    rows = card_buttons(1, 1, 5, hearts, "en", hand)
+    keys = [key for row in rows for key in row]
+    assert len(keys) == len(hand)
+    assert {key.label for key in keys if not key.disabled} == {card_text(c, "en") for c in hearts}
+    assert all(not key.data for key in keys if key.disabled)
+    markup = wire.markup(Rendered("hand", rows))
+    shown = [b for row in markup["inline_keyboard"] for b in row]  # type: ignore[union-attr]
+    assert sum(b == {"text": b["text"], "disabled": {}} for b in shown) == len(hand - hearts)
+    # With every card playable nothing is greyed out, and the shape is the same.
+    assert [len(r) for r in card_buttons(1, 1, 5, hand, "en", hand)] == [len(r) for r in rows]
 
 
 def test_codec_round_trips_and_refuses_junk() -> None:

@@ -476,7 +476,8 @@ def render_private(
             lines.append(f"<b>{t('private.dummy_card', seat=seat_text(view.turn, lang))}</b>")
         else:
             lines.append(f"<b>{t('private.your_card')}</b>")
-        keys = card_buttons(snap.table_id, deal_no, at, view.legal_cards, lang)
+        hand = view.hands.get(view.turn, view.legal_cards) if view.turn else view.legal_cards
+        keys = card_buttons(snap.table_id, deal_no, at, view.legal_cards, lang, hand)
         claim_key = Key(t("button.claim"), Button(snap.table_id, deal_no, CLAIM_MENU).encode())
         last: tuple[Key, ...] = (claim_key,)
         if _won_with_last_card(view):
@@ -624,14 +625,23 @@ def bidding_box(
 
 
 def card_buttons(
-    table_id: int, deal_no: int, at: int, cards: frozenset[Card], language: str
+    table_id: int,
+    deal_no: int,
+    at: int,
+    cards: frozenset[Card],
+    language: str,
+    hand: frozenset[Card] = frozenset(),
 ) -> tuple[tuple[Key, ...], ...]:
-    """The playable cards, a row per suit (at most seven to a row to stay tappable)."""
+    """The hand to play from as the keyboard, a row per suit (at most seven to a row to stay
+    tappable): the playable ``cards`` pressable, the rest of ``hand`` greyed out (disabled
+    buttons), so the keyboard keeps its shape as the cards that may be played change."""
     rows: list[tuple[Key, ...]] = []
-    ordered = sort_hand(cards)
+    ordered = sort_hand(cards | hand)
     for suit in reversed(Suit):
         suited = [
             Key(card_text(c, language), action_data(table_id, deal_no, at, CODEC.card(c)))
+            if c in cards
+            else Key(card_text(c, language), disabled=True)
             for c in ordered
             if c.suit is suit
         ]
