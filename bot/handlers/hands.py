@@ -12,10 +12,11 @@ from telegram import Bot, ChatMemberUpdated, Update
 from telegram.constants import ChatMemberStatus
 from telegram.error import BadRequest, Forbidden, NetworkError
 
-from bot.callback_data import Button
+from bot.callback_data import BadCallbackData, Button
 from bot.context import BotContext
 from bot.handlers.common import acting_player, check_own_chat
 from bot.i18n import Translator
+from bot.outbox import ephemeral
 from bot.places import Places, screen_key
 from bot.rendered import URGENT, Rendered
 from bot.screens import private_translator
@@ -60,8 +61,11 @@ async def move_screen(update: Update, context: BotContext, pressed: Button, t: T
     on (the group's one says where it went), "g" back in the group."""
     query = update.callback_query
     assert query is not None
-    if pressed.arg not in ("p", "g"):
-        raise Refusal("unknown_action")
+    # Each is offered on one kind of screen only: "p" on the ephemeral one in the group, "g"
+    # on the private one; a press from anywhere else is forged.
+    on_ephemeral = ephemeral.pressed_on(query) is not None
+    if (pressed.arg, on_ephemeral) not in (("p", True), ("g", False)):
+        raise BadCallbackData(query.data)
     player = await acting_player(update, context)
     change = await context.service.choose_hands(pressed.table_id, player.id, pressed.arg == "p")
     snap = change.snapshot

@@ -197,6 +197,8 @@ async def test_a_player_moves_their_screen_to_the_private_chat_and_back(h: Harne
     private = [m for m in h.api.chat_messages(user.id) if "<pre>" in m.text]
     assert private
     back = data_of(private[-1], ":hd:g")
+    forged = back[:-1] + "p"  # "to private" is offered only on the screen in the group
+    assert (await h.press(user, private[-1], forged)).get("text")
     assert not (await h.press(user, private[-1], back)).get("text")
     await h.settle()
     assert "<pre>" in h.api.visible(user, GROUP)[-1].text
