@@ -3,7 +3,11 @@ person's pace and at a robot's, with one table, three tables in one forum group,
 tables under the production caps.
 
     python -m bench.live [--seconds 60] [--cases one forum hundred pulka pulka-forum pulka-hundred]
-                         [--paces 6 1] [--tables N] [--overall-rate 30]
+                         [--paces 6 1] [--tables N] [--overall-rate 30] [--group-mode]
+
+``--group-mode``: the bot is an administrator of every group, so the players' screens are
+ephemeral messages in the group (``bot.places``), paced by ``EPHEMERAL_PER_MINUTE`` (40): the
+screens' numbers are theirs, and the group's calls are counted apart from them.
 
 Bridge tables of four scripted players run through the real application against the fake Bot
 API (answered in-process, as ``bench.load`` explains), with production pacing: 4 s between
@@ -112,9 +116,13 @@ CASES = {
 }
 
 
-async def run(case: Case, pace: float, seconds: float, overall_rate: float = 30.0) -> None:
+async def run(
+    case: Case, pace: float, seconds: float, overall_rate: float = 30.0, group_mode: bool = False
+) -> None:
     api = LoadApi()
     api.keep_calls = True
+    if group_mode:  # the bot administers every group: the screens are shown there
+        api.bot_admin.update({FIRST_CHAT - i for i in range(case.tables)})
     with tempfile.TemporaryDirectory() as tmp:
         harness = Harness(
             api,
@@ -125,6 +133,7 @@ async def run(case: Case, pace: float, seconds: float, overall_rate: float = 30.
             turn_notice=10.0,
             overall_rate=overall_rate,
             group_rate=20,
+            ephemeral_rate=40,
         )
         await harness.start()
         kind = PulkaLoad if case.game == "preferans" else Load
@@ -163,20 +172,27 @@ async def run(case: Case, pace: float, seconds: float, overall_rate: float = 30.
     waiting = pick(False, WAITING)
     prompt = pick(False, URGENT)
     by_group: dict[int, list[float]] = {}
+    by_group_ephemeral: dict[int, list[float]] = {}
     for call in calls:
         chat = int(call.params.get("chat_id", 0))
         if chat < 0 and call.method != "answerCallbackQuery":
-            by_group.setdefault(chat, []).append(call.at)
-    busiest = max(
-        (sum(1 for t in times if s <= t < s + 60) for times in by_group.values() for s in times),
-        default=0,
-    )
+            lane = by_group_ephemeral if ephemeral(call) else by_group
+            lane.setdefault(chat, []).append(call.at)
+
+    def busiest_of(lanes: dict[int, list[float]]) -> int:
+        return max(
+            (sum(1 for t in times if s <= t < s + 60) for times in lanes.values() for s in times),
+            default=0,
+        )
+
+    busiest, busiest_ephemeral = busiest_of(by_group), busiest_of(by_group_ephemeral)
     per_deal = 30 if case.game == "preferans" else 60  # presses in a deal, about
     deals = max(1, sum(r.presses for r in load.rigs) // per_deal)
     kinds: Counter[str] = Counter()
     for call in calls:
         chat = int(call.params.get("chat_id", 0))
-        where = "group" if chat < 0 else "private" if chat > 0 else "-"
+        where = "ephemeral" if ephemeral(call) else "group" if chat < 0 else "private"
+        where = where if chat else "-"
         kinds[f"{call.method} {where}"] += 1
 
     seen, played, early = follow(calls, 3 if case.game == "preferans" else 4)
@@ -185,6 +201,7 @@ async def run(case: Case, pace: float, seconds: float, overall_rate: float = 30.
         return f"{percentile(values, q):.2f}" if values else "-"
 
     cap = "" if overall_rate == 30.0 else f", overall cap {overall_rate:g}/s"
+    cap += ", screens in the group" if group_mode else ""
     print(
         f"{case.name} ({case.tables} tables{cap}), an action every {pace:g} s, "
         f"{window:.0f} s: {sum(r.presses for r in load.rigs)} presses"
@@ -199,9 +216,16 @@ async def run(case: Case, pace: float, seconds: float, overall_rate: float = 30.
     )
     print(f"  prompt (s): p50 {ms(prompt, 0.5)} p95 {ms(prompt, 0.95)} ({len(prompt)} sends)")
     print(f"  busiest minute of one group: {busiest} calls")
+    if group_mode:
+        print(f"  busiest minute of one group's ephemeral screens: {busiest_ephemeral} calls")
     per_deal = ", ".join(f"{k} {v / deals:.1f}" for k, v in sorted(kinds.items()))
     print(f"  calls per deal (~{deals} deals): {per_deal}")
     print(f"  tricks seen in the group: {seen} of {played}; results before the last trick: {early}")
+
+
+def ephemeral(call: Any) -> bool:
+    """A call about an ephemeral message (a player's screen in the group)."""
+    return "ephemeral_message_parameters" in call.params or "receiver_user_id" in call.params
 
 
 def follow(calls: list[Any], players: int) -> tuple[int, int, int]:
@@ -217,7 +241,7 @@ def follow(calls: list[Any], players: int) -> tuple[int, int, int]:
     for call in calls:
         chat = int(call.params.get("chat_id", 0))
         text = str(call.params.get("text", ""))
-        if chat >= 0 or call.method not in ("sendMessage", "editMessageText"):
+        if chat >= 0 or call.method not in ("sendMessage", "editMessageText") or ephemeral(call):
             continue
         place = (chat, int(call.params.get("message_thread_id", 0) or 0))
         if "🃏" in text:  # a version of a table
@@ -255,13 +279,16 @@ def main() -> None:
         default=30.0,
         help="OVERALL_RATE_PER_SECOND (30 by default): what one token may send in all",
     )
+    parser.add_argument(
+        "--group-mode", action="store_true", help="the players' screens in the group (admin)"
+    )
     args = parser.parse_args()
     for name in args.cases:
         case = CASES[name]
         if args.tables:
             case = Case(case.name, args.tables, case.forum, case.game)
         for pace in args.paces:
-            asyncio.run(run(case, pace, args.seconds, args.overall_rate))
+            asyncio.run(run(case, pace, args.seconds, args.overall_rate, args.group_mode))
 
 
 if __name__ == "__main__":

@@ -184,7 +184,7 @@ class Load:
         if rig is None:
             return
         data = [b.get("callback_data", "") for b in sent.buttons()]
-        if sent.chat_id < 0:
+        if sent.chat_id < 0 and sent.receiver is None:
             if any(d.endswith(f":sit:{self.SEATS[0]}") for d in data):
                 rig.table_message = sent
             rubber = next((d for d in data if d.endswith(":nr")), None)
@@ -192,9 +192,10 @@ class Load:
                 rig.rubber_button = (sent, rubber)
             rig.changed.set()
             return
+        owner = sent.receiver if sent.receiver is not None else sent.chat_id
         if self.offers(data):
-            user = rig.users[(sent.chat_id - FIRST_USER) % 4]
-            rig.actionable[sent.message_id] = (user, sent, self.api.stamp())
+            user = rig.users[(owner - FIRST_USER) % 4]
+            rig.actionable[screen_id(sent)] = (user, sent, self.api.stamp())
             if rig.robots:  # the person's turn came with a robot's move, not their press
                 if self.measuring and rig.robot_moved is not None:
                     self.prompts.append(time.monotonic() - rig.robot_moved)
@@ -206,7 +207,7 @@ class Load:
                     self.follow_ups.append(time.monotonic() - rig.waiting_since)
                 rig.waiting_since = None
         else:
-            rig.actionable.pop(sent.message_id, None)
+            rig.actionable.pop(screen_id(sent), None)
         rig.changed.set()
 
     def offers(self, data: list[str]) -> bool:
@@ -227,7 +228,7 @@ class Load:
         fresh = [
             (when, user, sent)
             for user, sent, when in rig.actionable.values()
-            if (sent.message_id, sent.version) not in rig.pressed
+            if (screen_id(sent), sent.version) not in rig.pressed
         ]
         if not fresh:
             return None
@@ -235,7 +236,7 @@ class Load:
         return user, sent
 
     async def press(self, rig: TableRig, user: User, sent: Sent, data: str) -> None:
-        rig.pressed.add((sent.message_id, sent.version))
+        rig.pressed.add((screen_id(sent), sent.version))
         query = f"q{id(rig)}-{rig.presses}"
         rig.presses += 1
         self.arrivals[query] = time.monotonic()
@@ -263,6 +264,12 @@ class Load:
             user, sent = chosen
             await self.press(rig, user, sent, self.choose(sent))
             rig.changed.set()  # look again: the next buttons may already be there
+
+
+def screen_id(sent: Sent) -> int:
+    """A player's screen, told apart whether private or ephemeral in the group (ephemeral
+    messages are numbered apart from messages)."""
+    return -sent.message_id if sent.receiver is not None else sent.message_id
 
 
 async def seat(load: Load, rig: TableRig, robots: bool = False) -> None:

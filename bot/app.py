@@ -16,7 +16,7 @@ from telegram import (
     BotCommandScopeAllPrivateChats,
     Update,
 )
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes
+from telegram.ext import Application, ApplicationBuilder, ContextTypes
 from telegram.request import BaseRequest, HTTPXRequest
 
 from bot.changes import Changes
@@ -30,6 +30,7 @@ from bot.heartbeat import Heartbeat
 from bot.i18n import LANGUAGES, Translator, add_words
 from bot.ledger import LedgerService
 from bot.outbox import Outbox
+from bot.outbox.ephemeral import Limiter
 from bot.places import Places
 from bot.plugin import Plugin, Plugins
 from bot.plugins import PLUGINS
@@ -87,7 +88,7 @@ def build_application(
         .token(config.token)
         .context_types(ContextTypes(context=BotContext))
         .rate_limiter(
-            AIORateLimiter(
+            Limiter(
                 overall_max_rate=config.overall_rate_per_second,
                 group_max_rate=config.group_rate_per_minute,
                 group_time_period=60,

@@ -105,7 +105,7 @@ class Outbox:
         self.on_ephemeral_throttled: Callable[[int], Awaitable[None]] | None = None
         self.stats = Stats()
         # (chat id, priority, seconds from wanted to shown) of each delivery, when a benchmark
-        # asks for them by setting a list here.
+        # asks for them by setting a list here (a screen in the group: its player's id).
         self.delays: list[tuple[int, int, float]] | None = None
         self.max_keeps = MAX_KEEPS
         self._lanes: dict[LaneId, _Lane] = {}
@@ -501,7 +501,8 @@ class Outbox:
         finally:
             self._sending.discard(op.keep)
         if called and since is not None and self.delays is not None:
-            self.delays.append((lane.chat_id, kept.priority, time.monotonic() - since))
+            chat = lane.chat_id if kept.receiver is None else kept.receiver  # whose screen
+            self.delays.append((chat, kept.priority, time.monotonic() - since))
         return called
 
     async def _send_kept(self, lane: _Lane, keep: KeepId, kept: _Kept, content: Rendered) -> bool:

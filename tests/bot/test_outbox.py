@@ -12,6 +12,7 @@ import pytest
 from telegram import Bot
 
 from bot.outbox import Gate, Outbox
+from bot.outbox.ephemeral import Limiter
 from bot.rendered import TABLE, URGENT, WAITING, Rendered
 from storage.interface import TableSettings
 from storage.sqlite import SqliteStorage
@@ -231,3 +232,25 @@ async def test_a_deals_result_follows_the_tables_last_version(
 
 
 SHOWING = ("sendMessage", "editMessageText")
+
+
+async def test_a_groups_ephemeral_calls_are_not_counted_against_its_messages() -> None:
+    """PTB's limiter counts every call naming a group against its ~20 a minute; the screens in
+    the group (ephemeral calls) are paced by the outbox's own lane instead."""
+    limiter = Limiter(overall_max_rate=0, group_max_rate=1, group_time_period=60)
+    await limiter.initialize()
+
+    async def call() -> bool:
+        return True
+
+    async def through(data: dict[str, object]) -> bool:
+        result = await limiter.process_request(call, (), {}, "x", data, None)
+        return bool(result)
+
+    screen = {"chat_id": -100, "receiver_user_id": 7, "ephemeral_message_id": 1}
+    for _ in range(3):  # far past the group's one a minute, at once
+        assert await asyncio.wait_for(through(screen), 1.0)
+    assert await asyncio.wait_for(through({"chat_id": -100}), 1.0)
+    with pytest.raises(TimeoutError):  # the group's second message waits its minute
+        await asyncio.wait_for(through({"chat_id": -100}), 0.5)
+    await limiter.shutdown()
