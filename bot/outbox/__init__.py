@@ -381,10 +381,14 @@ class Outbox:
         while lane.queue:
             op = self._first(lane)
             wait = lane.next_at - time.monotonic()
-            if lane.budget is not None:
-                spare = lane.budget.wait(self._urgency(op) == URGENT)
-                if spare > 0 and wait <= 0:  # a prompt arriving meanwhile goes first
-                    await asyncio.sleep(min(spare, 0.1))
+            if lane.budget is not None and wait <= 0:
+                # A group's screens share one lane: a waiting player's screen must not stand
+                # in the overall cap's queue while a prompt comes in behind it, so it goes
+                # only when nothing waits there; either re-looks for a prompt while it waits.
+                urgent = self._urgency(op) == URGENT
+                spare = lane.budget.wait(urgent)
+                if spare > 0 or (not urgent and self.gate.crowded()):
+                    await asyncio.sleep(min(spare, 0.1) if spare > 0 else 0.05)
                     continue
             if wait > 0:
                 await asyncio.sleep(wait)

@@ -43,6 +43,10 @@ class Gate:
             if key is not None and self._by_key.get(key, (0, None))[1] is future:
                 del self._by_key[key]
 
+    def crowded(self) -> bool:
+        """Whether calls are waiting for their turn under the cap now."""
+        return any(not future.done() for _, _, future in self._heap)
+
     def hurry(self, key: object, priority: int) -> None:
         """The waiter of ``key`` goes with ``priority`` if that is more urgent."""
         found = self._by_key.get(key)

@@ -254,3 +254,54 @@ async def test_a_groups_ephemeral_calls_are_not_counted_against_its_messages() -
     with pytest.raises(TimeoutError):  # the group's second message waits its minute
         await asyncio.wait_for(through({"chat_id": -100}), 0.5)
     await limiter.shutdown()
+
+
+async def test_a_groups_screens_go_by_their_budget_the_prompt_first(
+    api: FakeBotApi, outbox: Outbox
+) -> None:
+    """A group's ephemeral screens share one lane, paced by a budget a minute: of the screens
+    wanted at once, the prompt of the player on turn goes first, and a waiting player's screen
+    never stands in the overall cap's queue in front of a prompt."""
+    api.bot_admin.add(-1)
+    outbox.ephemeral_rate = 60.0  # one a second, a burst of four, the last kept for prompts
+    for user in (11, 12, 13):
+        outbox.want(1, f"eph:{user}", -1, None, Rendered(f"waits {user}"), WAITING, user)
+    outbox.want(1, "eph:14", -1, None, Rendered("your turn"), URGENT, 14)
+    await outbox.drain(timeout=20)
+    sent = [c for c in api.calls if c.method == "sendMessage"]
+    receivers = [c.params["ephemeral_message_parameters"]["receiver_user_id"] for c in sent]
+    assert receivers[0] == 14 and sorted(receivers) == [11, 12, 13, 14]
+    assert outbox.stats.ephemeral_calls == 4 and outbox.stats.group_calls == 0
+    gaps = [b.at - a.at for a, b in zip(sent, sent[1:], strict=False)]
+    assert max(gaps) > 0.5  # past the burst, the budget paces them
+
+    # Under a crowded overall cap, a prompt wanted after a waiting screen still goes first.
+    outbox.gate = Gate(2.0)
+    for user in (21, 22):  # other chats keep the cap's queue busy
+        outbox.want(1, f"hand:{user}", user, None, Rendered("busy"), TABLE)
+    outbox.want(1, "eph:11", -1, None, Rendered("waits again"), WAITING, 11)
+    await asyncio.sleep(0.05)
+    outbox.want(1, "eph:14", -1, None, Rendered("your turn again"), URGENT, 14)
+    await outbox.drain(timeout=20)
+    edits = [c for c in api.calls if c.method == "editEphemeralMessageText"]
+    assert [c.params["receiver_user_id"] for c in edits] == [14, 11]
+
+
+async def test_a_screen_nobody_may_be_sent_unasked_waits_for_the_players_press(
+    api: FakeBotApi, outbox: Outbox
+) -> None:
+    """Where the bot is no administrator an ephemeral screen is posted only under its player's
+    press (``ticket``), and edited after that; never posted unasked."""
+    outbox.want(1, "eph:31", -1, None, Rendered("cards"), URGENT, 31, may_post=False)
+    await outbox.drain()
+    assert not api.ephemerals and not api.refused
+    table = (await api._m_sendMessage({"chat_id": -1, "text": "table"}))["message_id"]
+    query = await api.press(User(31, "Ann"), api.messages[(-1, table)], "b1:1:1:my")
+    outbox.ticket(-1, 31, query)
+    outbox.renew(1, "eph:31")
+    outbox.want(1, "eph:31", -1, None, Rendered("cards"), URGENT, 31, may_post=False)
+    await outbox.drain()
+    [screen] = api.visible(31, -1)
+    outbox.want(1, "eph:31", -1, None, Rendered("cards, later"), URGENT, 31, may_post=False)
+    await outbox.drain()
+    assert screen.text == "cards, later" and not api.refused
