@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import time
 from collections.abc import AsyncIterator
@@ -272,7 +273,7 @@ async def test_a_groups_screens_go_by_their_budget_the_prompt_first(
     receivers = [c.params["ephemeral_message_parameters"]["receiver_user_id"] for c in sent]
     assert receivers[0] == 14 and sorted(receivers) == [11, 12, 13, 14]
     assert outbox.stats.ephemeral_calls == 4 and outbox.stats.group_calls == 0
-    gaps = [b.at - a.at for a, b in zip(sent, sent[1:], strict=False)]
+    gaps = [b.at - a.at for a, b in itertools.pairwise(sent)]
     assert max(gaps) > 0.5  # past the burst, the budget paces them
 
     # Under a crowded overall cap, a prompt wanted after a waiting screen still goes first.
