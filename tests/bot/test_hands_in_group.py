@@ -4,6 +4,7 @@ Telegram's rules (a bot that is no group administrator answers only a press, wit
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from pathlib import Path
@@ -286,6 +287,36 @@ async def test_a_pulka_played_through_screens_in_the_group(
         assert not api.refused, api.refused
         store: SqliteStorage = h.app.bot_data["storage"]
         assert {r.unit for r in await store.ledger(1)} == {"whists"}
+    finally:
+        if h.app is not None:
+            await h.stop()
+
+
+async def test_a_player_who_does_not_press_gets_their_screen_anew_in_the_group(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """The turn notice (Telegram notifies new messages, not edits): with the bot an admin, the
+    idle player's screen is posted anew at the bottom of the group, the old one deleted."""
+    api.bot_admin.add(GROUP)
+    h = Harness(api, str(tmp_path / "bot.sqlite3"), turn_notice=0.5, screens_in=GROUP)
+    await h.start()
+    try:
+        await seat_four(h)
+        await h.settle()
+        user, screen = next((u, m) for u in PLAYERS if (m := h.action_message(u)) is not None)
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if any(c.method == "deleteEphemeralMessage" for c in api.calls):
+                break
+        await h.settle()
+        [anew] = api.visible(user, GROUP)
+        assert anew.message_id != screen.message_id and h.action_message(user) is anew
+        assert not any(
+            c.method == "sendMessage"
+            and int(c.params.get("chat_id", 0)) == user.id
+            and "<pre>" in str(c.params.get("text"))
+            for c in api.calls
+        )  # nothing in the private chat
     finally:
         if h.app is not None:
             await h.stop()
