@@ -23,10 +23,13 @@ class Key:
 
 @dataclass(frozen=True, slots=True)
 class Rendered:
-    """A message as the bot wants it to look; equal values mean no edit is needed."""
+    """A message as the bot wants it to look; equal values mean no edit is needed. ``rich``:
+    the same as a rich message (Bot API 10.1: real tables), sent instead of ``text`` where
+    Telegram takes it; ``text`` stays the fallback."""
 
     text: str
     keys: tuple[tuple[Key, ...], ...] = ()
+    rich: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,6 +53,7 @@ JSON_FIELDS = {
     "ephemeral_message_parameters",
     "receiver_user_id",
     "ephemeral_message_id",
+    "rich_message",
 }
 EPHEMERAL_WINDOW = 15.0  # seconds a press lets a bot that is no admin answer with an ephemeral
 
@@ -62,15 +63,21 @@ TAGS = {
     "tg-spoiler", "span", "blockquote", "tg-emoji",
 }  # fmt: skip
 TOKEN = re.compile(
-    r"<(/?)([a-zA-Z-]+)((?:\s+[a-z-]+=\"[^\"<>]*\")*|\s+expandable)\s*>"
+    r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[a-z-]+=\"[^\"<>]*\")*|\s+expandable)\s*>"
     r"|&(#\d+|#x[0-9a-fA-F]+|lt|gt|amp|quot);|[<>&]"
 )  # attributes name="value"; a blockquote's bare "expandable" (Bot API 7.4)
 ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
+# A rich message's HTML (Bot API 10.1) takes these besides the text tags: blocks and tables.
+RICH_TAGS = TAGS | {
+    "p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "tr", "th", "td", "caption", "ul", "ol",
+    "li", "hr", "br", "footer", "details", "summary",
+}  # fmt: skip
 
 
-def parse_html(text: str) -> str:
+def parse_html(text: str, allowed: set[str] = TAGS) -> str:
     """The text Telegram shows for ``text`` sent with parse_mode HTML; ApiError as Telegram
-    refuses it: an unknown or unbalanced tag, or a bare <, > or & (an unescaped name)."""
+    refuses it: an unknown or unbalanced tag, or a bare <, > or & (an unescaped name).
+    ``allowed``: the tags taken (a rich message's are more)."""
     plain: list[str] = []
     open_tags: list[str] = []
     at = 0
@@ -93,7 +100,9 @@ def parse_html(text: str) -> str:
                 plain.append(ENTITIES[entity])
             continue
         tag = tag.lower()
-        if tag not in TAGS:
+        if tag in ("br", "hr") and tag in allowed and not closing:
+            continue  # no closing tag
+        if tag not in allowed:
             raise ApiError(400, f"Bad Request: can't parse entities: unsupported tag {tag!r}")
         if _attrs.strip() == "expandable" and tag != "blockquote":
             raise ApiError(400, f"Bad Request: can't parse entities: unsupported tag {tag!r}")
@@ -138,7 +147,7 @@ class Sent:
     thread_id: int | None = None
     history: list[tuple[int, str]] = field(default_factory=list)  # (call index, text)
     upload: Upload | None = None  # a photo or document
-    kind: str = "text"  # "text", "photo" or "document"
+    kind: str = "text"  # "text", "rich", "photo" or "document"
     version: int = 0  # edits so far
     plain: str = ""  # the text as Telegram shows it (tags applied, entities decoded)
     receiver: int | None = None  # an ephemeral message: the one member who sees it
@@ -221,6 +230,7 @@ class FakeBotApi:
         self.vanished: set[tuple[int, int, int]] = set()
         self._ephemeral_id = 0
         self._queries: dict[str, tuple[int, int, float]] = {}  # id -> (user, chat, pressed at)
+        self.rich_refused = False  # rich messages refused (answered 400), as some chats may
         # Members whose ephemeral messages Telegram refuses (an old app, say).
         self.refuse_ephemeral: set[int] = set()
 
@@ -444,6 +454,32 @@ class FakeBotApi:
         thread = params.get("message_thread_id")
         sent = Sent(chat_id, self._message_id, params["text"], params.get("reply_markup"), thread)
         sent.plain = plain
+        sent.history.append((len(self.calls) - 1, sent.text))
+        self.messages[(chat_id, sent.message_id)] = sent
+        for hook in self.on_sent:
+            hook(sent)
+        return self._message(sent)
+
+    async def _m_sendRichMessage(self, params: dict[str, Any]) -> dict[str, Any]:
+        """A rich message (Bot API 10.1) given as HTML; tables need rows of cells."""
+        chat_id = int(params["chat_id"])
+        self._check_chat(chat_id)
+        if self.rich_refused:
+            raise ApiError(400, "Bad Request: rich messages can't be sent to the chat")
+        rich = params.get("rich_message")
+        if not isinstance(rich, dict) or len({"html", "markdown", "blocks"} & set(rich)) != 1:
+            raise ApiError(400, "Bad Request: exactly one of html, markdown or blocks is needed")
+        html = str(rich.get("html", ""))
+        plain = parse_html(html, RICH_TAGS)
+        for table in re.findall(r"<table>(.*?)</table>", html, re.S):
+            rows = re.findall(r"<tr>(.*?)</tr>", table, re.S)
+            if not rows or any(not re.search(r"<t[hd]>", row) for row in rows):
+                raise ApiError(400, "Bad Request: a table needs rows of cells")
+        self._check_keyboard(params.get("reply_markup"))
+        self._message_id += 1
+        thread = params.get("message_thread_id")
+        sent = Sent(chat_id, self._message_id, html, params.get("reply_markup"), thread)
+        sent.plain, sent.kind = plain, "rich"
         sent.history.append((len(self.calls) - 1, sent.text))
         self.messages[(chat_id, sent.message_id)] = sent
         for hook in self.on_sent:

@@ -35,7 +35,15 @@ from typing import Any
 
 from telegram import Bot, InputFile
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    EndPointNotFound,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TimedOut,
+)
 from telegram.warnings import PTBUserWarning
 
 from bot.outbox import ephemeral, wire
@@ -100,6 +108,7 @@ class Outbox:
         self.on_blocked = on_blocked
         self.on_migrated = on_migrated
         self.ephemeral_rate = ephemeral_rate  # a group's ephemeral calls a minute
+        self.rich_off = False  # Telegram does not know rich messages: text only
         # (table id, group, receiver) of an ephemeral message Telegram refused to show.
         self.on_ephemeral_refused: Callable[[int, int, int], Awaitable[None]] | None = None
         self.on_ephemeral_throttled: Callable[[int], Awaitable[None]] | None = None
@@ -648,7 +657,19 @@ class Outbox:
             log.warning("outbox: %d message digests not saved", len(pending), exc_info=True)
 
     async def _call_post(self, lane: _Lane, content: Rendered, thread_id: int | None) -> int | None:
-        """Send ``content`` as a new message; its id (None: Telegram's answer had none)."""
+        """Send ``content`` as a new message; its id (None: Telegram's answer had none). One
+        with a rich version goes as a rich message unless Telegram refuses it: then as text
+        (and, if Telegram does not know the method, every later one too)."""
+        if content.rich and not self.rich_off:
+            try:
+                return await self._attempt(
+                    lane, "sendRichMessage", wire.rich_params(content, thread_id)
+                )
+            except EndPointNotFound:
+                log.warning("outbox: this Bot API has no rich messages; sending text instead")
+                self.rich_off = True
+            except BadRequest as exc:
+                log.info("outbox: a rich message to %s was refused (%s)", lane.chat_id, exc)
         params: dict[str, object] = {
             "text": content.text,
             "parse_mode": ParseMode.HTML.value,

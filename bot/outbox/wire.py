@@ -40,6 +40,18 @@ def edit_params(message_id: int, content: Rendered) -> dict[str, object]:
     return params
 
 
+def rich_params(content: Rendered, thread_id: int | None) -> dict[str, object]:
+    """``sendRichMessage`` of ``content``'s rich version (HTML), with its keyboard."""
+    params: dict[str, object] = {
+        "rich_message": {"html": content.rich, "skip_entity_detection": True}
+    }
+    if content.keys:
+        params["reply_markup"] = markup(content)
+    if thread_id is not None:
+        params["message_thread_id"] = thread_id
+    return params
+
+
 def markup(content: Rendered) -> dict[str, object]:
     """The inline keyboard as Bot API JSON (an empty keyboard removes the buttons)."""
     return {"inline_keyboard": [[_button(key) for key in row] for row in content.keys]}

@@ -44,22 +44,23 @@ def render_ledger(
         players.items(),
         key=lambda kv: (*(-x for x in worth(kv[1], group)), names.get(kv[0], "")),
     )
+    head = (t("ledger.col_player"), t("ledger.col_account"), t("ledger.col_played"))
+    table: list[tuple[str, ...]] = [head]
     for pid, amounts in ordered:
-        lines.append(
-            t(
-                "ledger.row",
-                name=user_text(names.get(pid, "?")),
-                amount=holding(amounts, group, t, label=True),
-                rubbers=counts.get(pid, 0),
-            )
-        )
+        name, shown = user_text(names.get(pid, "?")), holding(amounts, group, t, label=True)
+        lines.append(t("ledger.row", name=name, amount=shown, rubbers=counts.get(pid, 0)))
+        table.append((name, shown, str(counts.get(pid, 0))))
+    rich = f"<h3>{t('ledger.title')}</h3>{_rich_table(table)}" if ordered else ""
     if practice:
         lines.append(f"<b>{t('robot.practice_title')}</b>")
+        table = [head[:2]]  # practice: an account, no rubbers
         for pid, amounts in sorted(
             by_player(practice).items(), key=lambda kv: names.get(kv[0], "")
         ):
             shown = holding(amounts, group, t, label=True)
             lines.append(f"  {user_text(names.get(pid, '?'))}: {shown}")
+            table.append((user_text(names.get(pid, "?")), shown))
+        rich += f"<h3>{t('robot.practice_title')}</h3>{_rich_table(table)}"
     keys = (
         (
             Key(t("button.chart"), Button(chat_id, version, Act.CHART).encode()),
@@ -67,7 +68,16 @@ def render_ledger(
             Key(t("button.settle"), Button(chat_id, version, Act.SETTLE).encode()),
         ),
     )
-    return Rendered("\n".join(lines), keys)
+    return Rendered("\n".join(lines), keys, rich)
+
+
+def _rich_table(rows: Sequence[Sequence[str]]) -> str:
+    """A rich message's table (Bot API 10.1): the first row its head; cells are HTML already
+    (names escaped), so a phone shows columns, not a monospace block."""
+    head, *body = rows
+    cells = ["<tr>" + "".join(f"<th>{c}</th>" for c in head) + "</tr>"]
+    cells += ["<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in body]
+    return "<table>" + "".join(cells) + "</table>"
 
 
 def pay_arg(unit: str, transfer: Transfer[int]) -> str:
