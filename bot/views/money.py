@@ -13,7 +13,7 @@ from bot.callback_data import Act, Button
 from bot.i18n import Translator
 from bot.rendered import Key, Rendered
 from bot.views.amounts import POINTS, amount, by_player, holding, worth
-from bot.views.text import plain_text, user_text
+from bot.views.text import plain_text, rich_table, user_text
 from games.core.settlement import Transfer
 from storage.interface import CENTS, ChatSettings, LedgerRow, MatchRecord
 
@@ -50,7 +50,7 @@ def render_ledger(
         name, shown = user_text(names.get(pid, "?")), holding(amounts, group, t, label=True)
         lines.append(t("ledger.row", name=name, amount=shown, rubbers=counts.get(pid, 0)))
         table.append((name, shown, str(counts.get(pid, 0))))
-    rich = f"<h3>{t('ledger.title')}</h3>{_rich_table(table)}" if ordered else ""
+    rich = f"<h3>{t('ledger.title')}</h3>{rich_table(table)}" if ordered else ""
     if practice:
         lines.append(f"<b>{t('robot.practice_title')}</b>")
         table = [head[:2]]  # practice: an account, no rubbers
@@ -60,7 +60,7 @@ def render_ledger(
             shown = holding(amounts, group, t, label=True)
             lines.append(f"  {user_text(names.get(pid, '?'))}: {shown}")
             table.append((user_text(names.get(pid, "?")), shown))
-        rich += f"<h3>{t('robot.practice_title')}</h3>{_rich_table(table)}"
+        rich += f"<h3>{t('robot.practice_title')}</h3>{rich_table(table)}"
     keys = (
         (
             Key(t("button.chart"), Button(chat_id, version, Act.CHART).encode()),
@@ -69,15 +69,6 @@ def render_ledger(
         ),
     )
     return Rendered("\n".join(lines), keys, rich)
-
-
-def _rich_table(rows: Sequence[Sequence[str]]) -> str:
-    """A rich message's table (Bot API 10.1): the first row its head; cells are HTML already
-    (names escaped), so a phone shows columns, not a monospace block."""
-    head, *body = rows
-    cells = ["<tr>" + "".join(f"<th>{c}</th>" for c in head) + "</tr>"]
-    cells += ["<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in body]
-    return "<table>" + "".join(cells) + "</table>"
 
 
 def pay_arg(unit: str, transfer: Transfer[int]) -> str:

@@ -9,7 +9,7 @@ cut so a table still fits a phone.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from html import escape
 
 NAME_LIMIT = 40
@@ -109,3 +109,12 @@ def short_names(names: Mapping[int, str], width: int, robot: str = ROBOT_MARK) -
 def _first_word(name: str) -> str:
     words = plain_text(name).strip(FSI + PDI).split()
     return words[0] if words else "?"
+
+
+def rich_table(rows: Sequence[Sequence[str]]) -> str:
+    """A rich message's table (Bot API 10.1), the first row its head; the cells are HTML
+    already (names escaped). A phone shows it as columns, not as a monospace block."""
+    head, *body = rows
+    cells = ["<tr>" + "".join(f"<th>{c}</th>" for c in head) + "</tr>"]
+    cells += ["<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in body]
+    return "<table>" + "".join(cells) + "</table>"

@@ -83,8 +83,8 @@ async def test_an_evening_chicago_rubber_and_two_pulkas_settle_up(
         assert not any("сдача 5 из 4" in t for t in heads)
         await h.say(PLAYERS[1], GROUP, "/score")
         await h.settle()
-        score = next(m for m in reversed(h.api.chat_messages(GROUP)) if "<pre>" in m.text)
-        assert "Чикаго: сдача 4 из 4, все в зоне" in score.text
+        score = next(m for m in reversed(h.api.chat_messages(GROUP)) if m.kind == "rich")
+        assert "Чикаго: сдача 4 из 4, все в зоне" in score.text  # the sheet as a table
         await h.say(PLAYERS[1], GROUP, "/pbn")
         await h.settle()
         pbn = next(m for m in reversed(h.api.chat_messages(GROUP)) if m.kind == "document")

@@ -147,7 +147,7 @@ async def test_a_refused_screen_goes_to_the_private_chat_once_with_a_notice(h: H
         if notices():
             break
     assert len(notices()) == 1
-    assert h.action_message(refused) is None  # not in the group
+    assert not h.api.visible(refused, GROUP)  # nothing of theirs in the group
     screens = [m for m in h.api.chat_messages(refused.id) if "<pre>" in m.text]
     assert screens, "their screen is in their private chat"
     for user in PLAYERS:

@@ -92,6 +92,7 @@ async def test_points_and_whists_apart_until_priced_then_settled_as_money(
 ) -> None:
     path = str(tmp_path / "bot.sqlite3")
     ids = await _prepare(path)
+    api.rich_refused = True  # the ledger's lines as text (its table: tests/bot/test_rich.py)
     h = Harness(api, path)
     await h.start()
     try:

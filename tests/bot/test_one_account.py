@@ -59,6 +59,7 @@ async def test_the_money_views_never_show_two_accounts_under_one_name(tmp_path: 
 
 
 async def test_an_admin_merges_a_guest_into_a_member(h: Harness) -> None:
+    h.api.rich_refused = True  # the ledger's lines as text (its table: tests/bot/test_rich.py)
     await seat_four(h)
     assert h.app is not None
     storage: Storage = h.app.bot_data["storage"]

@@ -38,7 +38,7 @@ from bot.views.amounts import account_lines, number, signed
 from bot.views.fair import reveal_lines
 from bot.views.misc import answer_keys
 from bot.views.stats import costly_key
-from bot.views.text import plain_text, user_text
+from bot.views.text import plain_text, rich_table, user_text
 from games.bridge.analysis import Analysis
 from games.bridge.calls import Contract, Strain
 from games.bridge.cards import Seat, Side
@@ -360,4 +360,31 @@ def render_scoresheet(snap: Snapshot, t: Translator) -> Rendered:
             t("result.games", ns=games[Side.NS], ew=games[Side.EW]),
         ]
     )
-    return Rendered(text)
+    rich = "".join(
+        [
+            f"<h3>{t('score.title', number=snap.table_id)}</h3>",
+            *(f"<p>{line}</p>" for line in (*where, seats)),
+            rich_scoresheet(rubber, t),
+            f"<p>{t('result.games', ns=games[Side.NS], ew=games[Side.EW])}</p>",
+        ]
+    )
+    return Rendered(text, rich=rich)
+
+
+def rich_scoresheet(rubber: ScoreSheet, t: Translator) -> str:
+    """The sheet as a rich message's table (Bot API 10.1): a row per entry, N-S and E-W in
+    their columns, above the line newest first, then each game's entries below it, totals."""
+    rows = [("", side_text(Side.NS, t), side_text(Side.EW, t))]
+    above = [e for e in rubber.entries if e.line is Line.ABOVE]
+    for entry in reversed(above):
+        cell = number(entry.points)
+        ns, ew = (cell, "") if entry.side is Side.NS else ("", cell)
+        rows.append((t("score.rich_above"), ns, ew))
+    below = [e for e in rubber.entries if e.line is Line.BELOW]
+    for entry in below:
+        cell = number(entry.points)
+        ns, ew = (cell, "") if entry.side is Side.NS else ("", cell)
+        rows.append((t("score.rich_game", number=entry.game), ns, ew))
+    totals = rubber.totals()
+    rows.append((t("score.rich_total"), number(totals[Side.NS]), number(totals[Side.EW])))
+    return rich_table(rows)
