@@ -196,7 +196,10 @@ async def test_a_pulka_to_the_end_with_raspasy_misere_and_half_whist_lands_in_th
                 await h.say(users[1], GROUP, "/score")
                 await h.settle()
                 text, photo = h.api.chat_messages(GROUP)[-2:]
-                assert "<pre>" in text.text and photo.kind == "photo"
+                assert text.kind == "rich" and photo.kind == "photo"  # the sheet as a table
+                rows = re.findall(r"<tr>(.*?)</tr>", text.text)
+                assert len(rows) == players + 1  # a head, then each player's pool, gora, whists
+                assert all(row.count("<td>") == players + 3 for row in rows[1:])
                 assert photo.upload is not None and photo.upload.data[:4] == b"\x89PNG"
             assert presses < 1500
         await h.settle()

@@ -31,6 +31,7 @@ from bot.games.preferans.views import (
     card_text,
     conditions_text,
     pulka_block,
+    pulka_rich,
     result_line,
     settings_text,
 )
@@ -227,7 +228,10 @@ class PreferansUI(UIBase):
         block = pulka_block(pulka, names_of(snap), t)
         rules = conditions_text(pulka.conditions, pulka.variant.value, t, full=True)
         head = settings_text(pulka.variant.value, pulka.target, pulka.players, t)
-        return Rendered(f"{t('pref.table', number=snap.table_id)}\n{head}\n{rules}\n{block}")
+        title = t("pref.table", number=snap.table_id)
+        table = pulka_rich(pulka, names_of(snap), t)
+        rich = f"<h3>{title}</h3><p>{head}</p><p>{rules}</p>{table}"
+        return Rendered(f"{title}\n{head}\n{rules}\n{block}", rich=rich)
 
     def score_picture(self, screens: Drawing, snap: Snapshot, t: Translator) -> None:
         if isinstance(snap.match, PulkaMatch):

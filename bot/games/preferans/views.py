@@ -12,7 +12,7 @@ from html import escape
 
 from bot.i18n import Translator
 from bot.views.amounts import account_lines, amount
-from bot.views.text import PHONE, cells, fit, short_names, user_text
+from bot.views.text import PHONE, cells, fit, rich_table, short_names, user_text
 from games.preferans.bids import Bid
 from games.preferans.cards import Card, Rank, Suit
 from games.preferans.conditions import Conditions
@@ -289,6 +289,21 @@ def pulka_block(pulka: Pulka, names: Mapping[int, str], t: Translator) -> str:
     block = f"<pre>{sheet_text(pool, gora, whists, names, t)}</pre>"
     written = any(value for row in whists for value in row)
     return f"{block}\n{t('pref.sheet.whists_legend')}" if written else block
+
+
+def pulka_rich(pulka: Pulka, names: Mapping[int, str], t: Translator) -> str:
+    """The pulka as a rich message's table (Bot API 10.1): a row per player, their pool and
+    gora, and the whists they wrote on each other player (a column each, headed by the name,
+    which no case ending touches)."""
+    state = pulka.state()
+    seats = range(pulka.players)
+    who = {s: user_text(names.get(s, "—")) for s in seats}
+    rows = [["", t("pref.sheet.pool"), t("pref.sheet.gora"), *(f"→ {who[o]}" for o in seats)]]
+    for w in seats:
+        whists = state["whists"][w]
+        written = ["" if o == w else count_text(whists[o]) for o in seats]
+        rows.append([who[w], count_text(state["pool"][w]), count_text(state["gora"][w]), *written])
+    return rich_table(rows) + f"<p>{t('pref.sheet.rich_legend')}</p>"
 
 
 def settlement_lines(
