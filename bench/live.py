@@ -117,7 +117,12 @@ CASES = {
 
 
 async def run(
-    case: Case, pace: float, seconds: float, overall_rate: float = 30.0, group_mode: bool = False
+    case: Case,
+    pace: float,
+    seconds: float,
+    overall_rate: float = 30.0,
+    group_mode: bool = False,
+    ephemeral_rate: int = 40,
 ) -> None:
     api = LoadApi()
     api.keep_calls = True
@@ -133,7 +138,7 @@ async def run(
             turn_notice=10.0,
             overall_rate=overall_rate,
             group_rate=20,
-            ephemeral_rate=40,
+            ephemeral_rate=ephemeral_rate,
         )
         await harness.start()
         kind = PulkaLoad if case.game == "preferans" else Load
@@ -201,7 +206,7 @@ async def run(
         return f"{percentile(values, q):.2f}" if values else "-"
 
     cap = "" if overall_rate == 30.0 else f", overall cap {overall_rate:g}/s"
-    cap += ", screens in the group" if group_mode else ""
+    cap += f", screens in the group ({ephemeral_rate} a minute)" if group_mode else ""
     print(
         f"{case.name} ({case.tables} tables{cap}), an action every {pace:g} s, "
         f"{window:.0f} s: {sum(r.presses for r in load.rigs)} presses"
@@ -282,13 +287,25 @@ def main() -> None:
     parser.add_argument(
         "--group-mode", action="store_true", help="the players' screens in the group (admin)"
     )
+    parser.add_argument(
+        "--ephemeral-rate", type=int, default=40, help="EPHEMERAL_PER_MINUTE (a group's screens)"
+    )
     args = parser.parse_args()
     for name in args.cases:
         case = CASES[name]
         if args.tables:
             case = Case(case.name, args.tables, case.forum, case.game)
         for pace in args.paces:
-            asyncio.run(run(case, pace, args.seconds, args.overall_rate, args.group_mode))
+            asyncio.run(
+                run(
+                    case,
+                    pace,
+                    args.seconds,
+                    args.overall_rate,
+                    args.group_mode,
+                    args.ephemeral_rate,
+                )
+            )
 
 
 if __name__ == "__main__":

@@ -285,6 +285,17 @@ async def test_a_pulka_played_through_screens_in_the_group(
             assert not answer.get("text"), (answer, choice)
             presses += 1
             assert presses < 1500
+            if presses == 12:  # a restart: every screen is edited where it is
+                before = {u.id: api.visible(u, GROUP)[-1].message_id for u in users}
+                await h.stop()
+                await h.start()
+                await h.settle()
+                assert {u.id: api.visible(u, GROUP)[-1].message_id for u in users} == before
+            if presses == 20 and not state.finished:  # an app drops a screen: 🂠 brings it back
+                api.vanish(users[1], GROUP)
+                table, data = _table_button(h, MY_CARDS)
+                assert not (await h.press(users[1], table, data)).get("text")
+                assert api.visible(users[1], GROUP)
         assert checked > 100
         for user in users:
             private = _private_screens(h, user)
