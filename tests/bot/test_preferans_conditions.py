@@ -295,6 +295,7 @@ async def two_pulkas(h: Harness, place: Place) -> None:
     group = place.messages(h)
     assert any("торговля с 7♠" in text for m in group for _, text in m.history)
     assert any("×4" in m.text for m in group), "the third raspasy's ×4"
+    h.api.rich_refused = True  # /score's lines as text (its table: tests/bot/test_rich.py)
     score = await say(anna, "/score")
     await h.settle()
     score = next(m for m in reversed(place.messages(h)) if "<pre>" in m.text)

@@ -21,7 +21,7 @@ from bot.i18n import Translator
 from bot.tables import Holder, Snapshot
 from games.core.registry import find_game
 from games.preferans.cards import Card, Rank, Suit
-from games.preferans.deal import DealState, Kind, MakeClaim, Phase
+from games.preferans.deal import DealState, Kind, MakeClaim, Phase, Play
 from games.preferans.game import CODEC
 from storage.interface import Chat, TableSettings, TableStatus
 from tests.games.test_preferans_deal import allowed, random_deal
@@ -66,6 +66,7 @@ def snapshot(state: DealState) -> Snapshot:
 def test_every_screen_shows_only_what_its_reader_may_see(seed: int, language: str) -> None:
     t = Translator(language)
     _final, states = random_deal(seed)
+    greyed = 0  # cards shown as disabled buttons: the hand, though not playable now
     for state in states:
         snap = snapshot(state)
         table = render_table(snap, 3, state.view(None), t)
@@ -92,6 +93,11 @@ def test_every_screen_shows_only_what_its_reader_may_see(seed: int, language: st
                 actions = set()
                 for row in screen.keys:
                     for key in row:
+                        if key.disabled:  # a card of the hand played from, not playable now
+                            assert shown(key.label) <= allowed(state, seat), key
+                            assert view.legal and not menu, key
+                            greyed += 1
+                            continue
                         pressed = Button.decode(key.data)
                         assert pressed.table_id == 1 and pressed.deal_no == 3
                         if pressed.act is Act.ACTION:
@@ -119,6 +125,18 @@ def test_every_screen_shows_only_what_its_reader_may_see(seed: int, language: st
                 else:
                     offered_legal = {a for a in legal if not isinstance(a, MakeClaim)}
                     assert actions == offered_legal, (state.phase, seat)
+    # Following suit, the rest of the hand stays on the keyboard, greyed out.
+    assert greyed or not any(_follows(state, seat) for state in states for seat in range(4))
+
+
+def _follows(state: DealState, seat: int) -> bool:
+    """Whether ``seat`` is to play a card now and may not play every card it could show."""
+    if seat >= state.deal.players:
+        return False
+    view = state.view(seat)
+    plays = [a for a in view.legal if isinstance(a, Play)]
+    hand = view.hands.get(view.turn, frozenset()) if view.turn is not None else frozenset()
+    return bool(plays) and len(plays) < len(hand)
 
 
 @pytest.mark.parametrize("seed", range(40))

@@ -207,7 +207,18 @@ def _keys(
     if menu == "claim" and claims:
         return _claim_keys(snap, deal_no, claims, t, lines, act)
     plays = {a.card: a for a in legal if isinstance(a, Play)}
-    grid = [tuple(act(card_text(card, t), plays[card]) for card in row) for row in suit_rows(plays)]
+    # The whole hand to play from as the keyboard, the cards that may not be played greyed out
+    # (Bot API 10.3), so the keyboard keeps its shape as the legal cards change.
+    hand = view.hands.get(view.turn, frozenset()) if plays and view.turn is not None else set()
+    grid = [
+        tuple(
+            act(card_text(card, t), plays[card])
+            if card in plays
+            else Key(card_text(card, t), disabled=True)
+            for card in row
+        )
+        for row in suit_rows(set(plays) | set(hand))
+    ]
     if claims:  # between tricks, declarer (or a lone whister) may claim the rest
         data = Button(snap.table_id, deal_no, Act.MENU, "claim").encode()
         grid.append((Key(t("pref.claim_menu"), data),))
