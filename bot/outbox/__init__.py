@@ -119,6 +119,7 @@ class Outbox:
         self.max_keeps = MAX_KEEPS
         self._lanes: dict[LaneId, _Lane] = {}
         self._tickets: dict[Ephemeral, tuple[str, float]] = {}  # a press allowing a send
+        self._budgets: dict[int, Budget] = {}  # a group's ephemeral budget, while it is spent
         self._keeps: OrderedDict[KeepId, _Kept] = OrderedDict()  # least recently wanted first
         self._sending: set[KeepId] = set()
         self._correcting = False
@@ -316,8 +317,9 @@ class Outbox:
     def _lane(self, chat_id: int, ephemeral: bool = False) -> _Lane:
         lane = self._lanes.get((chat_id, ephemeral))
         if lane is None:
-            if ephemeral:
-                budget = Budget(self.ephemeral_rate)
+            if ephemeral:  # the group's budget outlives its lane (idle lanes are dropped)
+                budget = self._budgets.get(chat_id) or Budget(self.ephemeral_rate)
+                self._budgets[chat_id] = budget
                 lane = _Lane(chat_id, 0.0, budget)
             else:
                 interval = self.private_interval if chat_id > 0 else self.group_interval
@@ -344,6 +346,8 @@ class Outbox:
             if not lane.queue:
                 if self._lanes.get(lane.id) is lane:
                     del self._lanes[lane.id]
+                    if lane.budget is not None and lane.budget.full():
+                        self._budgets.pop(lane.chat_id, None)  # spent nothing it remembers
                 return
 
     def _first(self, lane: _Lane) -> _Keep | _Post | _File | _Edit:
@@ -437,8 +441,6 @@ class Outbox:
                 self._evict()  # what waited to be sent may be forgotten now
             if called:
                 lane.next_at = time.monotonic() + lane.interval
-                if lane.budget is not None:
-                    lane.budget.spend()
 
     async def _throttled(self, lane: _Lane) -> bool:
         """Telegram slowed a group's ephemeral calls down again: past ``THROTTLED`` times in
@@ -744,6 +746,7 @@ class Outbox:
     def _count(self, lane: _Lane) -> None:
         if lane.budget is not None:
             self.stats.ephemeral_calls += 1
+            lane.budget.spend()  # every call, a renewed screen's deletion too
         elif lane.chat_id > 0:
             self.stats.private_calls += 1
         else:

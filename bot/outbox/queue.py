@@ -118,3 +118,8 @@ class Budget:
 
     def spend(self) -> None:
         self.tokens -= 1.0
+
+    def full(self) -> bool:
+        """Whether it has refilled to its burst (nothing spent is remembered any more)."""
+        self.wait(True)
+        return self.tokens >= self.burst

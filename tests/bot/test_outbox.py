@@ -306,3 +306,17 @@ async def test_a_screen_nobody_may_be_sent_unasked_waits_for_the_players_press(
     outbox.want(1, "eph:31", -1, None, Rendered("cards, later"), URGENT, 31, may_post=False)
     await outbox.drain()
     assert screen.text == "cards, later" and not api.refused
+
+
+async def test_a_groups_budget_outlives_its_idle_lane(api: FakeBotApi, outbox: Outbox) -> None:
+    """A screen a press at human pace: each finds the group's lane gone idle, and must still
+    find the group's budget spent (a new lane must not bring a fresh burst)."""
+    api.bot_admin.add(-1)
+    outbox.ephemeral_rate = 600.0  # ten a second, a burst of four, one kept for prompts
+    started = time.monotonic()
+    for n in range(8):
+        outbox.want(1, "eph:41", -1, None, Rendered(f"trick {n}"), WAITING, 41)
+        await outbox.drain()
+        await asyncio.sleep(0.001)  # the lane goes idle and is dropped
+    assert outbox.stats.ephemeral_calls == 8
+    assert time.monotonic() - started >= 0.4  # past the burst: a tenth of a second each
