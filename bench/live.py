@@ -122,7 +122,7 @@ async def run(
     seconds: float,
     overall_rate: float = 30.0,
     group_mode: bool = False,
-    ephemeral_rate: int = 40,
+    ephemeral_rate: int = 60,
 ) -> None:
     api = LoadApi()
     api.keep_calls = True
@@ -288,7 +288,7 @@ def main() -> None:
         "--group-mode", action="store_true", help="the players' screens in the group (admin)"
     )
     parser.add_argument(
-        "--ephemeral-rate", type=int, default=40, help="EPHEMERAL_PER_MINUTE (a group's screens)"
+        "--ephemeral-rate", type=int, default=60, help="EPHEMERAL_PER_MINUTE (a group's screens)"
     )
     args = parser.parse_args()
     for name in args.cases:

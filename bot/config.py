@@ -42,7 +42,7 @@ class Config:
     overall_rate_per_second: int = 30
     # A group's ephemeral calls a minute (players' screens in the group, ``bot.places``):
     # Telegram does not say whether they count against the group's ~20, so few.
-    ephemeral_per_minute: int = 40
+    ephemeral_per_minute: int = 60
     poll_timeout: int = 30
     timer_minute: float = 60.0  # seconds in a turn-timer "minute" (tests and demos shorten it)
     # A player who has had their turn this long without pressing gets their screen anew, as a
@@ -121,7 +121,7 @@ class Config:
             private_interval=_number(source, "PRIVATE_EDIT_INTERVAL", 1.0),
             group_rate_per_minute=_whole(source, "GROUP_RATE_PER_MINUTE", 20, least=1),
             overall_rate_per_second=_whole(source, "OVERALL_RATE_PER_SECOND", 30, least=1),
-            ephemeral_per_minute=_whole(source, "EPHEMERAL_PER_MINUTE", 40, least=1),
+            ephemeral_per_minute=_whole(source, "EPHEMERAL_PER_MINUTE", 60, least=1),
             poll_timeout=_whole(source, "POLL_TIMEOUT", 30),
             timer_minute=_number(source, "TURN_TIMER_MINUTE_SECONDS", 60.0, positive=True),
             turn_notice_seconds=_number(source, "TURN_NOTICE_SECONDS", 10.0),

@@ -15,7 +15,7 @@ from bot.callback_data import BadCallbackData, Button
 from bot.context import BotContext
 from bot.i18n import Translator, has, translator
 from bot.rendered import Rendered
-from bot.tables import Refusal, Snapshot
+from bot.tables import Refusal, Snapshot, stale_or_forged
 from bot.views.text import plain_text, user_text
 from games.core.protocols import State
 from games.errors import RuleError
@@ -166,6 +166,19 @@ def thread_of(update: Update) -> int | None:
 def update_key(context: BotContext, update: Update) -> str:
     """A Telegram update's identity across restarts (update ids count per bot)."""
     return f"{context.bot.id}:{update.update_id}"
+
+
+def seat_in_deal(snap: Snapshot, player_id: int, deal_no: int) -> int:
+    """The presser's seat at the deal under way that a button of deal ``deal_no`` names: a
+    refusal if they sit nowhere, the button is of another deal, or the deal is over."""
+    seat = snap.seat_of(player_id)
+    if seat is None:
+        raise Refusal("not_seated")
+    if deal_no != snap.deal_no:
+        raise stale_or_forged(deal_no, snap.deal_no)
+    if snap.state is None or snap.state.finished:
+        raise Refusal("stale")
+    return seat
 
 
 def check_own_chat(query: CallbackQuery, snap: Snapshot, seated_too: bool = False) -> None:

@@ -14,13 +14,13 @@ from telegram.error import BadRequest, Forbidden, NetworkError
 
 from bot.callback_data import BadCallbackData, Button
 from bot.context import BotContext
-from bot.handlers.common import acting_player, check_own_chat
+from bot.handlers.common import acting_player, check_own_chat, seat_in_deal
 from bot.i18n import Translator
 from bot.outbox import ephemeral
 from bot.places import Places, screen_key
 from bot.rendered import URGENT, Rendered
 from bot.screens import private_translator
-from bot.tables import Change, Refusal, stale_or_forged
+from bot.tables import Change, Refusal
 from storage.interface import TableStatus
 
 RIGHTS = (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
@@ -36,13 +36,7 @@ async def open_screen(update: Update, context: BotContext, pressed: Button, t: T
     snap = await context.service.snapshot(pressed.table_id)
     check_own_chat(query, snap)
     player = await acting_player(update, context)
-    seat = snap.seat_of(player.id)
-    if seat is None:
-        raise Refusal("not_seated")
-    if pressed.deal_no != snap.deal_no:
-        raise stale_or_forged(pressed.deal_no, snap.deal_no)
-    if snap.state is None or snap.state.finished:
-        raise Refusal("stale")
+    seat = seat_in_deal(snap, player.id, pressed.deal_no)
     places = context.presenter.places
     if not places.in_group(snap):
         raise Refusal("hands_private")

@@ -24,6 +24,7 @@ from bot.handlers.common import (
     on_button,
     refusal_message,
     refusal_text,
+    seat_in_deal,
     seat_wanted,
     thread_of,
     user_translator,
@@ -32,7 +33,7 @@ from bot.i18n import Translator, translator
 from bot.plugin import GameUI, Plugins
 from bot.rendered import Rendered
 from bot.screens import group_translator
-from bot.tables import Refusal, Snapshot, stale_or_forged
+from bot.tables import Refusal, Snapshot
 from bot.views.stats import costly_popup
 from bot.views.text import user_text
 
@@ -269,13 +270,7 @@ async def _button(update: Update, context: BotContext, pressed: Button, t: Trans
         return
     elif (menu := _menu(pressed, own := await _own_kind(context, pressed))) is not None:
         snap = own[0] if own is not None else await service.snapshot(pressed.table_id)
-        seat = snap.seat_of(player.id)
-        if seat is None:
-            raise Refusal("not_seated")
-        if pressed.deal_no != snap.deal_no:
-            raise stale_or_forged(pressed.deal_no, snap.deal_no)
-        if snap.state is None or snap.state.finished:
-            raise Refusal("stale")
+        seat = seat_in_deal(snap, player.id, pressed.deal_no)
         context.presenter.show_hand(snap, seat, menu)
         await query.answer()
         return

@@ -98,7 +98,7 @@ class Outbox:
         on_blocked: Callable[[int], Awaitable[None]] | None = None,
         on_migrated: Callable[[int, int], Awaitable[None]] | None = None,
         overall_rate: float = 0.0,
-        ephemeral_rate: float = 40.0,
+        ephemeral_rate: float = 60.0,
     ) -> None:
         self.bot = bot
         self.gate = Gate(overall_rate)  # 0: no cap of the outbox's own
@@ -543,27 +543,44 @@ class Outbox:
             self.stats.skipped += 1
             return False
         if message_id is not None:
-            try:
-                await self._attempt(lane, "editMessageText", wire.edit_params(message_id, content))
-                kept.sent = content
-                self._remember(keep, kept.chat_id, message_id, digest)
+            edit = wire.edit_params(message_id, content)
+            if await self._edit(lane, keep, kept, "editMessageText", edit, message_id, content):
                 return True
-            except BadRequest as exc:
-                text = str(exc).lower()
-                if "not modified" in text:
-                    kept.sent = content
-                    return True
-                if "not found" not in text and "can't be edited" not in text:
-                    raise
-                if kept.only_edit:
-                    self._keeps.pop(keep, None)
-                    return True
-                # the message is gone: post it anew below
+            if kept.only_edit:
+                self._keeps.pop(keep, None)
+                return True
+            # the message is gone: post it anew below
         message_id = await self._call_post(lane, content, kept.thread_id)
         if message_id is not None:
             kept.message_id, kept.sent = message_id, content
             self._digests.pop(keep, None)
             await self.storage.set_message(keep[0], keep[1], kept.chat_id, message_id, digest)
+        return True
+
+    async def _edit(
+        self,
+        lane: _Lane,
+        keep: KeepId,
+        kept: _Kept,
+        method: str,
+        params: dict[str, object],
+        message_id: int,
+        content: Rendered,
+    ) -> bool:
+        """Edit the kept message where it is (an edit that changes nothing counts as made);
+        False if it is gone from its chat."""
+        try:
+            await self._attempt(lane, method, params)
+        except BadRequest as exc:
+            text = str(exc).lower()
+            if "not modified" in text:
+                kept.sent = content
+                return True
+            if "not found" not in text and "can't be edited" not in text:
+                raise
+            return False
+        kept.sent = content
+        self._remember(keep, kept.chat_id, message_id, wire.digest(content))
         return True
 
     @staticmethod
@@ -591,20 +608,11 @@ class Outbox:
                 kept.sent = content  # after a restart: the message shows this already
                 self.stats.skipped += 1
                 return False
-            try:
-                params = ephemeral.edit_params(to, message_id, content)
-                await self._attempt(lane, "editEphemeralMessageText", params)
-                kept.sent = content
-                self._remember(keep, kept.chat_id, message_id, digest)
+            edit = ephemeral.edit_params(to, message_id, content)
+            method = "editEphemeralMessageText"
+            if await self._edit(lane, keep, kept, method, edit, message_id, content):
                 return True
-            except BadRequest as exc:
-                text = str(exc).lower()
-                if "not modified" in text:
-                    kept.sent = content
-                    return True
-                if "not found" not in text:
-                    raise
-                kept.message_id = message_id = None  # gone: posted anew below, if it may be
+            kept.message_id = message_id = None  # gone: posted anew below, if it may be
         if not may_post:
             kept.sent = None
             return False  # nothing to show it in until the player opens it

@@ -76,7 +76,7 @@ class Harness:
     plugins: Sequence[Plugin] = PLUGINS  # the games served (a test adds its own)
     overall_rate: float = 1_000_000  # calls a second (benchmarks set the production cap, 30)
     group_rate: int = 1_000_000  # PTB's per-group backstop a minute (production: 20)
-    ephemeral_rate: int = 1_000_000  # a group's ephemeral calls a minute (production: 40)
+    ephemeral_rate: int = 1_000_000  # a group's ephemeral calls a minute (production: 60)
     # Where the players' screens are read (``action_message``): their private chats (None), or
     # ephemeral messages in this group.
     screens_in: int | None = None

@@ -18,7 +18,7 @@ from storage.sqlite import SqliteStorage
 from tests.bot.driver import Driver
 from tests.bot.harness import GROUP, PLAYERS, Harness, cards_in, data_of, deal_number, seat_four
 from tests.bot.test_preferans_pulka import _steer
-from tests.bot.test_preferans_table import sit_all
+from tests.bot.test_preferans_table import _offer, sit_all
 from tests.bot.test_preferans_views import shown
 from tests.bot.test_rubber_e2e import _allowed
 from tests.fakeapi import FakeBotApi, Sent, User
@@ -221,20 +221,6 @@ async def test_a_player_moves_their_screen_to_the_private_chat_and_back(h: Harne
 PREF_PLAYERS = [User(601, "Аня", "ru", "anya"), User(602, "Bob", "en", "bob"), User(603, "Вика")]
 
 
-def _pref_offer(h: Harness, users: list[User]) -> tuple[User, Sent, list[str]] | None:
-    """A player whose screen in the group offers buttons now (actions, or a discard's card)."""
-    for user in users:
-        for sent in reversed(h.api.visible(user, GROUP)):
-            data = [
-                b["callback_data"]
-                for b in sent.buttons()
-                if ":a:" in b["callback_data"] or ":mn:" in b["callback_data"]
-            ]
-            if data:
-                return user, sent, data
-    return None
-
-
 @pytest.mark.parametrize("admin", [True, False], ids=["admin", "no-admin"])
 async def test_a_pulka_played_through_screens_in_the_group(
     api: FakeBotApi, tmp_path: Path, admin: bool
@@ -265,7 +251,7 @@ async def test_a_pulka_played_through_screens_in_the_group(
             snap = await service.snapshot(1)
             state = snap.state
             assert isinstance(state, DealState)
-            found = _pref_offer(h, users)
+            found = _offer(h, users)
             assert found is not None, [m.text for m in api.chat_messages(GROUP)[-3:]]
             user, sent, data = found
             assert sent.receiver == user.id

@@ -25,9 +25,10 @@ PLAYERS = [User(401, "Аня", "ru", "anya"), User(402, "Bob", "en", "bob"), Use
 
 
 def _offer(h: Harness, players: list[User] = PLAYERS) -> tuple[User, Sent, list[str]] | None:
-    """A player whose newest screen offers buttons (actions, or the discard's choice)."""
+    """A player whose newest screen offers buttons (actions, or the discard's choice), where
+    the harness reads the screens (private chats, or the group's ephemeral messages)."""
     for user in players:
-        for sent in reversed(h.api.chat_messages(user.id)):
+        for sent in reversed(h.screens(user)):
             data = [
                 b["callback_data"]
                 for b in sent.buttons()
