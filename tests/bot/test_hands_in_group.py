@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.callback_data import Button
 from bot.tables import TableService
 from games.preferans.cards import Card
 from games.preferans.deal import DealState
@@ -322,3 +323,33 @@ async def test_a_player_who_does_not_press_gets_their_screen_anew_in_the_group(
     finally:
         if h.app is not None:
             await h.stop()
+
+
+async def test_made_an_admin_mid_deal_the_screens_come_into_the_group(h: Harness) -> None:
+    """The bot learns its rights from Telegram's my_chat_member update: made an administrator
+    mid-deal, the screens appear in the group (the table's default), and a stranger's or an
+    old deal's press of 🂠 is refused; its rights taken away, they go back to private chats."""
+    await seat_four(h)
+    await h.settle()
+    assert not any(MY_CARDS in b.get("callback_data", "") for b in h.table_message().buttons())
+    await h.api.promote_bot(PLAYERS[0], GROUP)
+    await h.settle()
+    for user in PLAYERS:
+        assert h.api.visible(user, GROUP), user
+    table, data = _table_button(h, MY_CARDS)
+    stranger = User(199, "Eve", "en")
+    assert (await h.press(stranger, table, data)).get("text")  # not seated: refused
+    assert not h.api.visible(stranger, GROUP)
+    pressed = Button.decode(data)
+    old = Button(pressed.table_id, pressed.deal_no - 1, pressed.act).encode()
+    assert (await h.press(PLAYERS[0], table, old)).get("text")  # another deal's: refused
+    private_before = {u.id: len(h.api.chat_messages(u.id)) for u in PLAYERS}
+    await h.api.promote_bot(PLAYERS[0], GROUP, admin=False)
+    await h.settle()
+    assert not any(MY_CARDS in b.get("callback_data", "") for b in h.table_message().buttons())
+    # The screens are drawn in the private chats again (edited, or sent where none was).
+    assert any(
+        len(h.api.chat_messages(u.id)) >= private_before[u.id]
+        and "<pre>" in h.api.chat_messages(u.id)[-1].text
+        for u in PLAYERS
+    )
