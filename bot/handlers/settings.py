@@ -93,15 +93,23 @@ async def settings_command(update: Update, context: BotContext) -> None:
                 return
         snap = change.snapshot
         context.changes.show(change)
-    group_t = group_translator(snap)
     context.outbox.forget(table_id, "settings")  # a fresh message at the bottom of the chat
-    ui = context.plugins.ui(snap.game.name)
-    prices = context.plugins.prices()
-    hands = _hands(context, snap)
+    _show_settings(context, snap)
+
+
+def _show_settings(context: BotContext, snap: Snapshot) -> None:
+    """The table's settings message (its kept ``settings``), as they stand."""
     content = render_settings(
-        table_id, snap.settings, snap.chat.settings, group_t, ui, prices, hands
+        snap.table_id,
+        snap.settings,
+        snap.chat.settings,
+        group_translator(snap),
+        context.plugins.ui(snap.game.name),
+        context.plugins.prices(),
+        _hands(context, snap),
     )
-    context.outbox.want(table_id, "settings", chat.id, thread, content)
+    chat, thread = snap.chat.tg_chat_id, snap.topic_id
+    context.outbox.want(snap.table_id, "settings", chat, thread, content)
 
 
 def _hands(context: BotContext, snap: Snapshot) -> tuple[bool, bool]:
@@ -127,30 +135,19 @@ async def _typed_hands(
     assert chat is not None and user is not None
     thread = thread_of(update)
     value = HANDS_VALUES.get(text)
+    if value is None:
+        context.outbox.post(chat.id, thread, refusal_message(Refusal("bad_hands"), t))
+        return
     player = await acting_player(update, context)
-    refusal = None if value is not None else Refusal("bad_hands")
-    if refusal is None and not await _may_change(context, snap, user.id, player.id, False):
-        refusal = Refusal("not_allowed")
-    if refusal is not None or value is None:
-        context.outbox.post(chat.id, thread, refusal_message(refusal or Refusal("bad_hands"), t))
+    if not await _may_change(context, snap, user.id, player.id, False):
+        context.outbox.post(chat.id, thread, refusal_message(Refusal("not_allowed"), t))
         return
     admin = await is_admin(context, chat.id, user.id)
     changed = dataclasses.replace(snap.settings, hands=value)
     change = await context.service.update_settings(snap.table_id, changed, admin)
     context.changes.show(change)
-    snap = change.snapshot
     context.outbox.forget(snap.table_id, "settings")
-    ui = context.plugins.ui(snap.game.name)
-    content = render_settings(
-        snap.table_id,
-        snap.settings,
-        snap.chat.settings,
-        group_translator(snap),
-        ui,
-        context.plugins.prices(),
-        _hands(context, snap),
-    )
-    context.outbox.want(snap.table_id, "settings", chat.id, thread, content)
+    _show_settings(context, change.snapshot)
 
 
 async def _group_settings(update: Update, context: BotContext) -> None:
@@ -270,15 +267,7 @@ async def _setting_button(
     else:
         admin = await is_admin(context, snap.chat.tg_chat_id, user.id)
         change = await context.service.update_settings(snap.table_id, table_settings, admin)
-    group_t = group_translator(change.snapshot)
-    snap = change.snapshot
-    ui = context.plugins.ui(snap.game.name)
-    prices = context.plugins.prices()
-    hands = _hands(context, snap)
-    content = render_settings(
-        snap.table_id, snap.settings, snap.chat.settings, group_t, ui, prices, hands
-    )
-    context.outbox.want(snap.table_id, "settings", snap.chat.tg_chat_id, snap.topic_id, content)
+    _show_settings(context, change.snapshot)
     context.changes.show(change)
     await query.answer(t("settings.saved"))
 
