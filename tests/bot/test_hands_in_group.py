@@ -353,3 +353,16 @@ async def test_made_an_admin_mid_deal_the_screens_come_into_the_group(h: Harness
         and "<pre>" in h.api.chat_messages(u.id)[-1].text
         for u in PLAYERS
     )
+
+
+async def test_screens_sit_in_the_tables_forum_topic(h: Harness) -> None:
+    """In a forum group the screens go into the table's own topic, under its table."""
+    h.api.bot_admin.add(GROUP)
+    topic = 77
+    await seat_four(h, thread=topic)
+    await h.settle()
+    for user in PLAYERS:
+        [screen] = h.api.visible(user, GROUP)
+        assert screen.thread_id == topic
+    table = h.table_message()
+    assert table.thread_id == topic and any(MY_CARDS in str(b) for b in table.buttons())
