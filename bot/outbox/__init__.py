@@ -120,6 +120,7 @@ class Outbox:
         self._lanes: dict[LaneId, _Lane] = {}
         self._tickets: dict[Ephemeral, tuple[str, float]] = {}  # a press allowing a send
         self._budgets: dict[int, Budget] = {}  # a group's ephemeral budget, while it is spent
+        self._renewing: set[KeepId] = set()  # renewed before this process remembered them
         self._keeps: OrderedDict[KeepId, _Kept] = OrderedDict()  # least recently wanted first
         self._sending: set[KeepId] = set()
         self._correcting = False
@@ -159,6 +160,9 @@ class Outbox:
             kept.since = time.monotonic()
             kept.only_edit = self._correcting
             kept.receiver, kept.may_post = receiver, may_post
+            if keep in self._renewing:
+                self._renewing.discard(keep)
+                kept.renew = True
         elif self._correcting:
             return  # this process shows it already: it is up to date, or will be
         else:
@@ -280,6 +284,10 @@ class Outbox:
         kept = self._keeps.get((table_id, key))
         if kept is not None:
             kept.renew = True
+        else:  # not remembered (forgotten, or never wanted here): when it is wanted next
+            if len(self._renewing) > self.max_keeps:
+                self._renewing.clear()  # never wanted after all: nothing waits on these
+            self._renewing.add((table_id, key))
 
     def forget(self, table_id: int, key: str) -> None:
         """Post the kept message anew next time instead of editing it (it scrolled away)."""

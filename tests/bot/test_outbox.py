@@ -320,3 +320,25 @@ async def test_a_groups_budget_outlives_its_idle_lane(api: FakeBotApi, outbox: O
         await asyncio.sleep(0.001)  # the lane goes idle and is dropped
     assert outbox.stats.ephemeral_calls == 8
     assert time.monotonic() - started >= 0.4  # past the burst: a tenth of a second each
+
+
+async def test_a_screen_renewed_before_this_process_knew_it_is_sent_anew(
+    api: FakeBotApi, outbox: Outbox
+) -> None:
+    """After a restart (storage has the screen's id, this process does not remember it) a
+    player's press of 🂠 must send the screen anew, not edit one their app dropped."""
+    api.bot_admin.add(-1)
+    outbox.want(1, "eph:51", -1, None, Rendered("cards"), URGENT, 51)
+    await outbox.drain()
+    [old] = api.visible(51, -1)
+    api.vanish(User(51, "Ann"), -1)
+    again = Outbox(outbox.bot, outbox.storage, group_interval=0.0, private_interval=0.0)
+    try:
+        again.renew(1, "eph:51")
+        again.want(1, "eph:51", -1, None, Rendered("cards"), URGENT, 51)
+        await again.drain()
+    finally:
+        await again.close()
+    [new] = api.visible(51, -1)
+    assert new.message_id != old.message_id
+    assert any(c.method == "deleteEphemeralMessage" for c in api.calls)
