@@ -382,8 +382,12 @@ def _draw(
 
 
 def _keeps(meaning: Meaning, info: HandInfo) -> bool:
-    """Does a hand keep what the calls promised: points, balance, suit lengths?"""
-    if not meaning.hcp[0] <= info.hcp <= meaning.hcp[1]:
+    """Does a hand keep what the calls promised: points, balance, suit lengths? A filter
+    before the calls are checked one by one, so never too tight: a promise of SAYC's points
+    (high cards and length, as a strong 2♣) reads as high cards two below them, which a 6-5
+    hand's three length points undercut, so its points are counted too."""
+    low, high = meaning.hcp
+    if info.hcp > high or (info.hcp < low and info.points < low + 2):
         return False
     if meaning.balanced and not info.balanced:
         return False

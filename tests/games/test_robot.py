@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from games.bridge.auction import AuctionState
@@ -217,6 +217,7 @@ def test_a_claimants_hand_is_faced_to_the_table_while_the_claim_stands() -> None
     max_examples=examples(15, least=4), deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(st.integers(0, 2**32), st.sampled_from(list(Seat)))
+@example(seed=874, dealer=Seat.N)  # a strong 2♣ on 19 high-card points and a 6-5 shape
 def test_the_layouts_a_robot_leads_from_are_ones_the_auction_explains(
     seed: int, dealer: Seat
 ) -> None:
