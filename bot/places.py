@@ -69,13 +69,15 @@ class Places:
         return Place(group=True, private=not admin, may_post=admin)
 
     def first_sight(self, snap: Snapshot, tg_user_id: int, deal_no: int) -> bool:
-        """Whether this is the first time the player's ephemeral screen shows this deal (a new
-        deal's screen is posted anew at the bottom of the group, where the bot may)."""
+        """Whether the player's ephemeral screen moves on to a new deal here (it is posted anew
+        at the bottom of the group, where the bot may). One this process has not shown yet
+        (after a restart) is not: it is edited where it is, or posted if it never was."""
         key = (snap.table_id, tg_user_id)
-        if self._deals.get(key) == deal_no:
+        before = self._deals.get(key)
+        if before == deal_no:
             return False
         self._deals[key] = deal_no
         self._deals.move_to_end(key)
         while len(self._deals) > REMEMBERED:
             self._deals.popitem(last=False)
-        return True
+        return before is not None
