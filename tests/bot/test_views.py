@@ -82,6 +82,32 @@ def test_a_hand_following_suit_keeps_its_shape_with_the_rest_greyed_out() -> Non
     assert [len(r) for r in card_buttons(1, 1, 5, hand, "en", hand)] == [len(r) for r in rows]
 
 
+def test_every_seat_on_play_sees_its_whole_hand_with_the_rest_greyed_out() -> None:
+    """Whoever is to play (North too, whose seat is 0), following suit, gets the hand played
+    from as the keyboard: the legal cards pressable, the rest disabled."""
+    rng = random.Random(4)
+    greyed: set[Seat] = set()
+    for _ in range(40):
+        state = DealState.new(Deal.shuffled(Seat.N, rng.randrange))
+        for call in ("1C", "P", "P", "P"):
+            state = state.apply(MakeCall(state.actor, Call.parse(call)))  # type: ignore[arg-type]
+        while state.play is not None and state.result is None:
+            actor = state.actor
+            assert actor is not None
+            view = state.view(actor)
+            hand = view.hands[view.turn] if view.turn is not None else frozenset()
+            if len(view.legal_cards) < len(hand):
+                rendered = render_private(
+                    snapshot(state), 1, view, (False, False), Translator("en")
+                )
+                keys = [k for row in rendered.keys for k in row]
+                disabled = {k.label for k in keys if k.disabled}
+                assert disabled == {card_text(c, "en") for c in hand - view.legal_cards}
+                greyed.add(actor)
+            state = state.apply(PlayCard(actor, rng.choice(sorted(view.legal_cards))))
+    assert Seat.N in greyed  # not only the seats whose number is not 0
+
+
 def test_codec_round_trips_and_refuses_junk() -> None:
     button = Button(12, 3, CARD, "SQ")
     assert Button.decode(button.encode()) == button

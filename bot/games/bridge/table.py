@@ -476,7 +476,8 @@ def render_private(
             lines.append(f"<b>{t('private.dummy_card', seat=seat_text(view.turn, lang))}</b>")
         else:
             lines.append(f"<b>{t('private.your_card')}</b>")
-        hand = view.hands.get(view.turn, view.legal_cards) if view.turn else view.legal_cards
+        turn = view.turn  # the hand played from (North's is seat 0: compared with None)
+        hand = view.legal_cards if turn is None else view.hands.get(turn, view.legal_cards)
         keys = card_buttons(snap.table_id, deal_no, at, view.legal_cards, lang, hand)
         claim_key = Key(t("button.claim"), Button(snap.table_id, deal_no, CLAIM_MENU).encode())
         last: tuple[Key, ...] = (claim_key,)
