@@ -25,7 +25,7 @@ from bot.context import BotContext, BridgeApp
 from bot.games.nicety import Nicety
 from bot.handlers import chat, fair, keeper, money, private, settings, stats, table
 from bot.handlers.common import user_translator
-from bot.handlers.hands import learn_all
+from bot.handlers.hands import learn_all, playing_tables
 from bot.heartbeat import Heartbeat
 from bot.i18n import LANGUAGES, Translator, add_words
 from bot.ledger import LedgerService
@@ -48,7 +48,6 @@ from bot.timers import TurnTimers
 from bot.transport import AiohttpRequest, Fenced, Handling, SlimUpdates
 from bot.webhook import GuardedApplication
 from storage import SqlStore, is_postgres, open_storage
-from storage.interface import TableStatus
 from storage.postgres import PostgresStorage
 
 log = logging.getLogger(__name__)
@@ -214,13 +213,7 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
         if tg_chat_id in places.quiet:
             return
         places.quiet.add(tg_chat_id)
-        record = await storage.chat_by_tg(tg_chat_id)
-        if record is None:
-            return
-        for kept in await storage.tables_in_chat(record.id):
-            if kept.status is not TableStatus.PLAYING:
-                continue
-            snap = await service.snapshot(kept.id)
+        for snap in await playing_tables(storage, service, tg_chat_id):
             text = group_translator(snap)("hands.fallback_group")
             outbox.post(tg_chat_id, snap.topic_id, Rendered(text))
             presenter.show(Change(snap))

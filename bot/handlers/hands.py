@@ -20,8 +20,8 @@ from bot.outbox import ephemeral
 from bot.places import Places, screen_key
 from bot.rendered import URGENT, Rendered
 from bot.screens import private_translator
-from bot.tables import Change, Refusal
-from storage.interface import TableStatus
+from bot.tables import Change, Refusal, Snapshot, TableService
+from storage.interface import Storage, TableStatus
 
 RIGHTS = (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 ASKED_AT_ONCE = 20  # groups whose rights a restart asks of Telegram at the same time
@@ -112,9 +112,17 @@ async def rights_changed(change: ChatMemberUpdated, context: BotContext) -> None
     places.rights[chat] = change.new_chat_member.status in RIGHTS
     if was == places.rights[chat]:
         return
-    record = await context.storage.chat_by_tg(chat)
+    for snap in await playing_tables(context.storage, context.service, chat):
+        context.presenter.show(Change(snap))
+
+
+async def playing_tables(
+    storage: Storage, service: TableService, tg_chat_id: int
+) -> list[Snapshot]:
+    """The group's tables with a match under way (each forum topic's), as they stand: what
+    is redrawn when where their screens go changes."""
+    record = await storage.chat_by_tg(tg_chat_id)
     if record is None:
-        return
-    for table in await context.storage.tables_in_chat(record.id):
-        if table.status is TableStatus.PLAYING:
-            context.presenter.show(Change(await context.service.snapshot(table.id)))
+        return []
+    tables = await storage.tables_in_chat(record.id)
+    return [await service.snapshot(t.id) for t in tables if t.status is TableStatus.PLAYING]
