@@ -62,21 +62,25 @@ def scoresheet(rubber: ScoreSheet, t: Translator) -> str:
     lines = [row(side_text(Side.NS, t), side_text(Side.EW, t)), "─" * (2 * width + 3)]
     above = [e for e in rubber.entries if e.line is Line.ABOVE]
     for entry in reversed(above):
-        cell = number(entry.points)
-        lines.append(row(cell, "") if entry.side is Side.NS else row("", cell))
+        lines.append(row(*_columns(entry)))
     lines.append("═" * (2 * width + 3))
     below = [e for e in rubber.entries if e.line is Line.BELOW]
     games = sorted({e.game for e in below} | {rubber.game_number})
     for game in games:
         for entry in (e for e in below if e.game == game):
-            cell = number(entry.points)
-            lines.append(row(cell, "") if entry.side is Side.NS else row("", cell))
+            lines.append(row(*_columns(entry)))
         if game < rubber.game_number:
             lines.append("─" * (2 * width + 3))
     totals = rubber.totals()
     lines.append("═" * (2 * width + 3))
     lines.append(row(number(totals[Side.NS]), number(totals[Side.EW])))
     return "\n".join(lines)
+
+
+def _columns(entry: ScoreEntry) -> tuple[str, str]:
+    """An entry's points in its side's column of the sheet: (N-S, E-W)."""
+    cell = number(entry.points)
+    return (cell, "") if entry.side is Side.NS else ("", cell)
 
 
 def render_deal_result(
@@ -377,14 +381,9 @@ def rich_scoresheet(rubber: ScoreSheet, t: Translator) -> str:
     rows = [("", side_text(Side.NS, t), side_text(Side.EW, t))]
     above = [e for e in rubber.entries if e.line is Line.ABOVE]
     for entry in reversed(above):
-        cell = number(entry.points)
-        ns, ew = (cell, "") if entry.side is Side.NS else ("", cell)
-        rows.append((t("score.rich_above"), ns, ew))
-    below = [e for e in rubber.entries if e.line is Line.BELOW]
-    for entry in below:
-        cell = number(entry.points)
-        ns, ew = (cell, "") if entry.side is Side.NS else ("", cell)
-        rows.append((t("score.rich_game", number=entry.game), ns, ew))
+        rows.append((t("score.rich_above"), *_columns(entry)))
+    for entry in (e for e in rubber.entries if e.line is Line.BELOW):
+        rows.append((t("score.rich_game", number=entry.game), *_columns(entry)))
     totals = rubber.totals()
     rows.append((t("score.rich_total"), number(totals[Side.NS]), number(totals[Side.EW])))
     return rich_table(rows)
