@@ -322,10 +322,11 @@ class Outbox:
 
     # --- sending ------------------------------------------------------------------------------
 
-    def _lane(self, chat_id: int, ephemeral: bool = False) -> _Lane:
-        lane = self._lanes.get((chat_id, ephemeral))
+    def _lane(self, chat_id: int, screens: bool = False) -> _Lane:
+        """The chat's lane (``screens``: the group's lane of ephemeral screens)."""
+        lane = self._lanes.get((chat_id, screens))
         if lane is None:
-            if ephemeral:  # the group's budget outlives its lane (idle lanes are dropped)
+            if screens:  # the group's budget outlives its lane (idle lanes are dropped)
                 budget = self._budgets.get(chat_id) or Budget(self.ephemeral_rate)
                 self._budgets[chat_id] = budget
                 lane = _Lane(chat_id, 0.0, budget)

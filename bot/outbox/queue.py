@@ -104,8 +104,11 @@ class Budget:
     per_minute: float
     burst: float = 4.0
     reserve: float = 1.0
-    tokens: float = 4.0
+    tokens: float = field(init=False)  # calls it may make now: a full burst to begin with
     at: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        self.tokens = self.burst
 
     def wait(self, urgent: bool) -> float:
         """Seconds until a call of this urgency may go (0: now)."""
