@@ -529,11 +529,7 @@ class FakeBotApi:
                 "markup are exactly the same as a current content and reply markup of the message",
             )
         sent.text, sent.markup, sent.plain = params["text"], markup, plain
-        sent.version += 1
-        if self.keep_history:
-            sent.history.append((len(self.calls) - 1, sent.text))
-        for hook in self.on_sent:
-            hook(sent)
+        self._edited(sent)
         return self._message(sent)
 
     # --- ephemeral messages --------------------------------------------------------------------
@@ -628,6 +624,7 @@ class FakeBotApi:
         return True
 
     def _edited(self, sent: Sent) -> None:
+        """An edit made: a new version, kept in the history, told to the hooks."""
         sent.version += 1
         if self.keep_history:
             sent.history.append((len(self.calls) - 1, sent.text))
