@@ -103,6 +103,17 @@ def under_20(cards: frozenset[Card]) -> bool:
     return not rule_of_20(cards)
 
 
+def control(*suits: Suit) -> Callable[[frozenset[Card]], bool]:
+    """First-round control of each suit: its ace, or a void."""
+    return lambda cards: all(
+        Card(suit, Rank.ACE) in cards or not any(c.suit is suit for c in cards) for suit in suits
+    )
+
+
+def no_control(*suits: Suit) -> Callable[[frozenset[Card]], bool]:
+    return lambda cards: not any(control(suit)(cards) for suit in suits)
+
+
 def side_ace_king(trump: Suit) -> Callable[[frozenset[Card]], bool]:
     return lambda cards: any(c.suit is not trump and c.rank >= Rank.KING for c in cards)
 
@@ -374,6 +385,105 @@ LINES: tuple[Line, ...] = (
     line("slam", "1NT P 4C P", "4S", (15, 17), balanced=BAL, test=aces(2)),
     line("slam", "1NT P 4C P", "4NT", (15, 17), balanced=BAL, test=aces(3)),
     line("slam", "2NT P 4C P", "4H", (20, 21), balanced=BAL, test=aces(1)),
+    # --- after a limit raise of a major: game, and control bids ------------------------------
+    line("control bids", "1H P 3H P", "4H", (14, 16), s=(2, 4), h=(5, 5), d=(2, 4), c=(2, 4)),
+    line("control bids", "1H P 3H P", "P", (12, 12), h=(5, 5), balanced=BAL),
+    *(
+        line(
+            "control bids",
+            f"1{t} P 3{t} P",
+            call,
+            (17, 19),
+            **{t.lower(): (5, 5)},
+            **{o: (2, 4) for o in "shdc" if o != t.lower()},
+            test=both(no_control(*skipped), control(suit)),
+        )
+        for t, call, skipped, suit in (
+            ("H", "3S", (), S),
+            ("H", "4C", (S,), C),
+            ("H", "4D", (S, C), D),
+            ("S", "4C", (), C),
+            ("S", "4D", (C,), D),
+            ("S", "4H", (C, D), H),
+        )
+    ),
+    line(
+        "control bids",
+        "1H P 3H P",
+        "4H",
+        (17, 19),
+        s=(2, 4),
+        h=(5, 5),
+        d=(2, 4),
+        c=(2, 4),
+        test=no_control(S, C, D),
+    ),
+    line(
+        "control bids",
+        "1H P 3H P 3S P",
+        "4C",
+        (10, 12),
+        s=(3, 3),
+        h=(4, 4),
+        d=(3, 3),
+        c=(3, 3),
+        test=control(C),
+    ),
+    line(
+        "control bids",
+        "1H P 3H P 3S P",
+        "4D",
+        (10, 12),
+        s=(3, 3),
+        h=(4, 4),
+        d=(3, 3),
+        c=(3, 3),
+        test=both(no_control(C), control(D)),
+    ),
+    line(
+        "control bids",
+        "1H P 3H P 3S P",
+        "4H",
+        (10, 12),
+        s=(3, 3),
+        h=(4, 4),
+        d=(3, 3),
+        c=(3, 3),
+        test=no_control(C, D),
+    ),
+    line(
+        "control bids",
+        "1S P 3S P 4C P",
+        "4H",
+        (10, 12),
+        s=(4, 4),
+        h=(3, 3),
+        d=(3, 3),
+        c=(3, 3),
+        test=both(no_control(D), control(H)),
+    ),
+    line(
+        "control bids",
+        "1H P 3H P 3S P 4C P",
+        "4NT",
+        (18, 20),
+        s=(2, 4),
+        h=(5, 5),
+        d=(2, 4),
+        c=(2, 4),
+        test=control(S),
+    ),
+    line(
+        "control bids",
+        "1H P 3H P 3S P 4H P",
+        "P",
+        (17, 20),
+        s=(2, 4),
+        h=(5, 5),
+        d=(2, 4),
+        c=(2, 4),
+        test=control(S),
+    ),
 )
 
 

@@ -8,8 +8,9 @@ group sees beside a robot's call and what a robot's card play assumes about hidd
 
 The system is small and natural: one-level openings with 12+, 1NT 15–17, 2NT 20–21, 2♣ strong,
 weak twos and three-level preempts; simple and limit raises, new suits, 1NT and 2NT responses;
-Stayman; Blackwood; overcalls, 1NT overcall and takeout doubles, with advances; then game and
-slam by combined points. Where no rule fits, the robot passes (or raises partner in a fit).
+Stayman; Blackwood, and control bids after a limit raise of a major; overcalls, 1NT overcall
+and takeout doubles, with advances; then game and slam by combined points. Where no rule fits,
+the robot passes (or raises partner in a fit).
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ class Rule:
     legal level) or ``j`` (one above the cheapest: a jump). The strain is a letter (``C D H S``),
     ``NT``, or a variable: ``x`` a new suit (not one the opponents named), ``M`` a major, ``m``
     the better minor, ``p`` partner's suit, ``f`` our fit (longest known combined, majors first),
-    ``s`` the suit partner's calls showed longest (a transfer's), ``o`` the opponents' suit.
+    ``s`` the suit partner's calls showed longest (a transfer's), ``o`` the opponents' suit,
+    ``k`` a control bid (a suit our side has not named, cheapest first, below game in the major
+    we opened).
     ``length`` is the length the call's suit needs; ``total`` is the combined points (own plus
     partner's promised minimum).
     """
@@ -66,6 +69,7 @@ class Rule:
     feature: bool | None = None  # the bid suit holds its ace or king (a weak two's feature)
     solid: bool | None = None  # the longest suit is headed by the ace, king and queen
     longest: int | None = None  # no suit longer than this
+    control: bool | None = None  # the bid suit holds its ace or is void (first-round control)
 
 
 def _r(when: str, call: str, tag: str = "natural", **kw: object) -> Rule:
@@ -199,6 +203,33 @@ SYSTEM: tuple[Rule, ...] = (
     _r("rebid:jacoby", "3a", "extras", hcp=(18, 40)),
     _r("rebid:jacoby", "3NT", "extras", hcp=(15, 17)),
     _r("rebid:jacoby", "4a", "minimum", hcp=(0, 14)),
+    # after a limit raise of a major (10-12): game with more than a minimum; with slam interest
+    # a control bid (the cheapest ace or void outside trumps; 22 points open 2♣)
+    _r("rebid:limit", "ck", "control", pts=(18, 21), control=True),
+    _r("rebid:limit", "4p", "game", pts=(14, 40)),
+    _r("rebid:limit", "P", hcp=(0, 40)),
+    # responder answers a control bid: a control of its own with more than a minimum, else
+    # back to the trump suit; opener then asks for aces or signs off
+    _r("control_answer", "ck", "control", hcp=(10, 40), control=True),
+    _r("control_answer", "4a", "signoff"),
+    _r(
+        "control_continued",
+        "4NT",
+        "blackwood",
+        pts=(19, 40),
+        over=("3S", "4C", "4D"),
+        opened=("1H",),
+    ),
+    _r(
+        "control_continued",
+        "4NT",
+        "blackwood",
+        pts=(19, 40),
+        over=("4C", "4D", "4H"),
+        opened=("1S",),
+    ),
+    _r("control_continued", "4f", "signoff", length=(8, 13)),
+    _r("control_continued", "P", hcp=(0, 40)),
     _r("rebid:raised", "4p", "game", pts=(19, 40), length=(5, 13)),
     _r("rebid:raised", "3NT", "game", pts=(19, 40), balanced=True),
     _r("rebid:raised", "3p", "invite", pts=(16, 18)),
@@ -607,6 +638,8 @@ def _opener(own: Sequence[str], answers: Sequence[str]) -> str:
         if opening[0] == "1" and opening != "1NT":
             if answer == "2NT" and opening[1] in "HS":
                 return "rebid:jacoby"
+            if answer == f"3{opening[1]}" and opening[1] in "HS":
+                return "rebid:limit"
             if answer[1:] == opening[1:]:
                 return "rebid:raised"
             if answer == "1NT":
@@ -614,6 +647,8 @@ def _opener(own: Sequence[str], answers: Sequence[str]) -> str:
             if answer[1:] != "NT":
                 return "rebid:new"
         return "later"
+    if len(own) == 2 and answer == f"3{opening[1:]}" and _is_control(own[1], opening):
+        return "control_continued"
     if len(own) == 2 and opening in ("1NT", "2NT"):
         if answer in ("2D", "2H", "3D", "3H") and answer[0] == str(int(opening[0]) + 1):
             return "transfer_continued"
@@ -630,6 +665,8 @@ def _responder(answers: Sequence[str], own: Sequence[str]) -> str:
     opening, mine = answers[0], own[0]
     if opening == "2C" and mine == "2D":
         return "second:2C"
+    if mine == f"3{opening[1:]}" and _is_control(answers[1], opening):
+        return "control_answer"
     if opening not in ("1NT", "2NT"):
         return "later"
     step = str(int(opening[0]) + 1)
@@ -642,6 +679,14 @@ def _responder(answers: Sequence[str], own: Sequence[str]) -> str:
     if mine == "4C":
         return "gerber_asked"
     return "later"
+
+
+def _is_control(text: str, opening: str) -> bool:
+    """Whether ``text``, after ``opening`` (one of a major) was raised to three, is a control
+    bid: a new suit below game in the major."""
+    if opening not in ("1H", "1S") or text[1:] not in ("C", "D", "H", "S"):
+        return False
+    return text[1:] != opening[1] and Bid.parse(text).rank < Bid.parse(f"4{opening[1]}").rank
 
 
 def _candidates(rule: Rule, context: Context, calls: Sequence[Call], info: HandInfo) -> list[Call]:
@@ -667,6 +712,10 @@ def _candidates(rule: Rule, context: Context, calls: Sequence[Call], info: HandI
         strains = [] if context.opp_suit is None else [Strain(int(context.opp_suit))]
     elif strain_text == "a":
         strains = [] if context.own_suit is None else [Strain(int(context.own_suit))]
+    elif strain_text == "k":  # a control bid: any suit our side has not named
+        if context.opening not in ("1H", "1S"):
+            return []
+        strains = [Strain(int(s)) for s in Suit if s not in context.ours | context.opponents]
     elif strain_text == "b":  # of partner's shown suits, the one this hand likes best
         liked = sorted(context.partner.lengths, key=lambda s: (-info.lengths[s], s))
         strains = [Strain(int(s)) for s in liked[:1]]
@@ -702,7 +751,14 @@ def _candidates(rule: Rule, context: Context, calls: Sequence[Call], info: HandI
         if strain_text in ("x", "M", "m") and str(bid) in NAMED.get(rule.when, ()):
             continue
         found.append(Call(CallKind.BID, bid))
+    if strain_text == "k":  # the cheapest first, below game in the major
+        game = Bid.parse(f"4{context.opening[1]}").rank
+        return sorted((c for c in found if c.bid and c.bid.rank < game), key=_call_rank)
     return found
+
+
+def _call_rank(call: Call) -> int:
+    return call.bid.rank if call.bid is not None else 0
 
 
 def _rules_for(context: Context) -> list[Rule]:
@@ -736,6 +792,11 @@ def _fits(rule: Rule, info: HandInfo, context: Context, call: Call) -> bool:
         suit = call.bid.strain.suit if call.bid is not None else None
         has = suit is not None and any(r >= Rank.KING for r in info.tops.get(suit, ()))
         if has is not rule.feature:
+            return False
+    if rule.control is not None:
+        suit = call.bid.strain.suit if call.bid is not None else None
+        held = suit is not None and (info.lengths[suit] == 0 or Rank.ACE in info.tops.get(suit, ()))
+        if held is not rule.control:
             return False
     if rule.pts is not None and not rule.pts[0] <= info.points <= rule.pts[1]:
         return False

@@ -152,6 +152,22 @@ async def test_a_persons_blackwood_is_answered_with_aces(
     assert await robot_answers(storage, north, ["R", "P", "4NT", "P"]) == answer
 
 
+@pytest.mark.parametrize(
+    ("north", "answer"),
+    [
+        ("K32.K432.A32.Q32", "4D"),  # 12 with the ace of diamonds: a control of its own
+        ("K32.K432.K32.Q32", "4H"),  # no ace to show below game: back to trumps
+    ],
+)
+async def test_a_persons_control_bid_is_answered(
+    storage: SqliteStorage, north: str, answer: str
+) -> None:
+    """The robot (North) passes, the person opens 1♥, the robot's limit raise, then the
+    person's 4♣ is a control bid (slam interest), not clubs."""
+    calls = ["R", "P", "1H", "P", "R", "P", "4C", "P"]
+    assert await robot_answers(storage, north, calls) == answer
+
+
 async def test_a_persons_negative_double_is_not_read_for_penalty(storage: SqliteStorage) -> None:
     """1♣ (robot) – 1♠ – X (the person: four hearts, 6+) – pass: the robot, 13 with four hearts,
     bids 2♥, not Blackwood on a penalty double (the bug the issue names)."""

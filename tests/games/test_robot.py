@@ -499,3 +499,38 @@ def test_the_system_reads_people_s_conventional_calls_and_a_one_club_opening() -
     assert michaels is not None and michaels.lengths == {Suit.HEARTS: 5, Suit.SPADES: 5}
     # and what follows reads on: 1♣ – 1♠ – X – P, the opener with four hearts bids them
     assert call_with("A2.KJ32.Q32.KJ32", "1C 1S X P") == "2H"
+
+
+@pytest.mark.parametrize(
+    ("cards", "auction", "expected"),
+    [
+        # opener after a limit raise of a major: a sound opening accepts (it passed once)
+        ("A2.AJ982.K32.K32", "1H P 3H P", "4H"),  # 15, and a point for the fifth heart
+        ("A2.AJ982.Q32.432", "1H P 3H P", "P"),  # 11: a minimum
+        # slam interest: the cheapest ace outside trumps; a bypassed suit has none
+        ("32.AKQ82.AK2.A32", "1H P 3H P", "4C"),
+        ("A2.AKQ82.K2.KJ32", "1H P 3H P", "3S"),
+        ("AKQ82.K2.Q32.AJ2", "1S P 3S P", "4C"),
+        ("AKQ82.K2.A32.K32", "1S P 3S P", "4D"),
+        ("KQ2.AKJ82.KQ2.Q2", "1H P 3H P", "4H"),  # 21 points, no ace outside: game
+        # responder answers: its own control with more than a minimum, else trumps
+        ("K432.A32.Q32.J32", "1S P 3S P 4C P", "4H"),
+        ("K32.K432.A32.Q32", "1H P 3H P 3S P", "4D"),
+        ("K32.K432.K32.Q32", "1H P 3H P 3S P", "4H"),
+        ("K432.K32.Q2.A432", "1S P 3S P 4D P", "4S"),  # clubs' ace is above game now
+        # opener: Blackwood after partner's control, a pass after the sign-off
+        ("A2.AKQ82.K2.KJ32", "1H P 3H P 3S P 4C P", "4NT"),
+        ("A2.AKQ82.K2.KJ32", "1H P 3H P 3S P 4H P", "P"),
+    ],
+)
+def test_control_bids_after_a_limit_raise(cards: str, auction: str, expected: str) -> None:
+    assert call_with(cards, auction) == expected
+
+
+def test_a_control_bid_reads_as_one_and_says_nothing_of_length() -> None:
+    auction = ("1H", "P", "3H", "P", "4C", "P", "4D")
+    meanings = read_auction(Seat.N, tuple(Call.parse(c) for c in auction))
+    control, answer = meanings[4], meanings[6]
+    assert control is not None and control.tag == "control" and control.lengths == {}
+    assert control.hcp[0] >= 16
+    assert answer is not None and answer.tag == "control" and answer.lengths == {}
