@@ -30,7 +30,7 @@ from bot.heartbeat import Heartbeat
 from bot.i18n import LANGUAGES, Translator, add_words
 from bot.ledger import LedgerService
 from bot.outbox import Outbox
-from bot.outbox.ephemeral import Limiter
+from bot.outbox.slowdown import SlowDown
 from bot.places import Places
 from bot.plugin import Plugin, Plugins
 from bot.plugins import PLUGINS
@@ -86,13 +86,7 @@ def build_application(
         ApplicationBuilder()
         .token(config.token)
         .context_types(ContextTypes(context=BotContext))
-        .rate_limiter(
-            Limiter(
-                overall_max_rate=config.overall_rate_per_second,
-                group_max_rate=config.group_rate_per_minute,
-                group_time_period=60,
-            )
-        )
+        .rate_limiter(SlowDown())  # the outbox paces; a 429 still slows its chat down
         .concurrent_updates(True)
         .application_class(
             GuardedApplication, {"idle": config.webhook_idle_seconds, "handling": handling}
@@ -159,9 +153,10 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     outbox = Outbox(
         application.bot,
         storage,
-        config.group_interval,
+        # GROUP_RATE_PER_MINUTE caps a group's messages through its lane's pace.
+        max(config.group_interval, 60 / config.group_rate_per_minute),
         config.private_interval,
-        # Below PTB's own limiter, which also counts the handlers' own calls (getChatMember).
+        # A tenth left for what handlers ask themselves (getChatMember) and presses' answers.
         overall_rate=config.overall_rate_per_second * 0.9,
         ephemeral_rate=config.ephemeral_per_minute,
     )

@@ -11,13 +11,11 @@ Delivery is not guaranteed: a receiver's app may drop one, so nothing lives only
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from telegram import CallbackQuery
 from telegram.constants import ParseMode
-from telegram.ext import AIORateLimiter
 
 from bot.outbox.wire import markup
 from bot.rendered import Rendered
@@ -87,24 +85,3 @@ def pressed_on(query: CallbackQuery) -> int | None:
         return None
     found = message.api_kwargs.get("ephemeral_message_id")
     return int(found) if isinstance(found, int) else None
-
-
-class Limiter(AIORateLimiter):
-    """PTB's rate limiter, which counts every call that names a group against that group's
-    messages a minute: an ephemeral call is paced by the outbox's own lane for the group's
-    screens instead (and by its overall gate), so it is not counted there."""
-
-    async def process_request(
-        self,
-        callback: Callable[..., Coroutine[Any, Any, Any]],
-        args: Any,
-        kwargs: dict[str, Any],
-        endpoint: str,
-        data: dict[str, Any],
-        rate_limit_args: int | None,
-    ) -> Any:
-        if "ephemeral_message_parameters" in data or "receiver_user_id" in data:
-            data = {k: v for k, v in data.items() if k != "chat_id"}
-        return await super().process_request(
-            callback, args, kwargs, endpoint, data, rate_limit_args
-        )

@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 from telegram import Bot
+from telegram.error import RetryAfter
+from telegram.ext import ExtBot
 
 from bot.outbox import Gate, Outbox
-from bot.outbox.ephemeral import Limiter
+from bot.outbox.slowdown import SlowDown
 from bot.rendered import TABLE, URGENT, WAITING, Rendered
 from storage.interface import TableSettings
 from storage.sqlite import SqliteStorage
@@ -235,26 +237,33 @@ async def test_a_deals_result_follows_the_tables_last_version(
 SHOWING = ("sendMessage", "editMessageText")
 
 
-async def test_a_groups_ephemeral_calls_are_not_counted_against_its_messages() -> None:
-    """PTB's limiter counts every call naming a group against its ~20 a minute; the screens in
-    the group (ephemeral calls) are paced by the outbox's own lane instead."""
-    limiter = Limiter(overall_max_rate=0, group_max_rate=1, group_time_period=60)
-    await limiter.initialize()
-
-    async def call() -> bool:
-        return True
-
-    async def through(data: dict[str, object]) -> bool:
-        result = await limiter.process_request(call, (), {}, "x", data, None)
-        return bool(result)
-
-    screen = {"chat_id": -100, "receiver_user_id": 7, "ephemeral_message_id": 1}
-    for _ in range(3):  # far past the group's one a minute, at once
-        assert await asyncio.wait_for(through(screen), 1.0)
-    assert await asyncio.wait_for(through({"chat_id": -100}), 1.0)
-    with pytest.raises(TimeoutError):  # the group's second message waits its minute
-        await asyncio.wait_for(through({"chat_id": -100}), 0.5)
-    await limiter.shutdown()
+@pytest.mark.filterwarnings("ignore:Please use 'Bot.getChat'")
+async def test_no_pacing_but_the_outboxs_and_a_429_slows_its_chat_down(api: FakeBotApi) -> None:
+    """PTB's bot with the outbox's limiter, over HTTP: calls to a group leave at once (the
+    outbox paces them, not a second limiter); after Telegram's 429 the chat's next call waits
+    the time it named, while other chats and the group's screens (counted apart) do not."""
+    bot = ExtBot(api.token, base_url=api.base_url, rate_limiter=SlowDown())
+    await bot.initialize()
+    try:
+        started = time.monotonic()
+        for k in range(30):  # past any group's twenty a minute: the limiter does not hold them
+            await bot.send_message(-100, f"m{k}")
+        assert time.monotonic() - started < 3
+        slow = {"description": "Too Many Requests: retry after 1", "parameters": {"retry_after": 1}}
+        api.fail_queue.append(("sendMessage", 429, slow))
+        with pytest.raises(RetryAfter):
+            await bot.send_message(-100, "refused")
+        refused_at = time.monotonic()
+        await bot.send_message(-200, "another group")
+        screen = {"receiver_user_id": 7, "ephemeral_message_parameters": {"receiver_user_id": 7}}
+        await bot.do_api_request("getChat", api_kwargs={"chat_id": -100, **screen})
+        assert time.monotonic() - refused_at < 0.5
+        await bot.send_message(-100, "after the wait")
+        assert time.monotonic() - refused_at >= 0.95
+        texts = [c.params.get("text") for c in api.calls if c.method == "sendMessage"]
+        assert texts[-2:] == ["another group", "after the wait"]
+    finally:
+        await bot.shutdown()
 
 
 async def test_a_groups_screens_go_by_their_budget_the_prompt_first(
