@@ -1,14 +1,20 @@
-"""The floor under #30's CPU target: what the smallest PTB bot spends per press over real HTTP.
+"""The floor under the bot's CPU: what the smallest PTB bot spends per press over real HTTP.
 
     python -m bench.floor [--chats 100] [--seconds 30] [--think 2.0] [--edits 1 2]
+                          [--variants ptb nolimiter raw lean ours]
 
-A bot of a dozen lines, in a process of its own, built the way ours is (PTB's
-``Application``, ``AIORateLimiter`` with Telegram's limits lifted, concurrent updates, long
-polling, our aiohttp transport): each press is answered (``answerCallbackQuery``) and
-followed by ``--edits`` message edits (our bot makes about two calls to Telegram a press at
-100 tables besides the answer, see ``bench.load``). It renders nothing, stores nothing, knows
-no game. Its CPU a press, read from ``/proc`` as ``bench.load --http`` does, is the least any
-bot on this stack can spend; ours cannot go below it.
+A bot of a dozen lines, in a process of its own, built on our stack (PTB's ``Application``,
+concurrent updates, long polling, our aiohttp transport): each press is answered
+(``answerCallbackQuery``) and followed by ``--edits`` message edits. It renders nothing, stores
+nothing, knows no game. Its CPU a press, read from ``/proc`` as ``bench.load --http`` does, is
+the least any bot on this stack can spend; ours cannot go below it. The variants (issue #48):
+
+- ``ptb``: as PTB is usually built: ``AIORateLimiter`` (Telegram's limits lifted), edits by
+  ``Bot.edit_message_text`` (a PTB ``Message`` built from each reply), form bodies;
+- ``nolimiter``: the same without a rate limiter;
+- ``raw``: no limiter, and edits by ``Bot.do_api_request`` read as plain JSON;
+- ``lean``: ``raw`` with JSON bodies, the leanest;
+- ``ours``: ``lean`` with the bot's own limiter (``SlowDown``), as the bot is built now.
 
 Prints numbers; asserts nothing.
 """
@@ -26,13 +32,22 @@ from typing import Any
 from bench.load import cpu_seconds, percentile
 from tests.fakeapi import FakeBotApi, Sent, User
 
+VARIANTS = ("ptb", "nolimiter", "raw", "lean", "ours")
 
-def serve_bot(edits: int) -> None:
+
+def serve_bot(edits: int, variant: str) -> None:
     """The bot's process: answer, then edit the pressed message ``edits`` times."""
+    import warnings
+
     from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
     from telegram.ext import AIORateLimiter, ApplicationBuilder, CallbackQueryHandler, ContextTypes
+    from telegram.warnings import PTBUserWarning
 
+    from bot.outbox.slowdown import SlowDown
     from bot.transport import AiohttpRequest, SlimUpdates
+
+    warnings.filterwarnings("ignore", category=PTBUserWarning)  # do_api_request of a known one
+    raw = variant in ("raw", "lean", "ours")
 
     async def pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
@@ -40,26 +55,42 @@ def serve_bot(edits: int) -> None:
         await query.answer()
         step = int(query.data)
         for k in range(edits):
+            if raw:
+                markup = {"inline_keyboard": [[{"text": "go", "callback_data": str(step + 1)}]]}
+                await context.bot.do_api_request(
+                    "editMessageText",
+                    api_kwargs={
+                        "chat_id": query.message.chat.id,
+                        "message_id": query.message.message_id,
+                        "text": f"step {step} edit {k}",
+                        "reply_markup": markup,
+                    },
+                )
+                continue
             key = InlineKeyboardButton("go", callback_data=str(step + 1))
-            markup = InlineKeyboardMarkup([[key]])
             await context.bot.edit_message_text(
                 chat_id=query.message.chat.id,
                 message_id=query.message.message_id,
                 text=f"step {step} edit {k}",
-                reply_markup=markup,
+                reply_markup=InlineKeyboardMarkup([[key]]),
             )
 
     async def started(_: Any) -> None:
         print("ready", flush=True)
 
+    json_bodies = variant in ("lean", "ours")
+    builder = ApplicationBuilder().token(os.environ["BOT_TOKEN"])
+    if variant == "ptb":
+        builder = builder.rate_limiter(AIORateLimiter(overall_max_rate=0, group_max_rate=0))
+    elif variant == "ours":
+        builder = builder.rate_limiter(SlowDown())
     app = (
-        ApplicationBuilder()
-        .token(os.environ["BOT_TOKEN"])
-        .base_url(os.environ["BOT_API_BASE_URL"])
-        .rate_limiter(AIORateLimiter(overall_max_rate=0, group_max_rate=0))
+        builder.base_url(os.environ["BOT_API_BASE_URL"])
         .concurrent_updates(True)
-        .request(AiohttpRequest(connection_pool_size=256))
-        .get_updates_request(SlimUpdates(AiohttpRequest(connection_pool_size=1)))
+        .request(AiohttpRequest(connection_pool_size=256, json_bodies=json_bodies))
+        .get_updates_request(
+            SlimUpdates(AiohttpRequest(connection_pool_size=1, json_bodies=json_bodies))
+        )
         .post_init(started)
         .build()
     )
@@ -78,13 +109,15 @@ class FloorApi(FakeBotApi):
         return await super()._m_answerCallbackQuery(params)
 
 
-async def run(chats: int, seconds: float, think: float, edits: int) -> dict[str, float]:
+async def run(
+    chats: int, seconds: float, think: float, edits: int, variant: str = "ours"
+) -> dict[str, float]:
     api = FloorApi()
     api.keep_calls = api.keep_history = False
     await api.start()
     env = {**os.environ, "BOT_TOKEN": api.token, "BOT_API_BASE_URL": api.base_url}
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bench.floor", "--serve", str(edits),
+        sys.executable, "-m", "bench.floor", "--serve", str(edits), variant,
         env=env, stdout=asyncio.subprocess.PIPE,
     )  # fmt: skip
     assert process.stdout is not None
@@ -134,24 +167,27 @@ async def run(chats: int, seconds: float, think: float, edits: int) -> dict[str,
 
 
 def main() -> None:
-    if len(sys.argv) == 3 and sys.argv[1] == "--serve":
-        serve_bot(int(sys.argv[2]))
+    if len(sys.argv) == 4 and sys.argv[1] == "--serve":
+        serve_bot(int(sys.argv[2]), sys.argv[3])
         return
     parser = argparse.ArgumentParser()
     parser.add_argument("--chats", type=int, nargs="+", default=[100])
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--think", type=float, default=2.0)
     parser.add_argument("--edits", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--variants", nargs="+", choices=VARIANTS, default=["ours"])
     args = parser.parse_args()
     for chats in args.chats:
         for edits in args.edits:
-            r = asyncio.run(run(chats, args.seconds, args.think, edits))
-            print(
-                f"chats {chats:5d} think {args.think:.1f}s edits {edits}: "
-                f"{r['presses_per_s']:7.1f} presses/s, {r['cpu_ms_per_press']:.2f} ms CPU a press "
-                f"({r['cpu_share'] * 100:.0f} % of a core), answer p99 {r['answer_p99_ms']:.1f} ms",
-                flush=True,
-            )
+            for variant in args.variants:
+                r = asyncio.run(run(chats, args.seconds, args.think, edits, variant))
+                print(
+                    f"{variant:9} chats {chats:5d} think {args.think:.1f}s edits {edits}: "
+                    f"{r['presses_per_s']:7.1f} presses/s, {r['cpu_ms_per_press']:.2f} ms CPU a "
+                    f"press ({r['cpu_share'] * 100:.0f} % of a core), answer p99 "
+                    f"{r['answer_p99_ms']:.1f} ms",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
 _TOKEN_IN_URL = re.compile(r"/bot[^/\s]+/")
+_JSON = {"Content-Type": "application/json"}
 
 
 class _Wrapper(BaseRequest):
@@ -237,8 +238,10 @@ class AiohttpRequest(BaseRequest):
         connect_timeout: float | None = 5.0,
         pool_timeout: float | None = 1.0,
         media_write_timeout: float | None = 20.0,
+        json_bodies: bool = True,
     ) -> None:
         self._pool_size = connection_pool_size
+        self._json = json_bodies  # False: forms, as PTB's own clients send (bench.floor)
         self._read, self._write, self._connect = read_timeout, write_timeout, connect_timeout
         self._pool, self._media_write = pool_timeout, media_write_timeout
         self._session: aiohttp.ClientSession | None = None
@@ -299,7 +302,8 @@ class AiohttpRequest(BaseRequest):
             connect=None if connect is None and pool is None else (connect or 0) + (pool or 0),
             sock_read=read,
         )
-        body: aiohttp.FormData | dict[str, str] | None = None
+        body: aiohttp.FormData | dict[str, str] | bytes | None = None
+        headers: dict[str, str] | None = None
         if request_data is not None:
             if files:
                 form = aiohttp.FormData()
@@ -312,19 +316,28 @@ class AiohttpRequest(BaseRequest):
                     else:
                         form.add_field(name, part)
                 body = form
-            else:
+            elif not self._json:
                 body = request_data.json_parameters
+            else:
+                # one JSON body, as Telegram takes any call without a file: a form encoded
+                # each field's JSON and then the form (bench.floor: 0.5 ms a call less)
+                body = request_data.json_payload
+                headers = _JSON
         try:
             if self._session is None or self._session.closed:
                 async with (
                     self._new_session(1) as session,  # closed whatever the answer
-                    session.request(method, url, data=body, timeout=timeout) as res,
+                    session.request(
+                        method, url, data=body, headers=headers, timeout=timeout
+                    ) as res,
                 ):
                     answer = res.status, await res.read()
                 if answer[0] == 200 and (self._session is None or self._session.closed):
                     self._session = self._new_session(self._pool_size)
                 return answer
-            async with self._session.request(method, url, data=body, timeout=timeout) as res:
+            async with self._session.request(
+                method, url, data=body, headers=headers, timeout=timeout
+            ) as res:
                 return res.status, await res.read()
         except TimeoutError as err:
             raise TimedOut from err

@@ -195,6 +195,7 @@ class FakeBotApi:
         self.refused: list[tuple[str, str]] = []  # (method, description) of every 400 answered
         self.chat_titles: dict[int, str] = {}
         self.fail_queue: list[tuple[str, int, dict[str, Any]]] = []  # (method, code, body)
+        self.json_bodies = 0  # calls that came with a JSON body (not a form)
         self._updates: list[dict[str, Any]] = []
         self._pushed: dict[int, dict[str, Any]] = {}  # every update ever injected, by id
         self._update_id = 0
@@ -277,7 +278,19 @@ class FakeBotApi:
         if tag is not None:  # every call of a tagged process, getUpdates too: (tag, method, at)
             self.tagged.append((tag, method, time.monotonic()))
         params: dict[str, Any] = {}
-        if request.can_read_body:
+        if request.can_read_body and request.content_type == "application/json":
+            # Telegram takes a JSON body for any call without a file: a field that is not a
+            # string stands for its JSON text, and then each is read as a form's field is (so
+            # a keyboard may come as an object or as a string of JSON)
+            self.json_bodies += 1
+            body = await request.json()
+            if not isinstance(body, dict):
+                error = {"ok": False, "error_code": 400, "description": "Bad Request: not JSON"}
+                return web.json_response(error, status=400)
+            for key, value in body.items():
+                text = value if isinstance(value, str) else json.dumps(value)
+                params[key] = json.loads(text) if key in JSON_FIELDS else text
+        elif request.can_read_body:
             form = await request.post()
             for key, value in form.items():
                 if isinstance(value, web.FileField):  # an upload: a photo or a document

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from telegram import Bot, InputFile
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile
 from telegram.error import BadRequest, NetworkError, TimedOut
 from telegram.request import BaseRequest, HTTPXRequest
 
@@ -38,6 +38,26 @@ def test_slim_drops_the_pressed_messages_keyboard_and_nothing_else() -> None:
     assert out["result"][1] == body["result"][1]
     error = json.dumps({"ok": False, "error_code": 409}).encode()
     assert slim(error) == (error, [])
+
+
+async def test_calls_go_as_json_bodies_and_files_as_forms(api: FakeBotApi) -> None:
+    """The aiohttp client sends a call without a file as one JSON body (nested keyboards, HTML
+    and any script arrive as sent), a file as a form."""
+    bot = Bot(api.token, base_url=api.base_url, request=AiohttpRequest(connection_pool_size=4))
+    await bot.initialize()
+    try:
+        before = api.json_bodies
+        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("♠ Пики «7»", callback_data="a:1")]])
+        await bot.send_message(101, "<b>Привет</b> ♠ \u202eمرحبا", "HTML", reply_markup=keyboard)
+        assert api.json_bodies == before + 1
+        sent = api.chat_messages(101)[-1]
+        assert sent.text == "<b>Привет</b> ♠ \u202eمرحبا"
+        assert sent.buttons() == [{"text": "♠ Пики «7»", "callback_data": "a:1"}]
+        await bot.send_photo(101, InputFile(b"\x89PNG" + bytes(64), filename="p.png"))
+        assert api.json_bodies == before + 1  # the upload went as a form
+        assert api.chat_messages(101)[-1].upload is not None
+    finally:
+        await bot.shutdown()
 
 
 def _client(name: str, **timeouts: float) -> BaseRequest:
