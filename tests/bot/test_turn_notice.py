@@ -8,6 +8,7 @@ deal's result never waits behind the double-dummy solver."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import time
 
@@ -104,3 +105,11 @@ async def test_results_go_without_analysis_rather_than_late() -> None:
     found = await asyncio.gather(*(solver.run(analyse, d, False, False) for d in deals))
     analysed = [a for a in found if a is not None]
     assert len(analysed) == solver.MAX_WAITING and solver.waiting == 0
+
+
+async def test_a_deals_analysis_is_worked_out_in_a_process_of_its_own_at_low_priority() -> None:
+    """The solver's worker is another process (the bot's process does the bot's work only),
+    running at the lowest priority."""
+    solver = new_solver()
+    assert await solver.run(os.getpid) != os.getpid()
+    assert await solver.run(os.getpriority, os.PRIO_PROCESS, 0) == 19
