@@ -11,8 +11,9 @@ screens' numbers are theirs, and the group's calls are counted apart from them.
 
 Bridge tables of four scripted players run through the real application against the fake Bot
 API (answered in-process, as ``bench.load`` explains), with production pacing: 4 s between
-calls to a group, 1 s to a private chat, PTB's limiter at 20 a minute per group and 30 a second
-overall, the outbox's own gate just below it. A player presses a button ``pace`` seconds
+calls to a group, 1 s to a private chat, a waiting player's screen at most every 8 s
+(``LIVE_SCREEN_SECONDS`` in the environment to compare), 30 calls a second overall (the
+outbox's gate at nine tenths of it). A player presses a button ``pace`` seconds
 (uniformly 0.5 to 1.5 times that) after the bot shows it to them. Printed per case:
 
 - group table: seconds from the change (the press's answer) to the group's table message
@@ -42,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.load import FIRST_CHAT, Load, LoadApi, TableRig, percentile, seat
+from bench.load import FIRST_CHAT, Load, LoadApi, TableRig, live_seconds, percentile, seat
 from bot.rendered import TABLE, URGENT, WAITING
 from tests.bot.harness import Harness
 from tests.fakeapi import Sent
@@ -139,6 +140,7 @@ async def run(
             overall_rate=overall_rate,
             group_rate=20,
             ephemeral_rate=ephemeral_rate,
+            live_interval=live_seconds(),
         )
         await harness.start()
         kind = PulkaLoad if case.game == "preferans" else Load

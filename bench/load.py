@@ -17,7 +17,8 @@ file, the outbox) runs against the fake Bot API the tests use, answered in-proce
 ``InProcessRequest``: an aiohttp server on the bot's own event loop would spend more CPU on
 HTTP than the bot spends on bridge, so it would measure itself. Updates still arrive by long
 polling (``getUpdates``), as in production. Telegram's rate limits are lifted (they would only
-measure Telegram); the outbox keeps its production pacing (4 s per group, 1 s per private chat).
+measure Telegram); the outbox keeps its production pacing (4 s per group, 1 s per private chat,
+a waiting player's screen every ``LIVE_SCREEN_SECONDS``, 8 s unless the environment says).
 
 Each table is its own group with four players. A player waits until the bot shows them call or
 card buttons, thinks ``think`` seconds (uniformly 0.5 to 1.5 times that), and presses one; at
@@ -53,7 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.config import HTTP_CLIENTS
+from bot.config import HTTP_CLIENTS, Config
 from bot.robots import RobotPlayers
 from bot.tables import Change
 from tests.bot.harness import Harness
@@ -328,6 +329,12 @@ def rss_of(pid: int) -> int:
     return 0
 
 
+def live_seconds() -> float:
+    """A waiting player's screen's pace: production's (``Config``), or ``LIVE_SCREEN_SECONDS``
+    from the environment to compare (the bot over HTTP reads it there too)."""
+    return Config.from_env({"BOT_TOKEN": "1:x", **os.environ}).live_interval
+
+
 class InProcess:
     """The bot in this process, answered through ``InProcessRequest`` (no HTTP)."""
 
@@ -343,6 +350,7 @@ class InProcess:
             robot_workers=0,  # as in production: one a CPU, less the one kept for people
             review_workers=reviews,
             robot_queue=queue,
+            live_interval=live_seconds(),
         )
         self.pid = os.getpid()
 

@@ -159,6 +159,7 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
         # A tenth left for what handlers ask themselves (getChatMember) and presses' answers.
         overall_rate=config.overall_rate_per_second * 0.9,
         ephemeral_rate=config.ephemeral_per_minute,
+        live_interval=config.live_interval,
     )
     plugins: Plugins = application.bot_data["plugins"]
     places = Places()

@@ -43,6 +43,9 @@ class Config:
     # A group's ephemeral calls a minute (players' screens in the group, ``bot.places``):
     # Telegram does not say whether they count against the group's ~20, so few.
     ephemeral_per_minute: int = 60
+    # Seconds between edits of a waiting player's screen in their private chat: the others'
+    # play coalesces meanwhile; their prompt goes at once (0: as often as the chat allows).
+    live_interval: float = 8.0
     poll_timeout: int = 30
     timer_minute: float = 60.0  # seconds in a turn-timer "minute" (tests and demos shorten it)
     # A player who has had their turn this long without pressing gets their screen anew, as a
@@ -122,6 +125,7 @@ class Config:
             group_rate_per_minute=_whole(source, "GROUP_RATE_PER_MINUTE", 20, least=1),
             overall_rate_per_second=_whole(source, "OVERALL_RATE_PER_SECOND", 30, least=1),
             ephemeral_per_minute=_whole(source, "EPHEMERAL_PER_MINUTE", 60, least=1),
+            live_interval=_number(source, "LIVE_SCREEN_SECONDS", 8.0),
             poll_timeout=_whole(source, "POLL_TIMEOUT", 30),
             timer_minute=_number(source, "TURN_TIMER_MINUTE_SECONDS", 60.0, positive=True),
             turn_notice_seconds=_number(source, "TURN_NOTICE_SECONDS", 10.0),

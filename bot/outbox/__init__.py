@@ -99,6 +99,7 @@ class Outbox:
         on_migrated: Callable[[int, int], Awaitable[None]] | None = None,
         overall_rate: float = 0.0,
         ephemeral_rate: float = 60.0,
+        live_interval: float = 0.0,
     ) -> None:
         self.bot = bot
         self.gate = Gate(overall_rate)  # 0: no cap of the outbox's own
@@ -108,6 +109,10 @@ class Outbox:
         self.on_blocked = on_blocked
         self.on_migrated = on_migrated
         self.ephemeral_rate = ephemeral_rate  # a group's ephemeral calls a minute
+        # Seconds between edits of a waiting player's screen in their private chat (0: as
+        # often as the chat's pace allows): the others' play coalesces meanwhile, and the
+        # screen that becomes their prompt goes at once.
+        self.live_interval = live_interval
         self.rich_off = False  # Telegram does not know rich messages: text only
         # (table id, group, receiver) of an ephemeral message Telegram refused to show.
         self.on_ephemeral_refused: Callable[[int, int, int], Awaitable[None]] | None = None
@@ -337,6 +342,8 @@ class Outbox:
         return lane
 
     def _kick(self, lane: _Lane) -> None:
+        if lane.wake is not None:
+            lane.wake.set()  # a waiting screen's wait is looked at again
         if lane.task is None or lane.task.done():
             lane.task = asyncio.create_task(self._run(lane), name=f"outbox:{lane.chat_id}")
 
@@ -352,6 +359,8 @@ class Outbox:
             wait = lane.next_at - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
+            if lane.live_at and not lane.queue:  # a waiting screen's pace outlives the work
+                await self._doze(lane, lane.live_at + self.live_interval)
             if not lane.queue:
                 if self._lanes.get(lane.id) is lane:
                     del self._lanes[lane.id]
@@ -414,6 +423,14 @@ class Outbox:
                     continue
             if wait > 0:
                 await asyncio.sleep(wait)
+            live = self._live(lane, op)
+            if live is not None:
+                found, due = live
+                if found is None:
+                    await self._doze(lane, due)
+                    continue
+                op = found
+            paced = self._paced(lane, op)
             try:
                 called = await self._send(lane, op)
             except _Unreachable:
@@ -450,6 +467,52 @@ class Outbox:
                 self._evict()  # what waited to be sent may be forgotten now
             if called:
                 lane.next_at = time.monotonic() + lane.interval
+                if paced:
+                    lane.live_at = time.monotonic()
+
+    def _paced(self, lane: _Lane, op: _Keep | _Post | _File | _Edit) -> bool:
+        """Whether ``op`` is the edit of a waiting player's screen shown in a private chat,
+        which goes at most every ``live_interval``."""
+        if self.live_interval <= 0 or lane.budget is not None or lane.chat_id < 0:
+            return False
+        if not isinstance(op, _Keep) or self._urgency(op) != WAITING:
+            return False
+        kept = self._keeps.get(op.keep)
+        return (
+            kept is not None
+            and kept.sent is not None
+            and kept.message_id is not None
+            and not kept.renew
+            and kept.wanted != kept.sent
+        )
+
+    def _live(
+        self, lane: _Lane, op: _Keep | _Post | _File | _Edit
+    ) -> tuple[_Keep | _Post | _File | _Edit | None, float] | None:
+        """For a waiting screen's edit (``_paced``): it, if its time has come, else any other
+        op of the chat that may go meanwhile, else None and when the screen's time comes.
+        None for any other op."""
+        if not self._paced(lane, op):
+            return None
+        due = lane.live_at + self.live_interval
+        if time.monotonic() >= due:
+            return op, due
+        for index, other in enumerate(lane.queue):
+            if not self._paced(lane, other):
+                del lane.queue[index]
+                lane.queue.appendleft(other)
+                return other, due
+        return None, due
+
+    async def _doze(self, lane: _Lane, due: float) -> None:
+        """Until the waiting screen's time, or until something new is wanted in the chat."""
+        lane.wake = wake = asyncio.Event()
+        try:
+            await asyncio.wait_for(wake.wait(), max(0.0, due - time.monotonic()))
+        except TimeoutError:
+            pass
+        finally:
+            lane.wake = None
 
     async def _throttled(self, lane: _Lane) -> bool:
         """Telegram slowed a group's ephemeral calls down again: past ``THROTTLED`` times in

@@ -90,6 +90,8 @@ class _Lane:
     paid: bool = False  # the gate was passed for the next call already
     outage: float = 0.0  # the pause after the last unanswered call (0: none)
     throttled: list[float] = field(default_factory=list)  # when Telegram said 429 lately
+    live_at: float = 0.0  # when a waiting player's screen was last edited here
+    wake: asyncio.Event | None = None  # set by a new want while a waiting screen waits
 
     @property
     def id(self) -> LaneId:

@@ -77,6 +77,7 @@ class Harness:
     overall_rate: float = 1_000_000  # calls a second (benchmarks set the production cap, 30)
     group_rate: int = 1_000_000  # PTB's per-group backstop a minute (production: 20)
     ephemeral_rate: int = 1_000_000  # a group's ephemeral calls a minute (production: 60)
+    live_interval: float = 0.0  # a waiting player's screen's pace (production: 8 s)
     # Where the players' screens are read (``action_message``): their private chats (None), or
     # ephemeral messages in this group.
     screens_in: int | None = None
@@ -92,6 +93,7 @@ class Harness:
             group_rate_per_minute=self.group_rate,
             overall_rate_per_second=self.overall_rate,
             ephemeral_per_minute=self.ephemeral_rate,
+            live_interval=self.live_interval,
             poll_timeout=1,
             timer_minute=self.timer_minute,
             turn_notice_seconds=self.turn_notice,

@@ -351,3 +351,35 @@ async def test_a_screen_renewed_before_this_process_knew_it_is_sent_anew(
     [new] = api.visible(51, -1)
     assert new.message_id != old.message_id
     assert any(c.method == "deleteEphemeralMessage" for c in api.calls)
+
+
+async def test_a_waiting_players_screen_coalesces_at_its_pace_and_a_prompt_goes_at_once(
+    api: FakeBotApi, outbox: Outbox
+) -> None:
+    """``live_interval``: the edits of a screen that only follows the others' play go at most
+    that often (the newest content when its time comes, the states between never sent); the
+    screen that becomes the player's prompt goes at once, and so does a post to the chat."""
+    outbox.live_interval = 0.6
+    outbox.want(1, "hand", CHAT, None, Rendered("v1"), WAITING)
+    await outbox.drain()  # posted: a new screen is not held back
+    outbox.want(1, "hand", CHAT, None, Rendered("v2"), WAITING)
+    await outbox.drain()
+    edited_v2 = time.monotonic()
+    for version in ("v3", "v4"):  # the others play on
+        await asyncio.sleep(0.05)
+        outbox.want(1, "hand", CHAT, None, Rendered(version), WAITING)
+    await asyncio.sleep(0.05)
+    outbox.post(CHAT, None, Rendered("a reply"))  # a post does not wait behind the screen
+    await asyncio.sleep(0.15)
+    assert api.chat_messages(CHAT)[-1].text == "a reply"
+    assert api.chat_messages(CHAT)[0].text == "v2"
+    await outbox.drain(timeout=5)
+    assert time.monotonic() - edited_v2 >= 0.55
+    outbox.want(1, "hand", CHAT, None, Rendered("v5"), WAITING)
+    await asyncio.sleep(0.05)
+    prompted = time.monotonic()
+    outbox.want(1, "hand", CHAT, None, Rendered("your turn"), URGENT)
+    await outbox.drain(timeout=5)
+    assert time.monotonic() - prompted < 0.3
+    edits = [c.params["text"] for c in api.calls if c.method == "editMessageText"]
+    assert edits == ["v2", "v4", "your turn"]
