@@ -18,7 +18,8 @@ file, the outbox) runs against the fake Bot API the tests use, answered in-proce
 HTTP than the bot spends on bridge, so it would measure itself. Updates still arrive by long
 polling (``getUpdates``), as in production. Telegram's rate limits are lifted (they would only
 measure Telegram); the outbox keeps its production pacing (4 s per group, 1 s per private chat,
-a waiting player's screen every ``LIVE_SCREEN_SECONDS``, 8 s unless the environment says).
+a waiting player's screen every ``LIVE_SCREEN_SECONDS``, 8 s unless the environment says;
+turn notices off unless ``TURN_NOTICE_SECONDS`` is set, as production's 10).
 
 Each table is its own group with four players. A player waits until the bot shows them call or
 card buttons, thinks ``think`` seconds (uniformly 0.5 to 1.5 times that), and presses one; at
@@ -335,6 +336,12 @@ def live_seconds() -> float:
     return Config.from_env({"BOT_TOKEN": "1:x", **os.environ}).live_interval
 
 
+def turn_notice() -> str:
+    """Seconds before an idle player's screen is sent anew: off unless ``TURN_NOTICE_SECONDS``
+    in the environment says (production's 10 arms a timer for each player on turn)."""
+    return os.environ.get("TURN_NOTICE_SECONDS") or "0"
+
+
 class InProcess:
     """The bot in this process, answered through ``InProcessRequest`` (no HTTP)."""
 
@@ -351,6 +358,7 @@ class InProcess:
             review_workers=reviews,
             robot_queue=queue,
             live_interval=live_seconds(),
+            turn_notice=float(turn_notice()),
         )
         self.pid = os.getpid()
 
@@ -410,7 +418,7 @@ class OverHttp:
             "PRIVATE_EDIT_INTERVAL": "1",
             "GROUP_RATE_PER_MINUTE": "1000000",  # Telegram's limits lifted, as in-process
             "OVERALL_RATE_PER_SECOND": "1000000",
-            "TURN_NOTICE_SECONDS": "0",
+            "TURN_NOTICE_SECONDS": turn_notice(),
             "ROBOT_WORKERS": "0",
             "BOT_API_CLIENT": self.client,
             "REVIEW_WORKERS": str(self.reviews),
