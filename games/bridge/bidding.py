@@ -212,21 +212,9 @@ SYSTEM: tuple[Rule, ...] = (
     # back to the trump suit; opener then asks for aces or signs off
     _r("control_answer", "ck", "control", hcp=(10, 40), control=True),
     _r("control_answer", "4a", "signoff"),
-    _r(
-        "control_continued",
-        "4NT",
-        "blackwood",
-        pts=(19, 40),
-        over=("3S", "4C", "4D"),
-        opened=("1H",),
-    ),
-    _r(
-        "control_continued",
-        "4NT",
-        "blackwood",
-        pts=(19, 40),
-        over=("4C", "4D", "4H"),
-        opened=("1S",),
+    *(  # after partner's control (a suit below game in the major), not after the sign-off
+        _r("control_continued", "4NT", "blackwood", pts=(19, 40), over=below, opened=(major,))
+        for major, below in (("1H", ("3S", "4C", "4D")), ("1S", ("4C", "4D", "4H")))
     ),
     _r("control_continued", "4f", "signoff", length=(8, 13)),
     _r("control_continued", "P", hcp=(0, 40)),
