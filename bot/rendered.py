@@ -4,7 +4,7 @@ returns them; nothing here knows Telegram or a game."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 URGENT, TABLE, WAITING = 0, 1, 2  # a message's priority under the overall cap, most urgent first
@@ -45,3 +45,8 @@ class Choice:
 def key_rows(keys: Sequence[Key], width: int) -> list[tuple[Key, ...]]:
     """Buttons laid out ``width`` to a row, as a phone shows them."""
     return [tuple(keys[i : i + width]) for i in range(0, len(keys), width)]
+
+
+# A kept message's content, or how to draw it when it is sent: a waiting player's screen is
+# drawn only if its turn to go comes (the others' play meanwhile replaces it, undrawn).
+Content = Rendered | Callable[[], Rendered]

@@ -19,7 +19,7 @@ from telegram import InputFile
 from bot.callback_data import Act, Button
 from bot.i18n import Translator, translator
 from bot.places import Places, screen_key
-from bot.rendered import TABLE, URGENT, WAITING, Key, Rendered
+from bot.rendered import TABLE, URGENT, WAITING, Content, Key, Rendered
 from bot.tables import Holder, Snapshot
 
 
@@ -32,7 +32,7 @@ class Kept:
     key: str
     chat_id: int
     thread_id: int | None
-    content: Rendered
+    content: Content
     priority: int = TABLE
     only_shown: bool = False
     receiver: int | None = None  # an ephemeral message in the group, for this member alone
@@ -130,7 +130,7 @@ class Drawing:
         key: str,
         chat_id: int,
         thread_id: int | None,
-        content: Rendered,
+        content: Content,
         priority: int = TABLE,
     ) -> None:
         self.shown.append(Kept(table_id, key, chat_id, thread_id, content, priority))
@@ -198,16 +198,24 @@ class Drawing:
             return
         user = holder.tg_user_id
         t = private_translator(snap, holder)
-        content = render(t)
         priority = URGENT if urgent else WAITING
         place = self.places.of(snap, holder)
         current = deal_no is None or deal_no == snap.deal_no
         if place.private:
-            shown = content
-            if current and not place.group and self.places.in_group(snap):
-                shown = _with_key(content, t("button.hands_group"), snap, "g")
-            self.want(snap.table_id, key, user, None, shown, priority)
+            moves = current and not place.group and self.places.in_group(snap)
+
+            def drawn() -> Rendered:
+                content = render(t)
+                if moves:
+                    return _with_key(content, t("button.hands_group"), snap, "g")
+                return content
+
+            # A waiting player's private screen is drawn only if it is sent (its pace lets
+            # the others' play replace it meanwhile): the view is pure, the snapshot frozen.
+            lazy = not urgent and not place.group
+            self.want(snap.table_id, key, user, None, drawn if lazy else drawn(), priority)
         if place.group and current:
+            content = render(t)
             shown = _with_key(content, t("button.hands_private"), snap, "p")
             if place.may_post and self.places.first_sight(snap, user, snap.deal_no):
                 self.renew(snap.table_id, screen_key(user))  # a new deal: at the bottom

@@ -51,7 +51,7 @@ from bot.outbox.ephemeral import Ephemeral
 from bot.outbox.gate import Gate
 from bot.outbox.queue import Budget, KeepId, LaneId, _Edit, _File, _Keep, _Kept, _Lane, _Post
 from bot.outbox.wire import _Unreachable
-from bot.rendered import TABLE, URGENT, WAITING, Rendered
+from bot.rendered import TABLE, URGENT, WAITING, Content, Rendered
 from storage.interface import Storage
 
 log = logging.getLogger(__name__)
@@ -135,7 +135,7 @@ class Outbox:
     # --- what callers want --------------------------------------------------------------------
 
     def update(
-        self, table_id: int, key: str, chat_id: int, thread_id: int | None, content: Rendered
+        self, table_id: int, key: str, chat_id: int, thread_id: int | None, content: Content
     ) -> None:
         """Like ``want``, for a kept message this process has shown: never posts one anew (a
         message that was never sent has nothing to correct)."""
@@ -148,7 +148,7 @@ class Outbox:
         key: str,
         chat_id: int,
         thread_id: int | None,
-        content: Rendered,
+        content: Content,
         priority: int = TABLE,
         receiver: int | None = None,
         may_post: bool = True,
@@ -160,8 +160,13 @@ class Outbox:
         the member's press allows it (``ticket``), else only edited."""
         keep = (table_id, key)
         kept = self._keeps.get(keep)
+        later = None if isinstance(content, Rendered) else content
+        if later is not None:
+            content = kept.wanted if kept is not None else Rendered("")
+        assert isinstance(content, Rendered)
         if kept is None:
             kept = self._keeps[keep] = _Kept(chat_id, thread_id, content, priority=priority)
+            kept.later = later
             kept.since = time.monotonic()
             kept.only_edit = self._correcting
             kept.receiver, kept.may_post = receiver, may_post
@@ -178,6 +183,7 @@ class Outbox:
             if kept.since is None or priority < kept.priority:
                 kept.since = time.monotonic()  # a prompt is timed from when it became one
             kept.chat_id, kept.thread_id, kept.wanted = chat_id, thread_id, content
+            kept.later = later
             kept.priority = priority
             self._keeps.move_to_end(keep)
             self.gate.hurry(keep, priority)
@@ -470,6 +476,14 @@ class Outbox:
                 if paced:
                     lane.live_at = time.monotonic()
 
+    @staticmethod
+    def _wanted(kept: _Kept) -> Rendered:
+        """The content wanted, drawn now if it was wanted undrawn (a waiting screen)."""
+        if kept.later is not None:
+            later, kept.later = kept.later, None
+            kept.wanted = later()
+        return kept.wanted
+
     def _paced(self, lane: _Lane, op: _Keep | _Post | _File | _Edit) -> bool:
         """Whether ``op`` is the edit of a waiting player's screen shown in a private chat,
         which goes at most every ``live_interval``."""
@@ -483,7 +497,7 @@ class Outbox:
             and kept.sent is not None
             and kept.message_id is not None
             and not kept.renew
-            and kept.wanted != kept.sent
+            and (kept.later is not None or kept.wanted != kept.sent)
         )
 
     def _live(
@@ -565,7 +579,7 @@ class Outbox:
         if kept is None or not self._in(kept, lane):
             lane.pending.discard(op.keep)
             return False  # forgotten, or it now belongs to another chat (a substitute's seat)
-        if kept.sent != kept.wanted or kept.renew:
+        if kept.later is not None or kept.sent != kept.wanted or kept.renew:
             # Past the overall cap first, still pending: what is wanted meanwhile is what goes.
             lane.priority = kept.priority
             await self.gate.acquire(kept.priority, op.keep)
@@ -574,7 +588,7 @@ class Outbox:
         kept = self._keeps.get(op.keep)
         if kept is None or not self._in(kept, lane):
             return False
-        content = kept.wanted
+        content = self._wanted(kept)
         since, kept.since = kept.since, None
         if kept.sent == content and not kept.renew:
             self.stats.skipped += 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from telegram import InputFile
@@ -23,6 +24,7 @@ class _Kept:
     chat_id: int
     thread_id: int | None
     wanted: Rendered
+    later: Callable[[], Rendered] | None = None  # wanted, not drawn yet (``wanted``: older)
     sent: Rendered | None = None
     message_id: int | None = None
     # Storage was asked for its id already, or must not be: ``forget`` means post anew.

@@ -6,7 +6,7 @@ import asyncio
 import itertools
 import random
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -383,3 +383,32 @@ async def test_a_waiting_players_screen_coalesces_at_its_pace_and_a_prompt_goes_
     assert time.monotonic() - prompted < 0.3
     edits = [c.params["text"] for c in api.calls if c.method == "editMessageText"]
     assert edits == ["v2", "v4", "your turn"]
+
+
+async def test_a_waiting_screen_is_drawn_only_when_it_goes(api: FakeBotApi, outbox: Outbox) -> None:
+    """Content wanted as a way to draw it (a waiting player's screen): the versions the pace
+    replaced before they went are never drawn; the one that goes is drawn once, and one
+    that draws what the chat shows already costs no call."""
+    outbox.live_interval = 0.5
+    drawn: list[str] = []
+
+    def later(text: str) -> Callable[[], Rendered]:
+        def draw() -> Rendered:
+            drawn.append(text)
+            return Rendered(text)
+
+        return draw
+
+    outbox.want(1, "hand", CHAT, None, later("v1"), WAITING)
+    await outbox.drain()
+    outbox.want(1, "hand", CHAT, None, later("v2"), WAITING)
+    await outbox.drain()
+    for version in ("v3", "v4", "v5"):
+        outbox.want(1, "hand", CHAT, None, later(version), WAITING)
+    await outbox.drain(timeout=5)
+    assert drawn == ["v1", "v2", "v5"]
+    assert [m.text for m in api.chat_messages(CHAT)] == ["v5"]
+    calls = len(api.calls)
+    outbox.want(1, "hand", CHAT, None, later("v5"), WAITING)
+    await outbox.drain(timeout=5)
+    assert drawn[-1] == "v5" and len(api.calls) == calls and outbox.stats.skipped >= 1
