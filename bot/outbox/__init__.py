@@ -188,10 +188,12 @@ class Outbox:
             self._keeps.move_to_end(keep)
             self.gate.hurry(keep, priority)
         lane = self._lane(chat_id, receiver is not None)
-        if keep not in lane.pending:
+        queued = keep not in lane.pending
+        if queued:
             lane.pending.add(keep)
             lane.queue.append(_Keep(keep))
-        self._kick(lane)
+        # A waiting screen wanted again while it waits for its pace changes nothing there.
+        self._kick(lane, wake=queued or priority != WAITING)
         if len(self._keeps) > self.max_keeps:
             self._evict()
 
@@ -347,9 +349,9 @@ class Outbox:
             self._lanes[lane.id] = lane
         return lane
 
-    def _kick(self, lane: _Lane) -> None:
-        if lane.wake is not None:
-            lane.wake.set()  # a waiting screen's wait is looked at again
+    def _kick(self, lane: _Lane, wake: bool = True) -> None:
+        if wake and lane.wake is not None and not lane.wake.done():
+            lane.wake.set_result(None)  # a waiting screen's wait is looked at again
         if lane.task is None or lane.task.done():
             lane.task = asyncio.create_task(self._run(lane), name=f"outbox:{lane.chat_id}")
 
@@ -519,13 +521,15 @@ class Outbox:
         return None, due
 
     async def _doze(self, lane: _Lane, due: float) -> None:
-        """Until the waiting screen's time, or until something new is wanted in the chat."""
-        lane.wake = wake = asyncio.Event()
+        """Until the waiting screen's time, or until something new is wanted in the chat (a
+        future and a timer: hundreds of chats may doze at once)."""
+        loop = asyncio.get_running_loop()
+        lane.wake = wake = loop.create_future()
+        timer = loop.call_later(max(0.0, due - time.monotonic()), _settle, wake)
         try:
-            await asyncio.wait_for(wake.wait(), max(0.0, due - time.monotonic()))
-        except TimeoutError:
-            pass
+            await wake
         finally:
+            timer.cancel()
             lane.wake = None
 
     async def _throttled(self, lane: _Lane) -> bool:
@@ -845,6 +849,11 @@ class Outbox:
             self.stats.private_calls += 1
         else:
             self.stats.group_calls += 1
+
+
+def _settle(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 __all__ = ["TABLE", "URGENT", "WAITING", "Gate", "Outbox", "Stats"]

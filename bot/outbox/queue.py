@@ -93,7 +93,7 @@ class _Lane:
     outage: float = 0.0  # the pause after the last unanswered call (0: none)
     throttled: list[float] = field(default_factory=list)  # when Telegram said 429 lately
     live_at: float = 0.0  # when a waiting player's screen was last edited here
-    wake: asyncio.Event | None = None  # set by a new want while a waiting screen waits
+    wake: asyncio.Future[None] | None = None  # settled by new work while a screen waits
 
     @property
     def id(self) -> LaneId:
