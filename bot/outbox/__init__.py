@@ -431,14 +431,13 @@ class Outbox:
                     continue
             if wait > 0:
                 await asyncio.sleep(wait)
-            live = self._live(lane, op)
-            if live is not None:
-                found, due = live
-                if found is None:
-                    await self._doze(lane, due)
-                    continue
-                op = found
             paced = self._paced(lane, op)
+            if paced and time.monotonic() < lane.live_at + self.live_interval:
+                other = self._unpaced(lane)
+                if other is None:
+                    await self._doze(lane, lane.live_at + self.live_interval)
+                    continue
+                op, paced = other, False
             try:
                 called = await self._send(lane, op)
             except _Unreachable:
@@ -478,14 +477,6 @@ class Outbox:
                 if paced:
                     lane.live_at = time.monotonic()
 
-    @staticmethod
-    def _wanted(kept: _Kept) -> Rendered:
-        """The content wanted, drawn now if it was wanted undrawn (a waiting screen)."""
-        if kept.later is not None:
-            later, kept.later = kept.later, None
-            kept.wanted = later()
-        return kept.wanted
-
     def _paced(self, lane: _Lane, op: _Keep | _Post | _File | _Edit) -> bool:
         """Whether ``op`` is the edit of a waiting player's screen shown in a private chat,
         which goes at most every ``live_interval``."""
@@ -499,26 +490,18 @@ class Outbox:
             and kept.sent is not None
             and kept.message_id is not None
             and not kept.renew
-            and (kept.later is not None or kept.wanted != kept.sent)
+            and kept.changed()
         )
 
-    def _live(
-        self, lane: _Lane, op: _Keep | _Post | _File | _Edit
-    ) -> tuple[_Keep | _Post | _File | _Edit | None, float] | None:
-        """For a waiting screen's edit (``_paced``): it, if its time has come, else any other
-        op of the chat that may go meanwhile, else None and when the screen's time comes.
-        None for any other op."""
-        if not self._paced(lane, op):
-            return None
-        due = lane.live_at + self.live_interval
-        if time.monotonic() >= due:
-            return op, due
+    def _unpaced(self, lane: _Lane) -> _Keep | _Post | _File | _Edit | None:
+        """While a waiting screen waits for its pace: the chat's first op that may go
+        meanwhile, put at the head of the queue (None: every op waits for its pace)."""
         for index, other in enumerate(lane.queue):
             if not self._paced(lane, other):
                 del lane.queue[index]
                 lane.queue.appendleft(other)
-                return other, due
-        return None, due
+                return other
+        return None
 
     async def _doze(self, lane: _Lane, due: float) -> None:
         """Until the waiting screen's time, or until something new is wanted in the chat (a
@@ -583,7 +566,7 @@ class Outbox:
         if kept is None or not self._in(kept, lane):
             lane.pending.discard(op.keep)
             return False  # forgotten, or it now belongs to another chat (a substitute's seat)
-        if kept.later is not None or kept.sent != kept.wanted or kept.renew:
+        if kept.changed() or kept.renew:
             # Past the overall cap first, still pending: what is wanted meanwhile is what goes.
             lane.priority = kept.priority
             await self.gate.acquire(kept.priority, op.keep)
@@ -592,7 +575,7 @@ class Outbox:
         kept = self._keeps.get(op.keep)
         if kept is None or not self._in(kept, lane):
             return False
-        content = self._wanted(kept)
+        content = kept.drawn()
         since, kept.since = kept.since, None
         if kept.sent == content and not kept.renew:
             self.stats.skipped += 1
@@ -634,7 +617,10 @@ class Outbox:
             return False
         if message_id is not None:
             edit = wire.edit_params(message_id, content)
-            if await self._edit(lane, keep, kept, "editMessageText", edit, message_id, content):
+            edited = await self._edit(
+                lane, keep, kept, "editMessageText", edit, message_id, content, digest
+            )
+            if edited:
                 return True
             if kept.only_edit:
                 self._keeps.pop(keep, None)
@@ -656,9 +642,10 @@ class Outbox:
         params: dict[str, object],
         message_id: int,
         content: Rendered,
+        digest: str,
     ) -> bool:
         """Edit the kept message where it is (an edit that changes nothing counts as made);
-        False if it is gone from its chat."""
+        False if it is gone from its chat. ``digest``: the content's, remembered once made."""
         try:
             await self._attempt(lane, method, params)
         except BadRequest as exc:
@@ -670,7 +657,7 @@ class Outbox:
                 raise
             return False
         kept.sent = content
-        self._remember(keep, kept.chat_id, message_id, wire.digest(content))
+        self._remember(keep, kept.chat_id, message_id, digest)
         return True
 
     @staticmethod
@@ -700,7 +687,7 @@ class Outbox:
                 return False
             edit = ephemeral.edit_params(to, message_id, content)
             method = "editEphemeralMessageText"
-            if await self._edit(lane, keep, kept, method, edit, message_id, content):
+            if await self._edit(lane, keep, kept, method, edit, message_id, content, digest):
                 return True
             kept.message_id = message_id = None  # gone: posted anew below, if it may be
         if not may_post:

@@ -39,6 +39,17 @@ class _Kept:
     receiver: int | None = None
     may_post: bool = True
 
+    def changed(self) -> bool:
+        """Whether what is wanted may differ from what was sent (undrawn content may)."""
+        return self.later is not None or self.sent != self.wanted
+
+    def drawn(self) -> Rendered:
+        """The content wanted, drawn now if it was wanted undrawn (a waiting screen)."""
+        if self.later is not None:
+            later, self.later = self.later, None
+            self.wanted = later()
+        return self.wanted
+
 
 @dataclass
 class _Keep:
