@@ -201,22 +201,23 @@ class Drawing:
         priority = URGENT if urgent else WAITING
         place = self.places.of(snap, holder)
         current = deal_no is None or deal_no == snap.deal_no
+        # A waiting player's screen in their private chat alone is drawn only if it is sent
+        # (its pace lets the others' play replace it meanwhile): the view is pure, the
+        # snapshot frozen. Any other screen is drawn once, here, for every place it goes.
+        now = render(t) if urgent or place.group else None
         if place.private:
             moves = current and not place.group and self.places.in_group(snap)
 
             def drawn() -> Rendered:
-                content = render(t)
+                content = render(t) if now is None else now
                 if moves:
                     return _with_key(content, t("button.hands_group"), snap, "g")
                 return content
 
-            # A waiting player's private screen is drawn only if it is sent (its pace lets
-            # the others' play replace it meanwhile): the view is pure, the snapshot frozen.
-            lazy = not urgent and not place.group
-            self.want(snap.table_id, key, user, None, drawn if lazy else drawn(), priority)
+            self.want(snap.table_id, key, user, None, drawn if now is None else drawn(), priority)
         if place.group and current:
-            content = render(t)
-            shown = _with_key(content, t("button.hands_private"), snap, "p")
+            assert now is not None  # drawn above: a screen in the group is drawn at once
+            shown = _with_key(now, t("button.hands_private"), snap, "p")
             if place.may_post and self.places.first_sight(snap, user, snap.deal_no):
                 self.renew(snap.table_id, screen_key(user))  # a new deal: at the bottom
             self.shown.append(
