@@ -7,7 +7,8 @@ import contextlib
 import gc
 import logging
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from telegram import (
@@ -39,16 +40,18 @@ from bot.rendered import Rendered
 from bot.reviews import Reviewer
 from bot.robots import RobotPlayers
 from bot.screens import group_translator, private_translator
+from bot.shards import QUIET_S, Sharding, decoder
 from bot.standby import Lease
 from bot.stats import StatsService
 from bot.tables import Change, TableService, Written
 from bot.thinking import LocalThinking, QueueThinking, Thinking
 from bot.throttle import Throttle
 from bot.timers import TurnTimers
-from bot.transport import AiohttpRequest, Fenced, Handling, SlimUpdates
+from bot.transport import AiohttpRequest, Fenced, Handling, PollWhenHeld, SlimUpdates
 from bot.webhook import GuardedApplication
 from storage import SqlStore, is_postgres, open_storage
 from storage.postgres import PostgresStorage
+from storage.postgres.shards import MEMBER_FENCE
 
 log = logging.getLogger(__name__)
 
@@ -104,12 +107,17 @@ def build_application(
     )
     if request is None:
         request = _client(config.http_client, 256)
-    lease = None
+    lease = sharding = None
     if is_postgres(config.database):  # one active process per database; others wait
         lease = Lease(config.database, config.standby_interval)
-        # No call to Telegram from a process that may have lost the lease (frozen past it).
-        request = Fenced(request, lease.may_call)
-        updates = Fenced(updates, lease.may_call)
+        if config.shards:  # several active processes: the lease says which one polls
+            sharding = Sharding(config.database, config.shards, config.standby_interval)
+            request = Fenced(request, sharding.may_call)
+            updates = Fenced(PollWhenHeld(updates, lease.held.wait), lease.may_call)
+        else:
+            # No call to Telegram from a process that may have lost the lease (frozen past it).
+            request = Fenced(request, lease.may_call)
+            updates = Fenced(updates, lease.may_call)
     builder = builder.request(request)
     builder = builder.get_updates_request(updates)
     application: BridgeApp = builder.build()  # type: ignore[assignment]
@@ -117,6 +125,10 @@ def build_application(
     application.bot_data["plugins"] = games
     if lease is not None:
         application.bot_data["lease"] = lease
+    if sharding is not None:
+        application.bot_data["sharding"] = sharding
+        assert isinstance(application, GuardedApplication)
+        application.sharding = sharding  # the router: each update to its group's process
     # Each route names its button kinds exactly (one owner each, checked by Plugins), so the
     # order below matters only for the stray-button handler, which takes what none took.
     for module in (chat, private, settings, money, keeper, fair, stats):
@@ -139,12 +151,17 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
         application.bot_data["heartbeat"] = heartbeat
         heartbeat.start()
     lease: Lease | None = application.bot_data.get("lease")
-    if lease is not None:  # one active process per database; others wait here
+    sharding: Sharding | None = application.bot_data.get("sharding")
+    if lease is not None and sharding is None:  # one active process per database; others wait
         await lease.acquire()
     storage = await open_storage(config.database)
     if heartbeat is not None:  # and from now on only while the database answers
         heartbeat.ping = lambda: storage.chat_by_tg(0)
-    if lease is not None and isinstance(storage, PostgresStorage):
+    if sharding is not None and isinstance(storage, PostgresStorage):
+        await sharding.join(storage)
+        storage.fence_sql = MEMBER_FENCE  # every write checks this process is still a member
+        storage.fence = sharding.lock.fence
+    elif lease is not None and isinstance(storage, PostgresStorage):
         storage.fence = lease.fence  # every write checks the lease is still this process's
     if config.shuffle_seed is None:
         service = TableService(storage, fair_key=config.fair_key)
@@ -165,6 +182,7 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     places = Places()
     presenter = Presenter(outbox, application.bot.username, plugins, places)
     changes = Changes()
+    timers = None
     if application.job_queue is not None:
         timers = TurnTimers(
             application.job_queue,
@@ -228,6 +246,8 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     if isinstance(thinking, QueueThinking):  # the results' analyses go to its workers too
         Nicety.elsewhere = thinking
     service.on_recovered = changes.show
+    if sharding is not None:
+        service.owns = sharding.owns
     application.bot_data.update(
         storage=storage,
         service=service,
@@ -252,6 +272,8 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
             presenter.redraw(change)
 
     application.bot_data["redraw"] = asyncio.get_running_loop().create_task(redraw())
+    if sharding is not None and lease is not None:
+        _share(application, sharding, lease, timers, places)
     reviewer.start()
     for aside in service.set_aside.values():
         t = Translator(aside.language)
@@ -264,6 +286,52 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     # (PTB's), and the default of 700 promoted them into full collections every few seconds.
     gc.set_threshold(50_000, 20, 10)
     log.info("bot @%s ready", application.bot.username)
+
+
+def _share(
+    application: Application[Any, Any, Any, Any, Any, Any],
+    sharding: Sharding,
+    lease: Lease,
+    timers: TurnTimers | None,
+    places: Places,
+) -> None:
+    """Among several active processes: tables restored as their groups' shards come here,
+    forgotten as they go; updates handed on handled; polling once the poll lease is ours."""
+    service: TableService = application.bot_data["service"]
+    outbox: Outbox = application.bot_data["outbox"]
+    changes: Changes = application.bot_data["changes"]
+    presenter: Presenter = application.bot_data["presenter"]
+
+    async def taken(groups: Callable[[int], bool]) -> None:
+        restored = await service.restore_all(groups)
+        # What this process knew of their messages may be old: storage says where they are.
+        outbox.let_go({change.snapshot.table_id for change in restored})
+        await learn_all(application.bot, places, {c.snapshot.chat.tg_chat_id for c in restored})
+        for change in restored:
+            changes.show(change)
+        async for change in service.redraw_finished():
+            presenter.redraw(change)
+
+    async def letting_go(groups: Callable[[int], bool]) -> None:
+        tables = service.cached_in(groups)
+        for table_id in tables:
+            if timers is not None:
+                timers.drop(table_id)
+        deadline = time.monotonic() + QUIET_S
+        while outbox.busy_with(set(tables), set(tables.values())):
+            if time.monotonic() > deadline:
+                log.warning("shards: letting go of groups with messages still to send")
+                break
+            await asyncio.sleep(0.05)
+        outbox.let_go(set(tables))
+        for table_id in tables:
+            service.forget(table_id)
+
+    sharding.on_taken, sharding.on_letting_go = taken, letting_go
+    sharding.handle = application.process_update
+    sharding.decode = decoder(application.bot)
+    sharding.start()
+    application.bot_data["polling"] = asyncio.get_running_loop().create_task(lease.acquire())
 
 
 async def _set_commands(
@@ -326,6 +394,14 @@ async def _post_shutdown(application: Application[Any, Any, Any, Any, Any, Any])
     storage: SqlStore | None = application.bot_data.get("storage")
     if storage is not None:
         await storage.close()
+    sharding: Sharding | None = application.bot_data.get("sharding")
+    if sharding is not None:  # its groups to the others at once
+        await sharding.close()
+    polling: asyncio.Task[None] | None = application.bot_data.get("polling")
+    if polling is not None and not polling.done():
+        polling.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await polling
     lease: Lease | None = application.bot_data.get("lease")
     if lease is not None:  # last: the standby takes over once nothing more will be sent
         await lease.release()

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from bot.heartbeat import HeartbeatSettings, heartbeat_path
 from bot.i18n import LANGUAGES
+from storage import is_postgres
 
 
 class ConfigError(Exception):
@@ -74,6 +75,10 @@ class Config:
     # PostgreSQL: how often a standby process tries to take over, and the active one checks
     # that it still holds the database's active lock.
     standby_interval: float = 1.0
+    # PostgreSQL: with 2 or more, every process started on the database is active and serves
+    # its share of this many shards of the groups (``bot.shards``); 0: one active process and
+    # standbys.
+    shards: int = 0
     # Webhook mode (instead of long polling) when ``webhook_url`` is set: Telegram posts
     # updates there with ``webhook_secret`` in a header, checked on every request.
     webhook_url: str | None = None
@@ -112,6 +117,13 @@ class Config:
                 raise ConfigError(
                     "WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and -"
                 )
+        shards = _whole(source, "SHARDS", 0, most=4096)
+        if shards == 1:
+            shards = 0  # one shard is one active process
+        if shards and not is_postgres(database):
+            raise ConfigError("SHARDS needs a PostgreSQL database (DATABASE_URL=postgresql://…)")
+        if shards and webhook_url is not None:
+            raise ConfigError("SHARDS works with long polling: unset WEBHOOK_URL")
         return cls(
             token=token,
             database=database,
@@ -136,6 +148,7 @@ class Config:
             review_workers=_whole(source, "REVIEW_WORKERS", 1, most=8),
             http_client=_choice(source, "BOT_API_CLIENT", "aiohttp", HTTP_CLIENTS),
             standby_interval=_number(source, "STANDBY_CHECK_SECONDS", 1.0, positive=True),
+            shards=shards,
             webhook_url=webhook_url,
             webhook_secret=webhook_secret,
             webhook_listen=source.get("WEBHOOK_LISTEN", "0.0.0.0"),

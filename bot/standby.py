@@ -35,6 +35,7 @@ class Lease:
         self.lock = ActiveLock(url, ttl=max(4 * interval, 2.0))
         self.interval = interval
         self.waiting = False
+        self.held = asyncio.Event()  # set once this process holds the lease
         self._watch: asyncio.Task[None] | None = None
 
     async def acquire(self) -> None:
@@ -58,6 +59,7 @@ class Lease:
             self.waiting = False
         if told:
             log.warning("standby: the active bot process is gone; taking over")
+        self.held.set()
         self._watch = asyncio.create_task(self._keep(), name="lease-watch")
 
     def may_call(self) -> bool:

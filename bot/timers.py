@@ -102,6 +102,16 @@ class TurnTimers:
                 continue  # this wait was told so already
             self._arm(snap.table_id, max(0.0, at - elapsed), (kind, *data))
 
+    def drop(self, table_id: int) -> None:
+        """Disarm the table's timers and forget what they said: another process serves it."""
+        scheduler = self.job_queue.scheduler
+        for job in self._armed.pop(table_id, ()):
+            if scheduler.get_job(job.id) is not None:
+                job.schedule_removal()
+        self.fired.pop(table_id, None)
+        for key in [k for k in self.notices if k[0] == table_id]:
+            del self.notices[key]
+
     def _arm(self, table_id: int, when: float, data: tuple[str, int, int, int, int]) -> None:
         job = self.job_queue.run_once(self._fire, when=when, data=data, name=f"turn:{table_id}")
         self._armed.setdefault(table_id, []).append(job)

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiohttp
@@ -149,6 +149,31 @@ def slim(body: bytes) -> tuple[bytes, list[int]]:
         if isinstance(message, dict):
             message.pop("reply_markup", None)
     return json.dumps(data).encode(), ids
+
+
+class PollWhenHeld(_Wrapper):
+    """Wraps the ``getUpdates`` request: each call first waits until ``held()`` returns (among
+    several active processes only the poll lease's holder polls, ``bot.shards``)."""
+
+    def __init__(self, inner: BaseRequest, held: Callable[[], Awaitable[object]]) -> None:
+        super().__init__(inner)
+        self._held = held
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: Any = BaseRequest.DEFAULT_NONE,
+        write_timeout: Any = BaseRequest.DEFAULT_NONE,
+        connect_timeout: Any = BaseRequest.DEFAULT_NONE,
+        pool_timeout: Any = BaseRequest.DEFAULT_NONE,
+    ) -> tuple[int, bytes]:
+        if url.endswith("/getUpdates"):
+            await self._held()
+        return await super().do_request(
+            url, method, request_data, read_timeout, write_timeout, connect_timeout, pool_timeout
+        )
 
 
 class Fenced(_Wrapper):

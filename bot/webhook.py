@@ -33,6 +33,7 @@ from telegram.ext._utils.webhookhandler import TelegramHandler, WebhookAppClass,
 from tornado.httpserver import HTTPServer
 from tornado.iostream import IOStream
 
+from bot.shards import Sharding
 from bot.transport import Handling
 
 MAX_BODY = 1 << 20  # bytes
@@ -188,11 +189,20 @@ class GuardedApplication(Application[Any, Any, Any, Any, Any, Any]):
         )
         super().__init__(**kwargs)
         self.handling = handling
+        self.sharding: Sharding | None = None  # among several active processes: the router
 
     async def process_update(self, update: object) -> None:
-        """As PTB's, and then the update is handled: the next getUpdates may confirm it."""
+        """As PTB's, and then the update is handled: the next getUpdates may confirm it. Among
+        several active processes, an update of a group another one serves is handed on."""
+        shard: int | None = -1
         try:
+            if self.sharding is not None and isinstance(update, Update):
+                shard = await self.sharding.route(update)
+                if shard is None:
+                    return  # written for its shard's holder: handled, as far as Telegram knows
             await super().process_update(update)
         finally:
+            if self.sharding is not None and shard is not None:
+                self.sharding.done(shard)
             if self.handling is not None and isinstance(update, Update):
                 self.handling.done(update.update_id)

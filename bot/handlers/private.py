@@ -88,7 +88,10 @@ async def _show_hands(context: BotContext, player_id: int) -> bool:
     """Post the player's hand messages anew at the bottom of the chat (the "my hand" link)."""
     shown = False
     for table_id, _ in await context.service.tables_of(player_id):
-        snap = await context.service.snapshot(table_id)
+        try:
+            snap = await context.service.snapshot(table_id)
+        except Refusal:
+            continue  # another process serves that group (bot.shards)
         seat = snap.seat_of(player_id)
         if seat is None or snap.state is None or snap.state.finished:
             continue

@@ -206,6 +206,31 @@ class Outbox:
             if keep not in busy:
                 del self._keeps[keep]
 
+    def busy_with(self, table_ids: set[int], chat_ids: set[int]) -> bool:
+        """Whether anything of these tables, or for these chats, waits to be sent or is being
+        sent (a process letting a group go to another finishes its sends first)."""
+        if any(keep[0] in table_ids for keep in self._sending):
+            return True
+        for lane in self._lanes.values():
+            if lane.chat_id in chat_ids and (lane.queue or lane.working):
+                return True
+            if any(keep[0] in table_ids for keep in lane.pending):
+                return True
+        return False
+
+    def let_go(self, table_ids: set[int]) -> None:
+        """Forget what this process knows of these tables' messages: another process shows
+        them now, and if they come back here, storage says where their messages are."""
+        for lane in self._lanes.values():
+            gone = {keep for keep in lane.pending if keep[0] in table_ids}
+            if gone:
+                lane.pending -= gone
+                lane.queue = type(lane.queue)(
+                    op for op in lane.queue if not (isinstance(op, _Keep) and op.keep in gone)
+                )
+        for keep in [k for k in self._keeps if k[0] in table_ids]:
+            del self._keeps[keep]  # what it showed last is written still (``_flush``)
+
     @contextlib.contextmanager
     def correcting(self) -> Iterator[None]:
         """While inside, ``want`` only corrects messages already in their chat (storage holds

@@ -96,6 +96,9 @@ class TableBase:
         self._to_redraw: dict[int, _Redraw] = {}
         # Told of a table brought back after a failure (the bot shows it): set by the app.
         self.on_recovered: Callable[[Change], None] | None = None
+        # Whether this process serves a group's tables (by its Telegram id): several active
+        # processes share the groups (``bot.shards``); None: this one serves every group.
+        self.owns: Callable[[int], bool] | None = None
 
     # --- players ----------------------------------------------------------------------------
 
@@ -143,7 +146,10 @@ class TableBase:
         changes = []
         for table in await self.storage.tables_of_player(player.id):
             async with self._guard(table.id):
-                live = await self._get(table.id)
+                try:
+                    live = await self._get(table.id)
+                except Refusal:
+                    continue  # another process serves that group; its own sends tell it
                 seat = _seat_of(live, player.id)
                 if seat is None:
                     continue
@@ -235,6 +241,11 @@ class TableBase:
             self._trim()
         else:
             self._live.move_to_end(table_id)
+        if self.owns is not None and not self.owns(live.chat.tg_chat_id):
+            # Another process serves the group now (a robot's or a timer's late work here):
+            # nothing is done, nothing kept.
+            self._live.pop(table_id, None)
+            raise Refusal("elsewhere")
         return live
 
     def _trim(self) -> None:
@@ -354,9 +365,10 @@ class TableBase:
                 return Revealed(fair, game.dealing(players, state.dealer))
         return None
 
-    async def restore_all(self) -> list[Change]:
-        """After a restart: every active table loaded, and any deal or rubber that was finished
-        but not yet followed up (the process died in between) completed now."""
+    async def restore_all(self, only: Callable[[int], bool] | None = None) -> list[Change]:
+        """After a restart: every active table loaded (of the groups this process serves),
+        and any deal or rubber that was finished but not yet followed up (the process died in
+        between) completed now. ``only``: of the groups it names (by Telegram id) alone."""
         changes = []
         # A burst of long-lived objects: the collector's passes over them would only slow it.
         collecting = gc.isenabled()
@@ -364,6 +376,11 @@ class TableBase:
         try:
             for bundle in await self.storage.load_bundles():
                 table_id = bundle.table.id
+                group = bundle.chat.tg_chat_id
+                if (self.owns is not None and not self.owns(group)) or (
+                    only is not None and not only(group)
+                ):
+                    continue
                 async with self._lock(table_id):
                     try:
                         live = self._live[table_id] = self._restored(bundle)
@@ -408,6 +425,15 @@ class TableBase:
     def forget_chat(self) -> None:
         """A chat's Telegram id changed: drop every cached table (they hold the old chat)."""
         self._live.clear()
+
+    def cached_in(self, groups: Callable[[int], bool]) -> dict[int, int]:
+        """The tables this process keeps in memory whose group ``groups`` names (by Telegram
+        id): table id -> the group's Telegram id."""
+        return {
+            table_id: live.chat.tg_chat_id
+            for table_id, live in self._live.items()
+            if groups(live.chat.tg_chat_id)
+        }
 
     def forget(self, table_id: int) -> None:
         """Drop the cached state (always safe: the next access replays from storage)."""

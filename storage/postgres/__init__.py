@@ -135,6 +135,9 @@ class PostgresStorage(Repositories):
         # (holder, epoch) of the active process's lease: every write checks it is still theirs
         # (storage.postgres.lease); None for a process that writes without one (the tools).
         self.fence: tuple[str, int] | None = None
+        # The check itself: the one active process's lease, or a member's row among several
+        # active processes (``storage.postgres.shards``).
+        self.fence_sql = FENCE
 
     @classmethod
     async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> Self:
@@ -166,7 +169,8 @@ class PostgresStorage(Repositories):
             has_meta = await conn.fetchval("SELECT to_regclass('bot_meta') IS NOT NULL")
             others = await conn.fetchval(
                 "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() "
-                "AND tablename NOT IN ('bot_meta', 'bot_lease')"
+                "AND tablename NOT IN ('bot_meta', 'bot_lease', 'bot_member', 'bot_shard', "
+                "'bot_inbox')"
             )
             if not has_meta and others:
                 raise NotOurDatabase(
@@ -210,7 +214,8 @@ class PostgresStorage(Repositories):
             return
         try:
             async with self._pool.acquire() as conn, conn.transaction():
-                if self.fence is not None and await conn.fetchval(FENCE, *self.fence) is None:
+                fence = self.fence
+                if fence is not None and await conn.fetchval(self.fence_sql, *fence) is None:
                     raise LeaseLost("this process's lease is gone: nothing is written")
                 tx = PgTx(conn)
                 token = self._current.set(tx)
