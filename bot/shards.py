@@ -12,8 +12,9 @@ stay in one process.
   ones up to its share (restoring their tables, timers and robots), and lets go of those beyond
   its share once nothing of theirs is being handled or sent (its tables, timers and messages
   forgotten here; the taker restores them from storage and redraws them).
-- A process that cannot renew may no longer be the only one serving its groups: it leaves at once,
-  as the single active process does (``LOST_LEASE_EXIT``).
+- A process that cannot renew (on a thread of its own, ``bot.renewal``) may no longer be the only
+  one serving its groups: it leaves at once, as the single active process does
+  (``LOST_LEASE_EXIT``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from telegram import Update
 
 from bot.callback_data import MONEY_ACTS, BadCallbackData, Button
 from bot.deeplinks import parse_sit
+from bot.renewal import Renewal
 from bot.standby import LOST_LEASE_EXIT
 from bot.views.misc import GROUP_SETTINGS
 from storage.interface import Storage
@@ -56,6 +58,7 @@ class Sharding:
         self._groups: OrderedDict[tuple[str, object], int] = OrderedDict()  # -> group's tg id
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._renewal: Renewal | None = None
         # Set by the app: tables of newly held shards restored and shown; those let go of
         # forgotten; an update from the inbox handled.
         self.on_taken: Callable[[Callable[[int], bool]], Awaitable[None]] | None = None
@@ -168,26 +171,32 @@ class Sharding:
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
+        self._renewal = Renewal(
+            self.lock.url,
+            self.interval,
+            lambda conn: self.lock.renew(self.lock.ttl / 2, conn),
+            _leave,
+        )
+        self._renewal.start()
         self._tasks = [
             loop.create_task(self._keep(), name="shards-keep"),
             loop.create_task(self._read_inbox(), name="shards-inbox"),
         ]
 
     async def _keep(self) -> None:
-        """Renew every ``interval``, whatever else goes on; balance when no change of hands
-        is under way (restoring or letting go of tables takes longer than a renewal may)."""
+        """Balance every ``interval`` when no change of hands is under way (restoring or
+        letting go of tables takes a while). Renewing is a thread's (``bot.renewal``): a busy
+        loop keeps the membership, and a renewal that fails leaves the process."""
         moving: asyncio.Task[None] | None = None
         while True:
             await asyncio.sleep(self.interval)
+            if moving is not None and not moving.done():
+                continue
             try:
-                await self.lock.renew(self.lock.ttl / 2)
-                if moving is not None and not moving.done():
-                    continue
                 taken, extra = await self.lock.balance()
-            except Exception as exc:  # any failure: its groups may be another's now
-                log.critical("lost the shards (%s); leaving so the others take them", exc)
-                logging.shutdown()
-                os._exit(LOST_LEASE_EXIT)
+            except Exception as exc:
+                log.warning("shards: cannot balance (%s); trying again", exc)
+                continue
             if taken or extra:
                 moving = asyncio.create_task(self._move(taken, extra), name="shards-move")
 
@@ -252,12 +261,22 @@ class Sharding:
             self.handed_on,
             self.from_inbox,
         )
+        if self._renewal is not None:
+            await asyncio.to_thread(self._renewal.stop)
+            self._renewal = None
         for task in self._tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks = []
         await self.lock.close()
+
+
+def _leave(exc: BaseException) -> None:
+    """The membership could not be renewed: leave at once, from whichever thread found it."""
+    log.critical("lost the shards (%r); leaving so the others take them", exc)
+    logging.shutdown()
+    os._exit(LOST_LEASE_EXIT)
 
 
 def decoder(bot: Any) -> Callable[[str], Update]:

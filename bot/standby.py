@@ -6,7 +6,8 @@ and the database, but neither polls, nor serves the webhook, nor sends. When the
 dies, even by SIGKILL, its connection closes and the standby takes the lease within
 ``interval`` seconds; when it stops renewing (frozen, hung) the lease expires and the standby
 takes it a few seconds later. Either way it restores every table and goes on. The active process
-renews every ``interval``: one that cannot (its lease taken, its connection lost) may no longer
+renews every ``interval``, on a thread of its own (``bot.renewal``: a busy loop keeps it, a
+stuck one loses it): one that cannot (its lease taken, its connection lost) may no longer
 be the only one, so it leaves at once rather than send beside its successor; until then its
 writes are fenced by the lease's number and its calls to Telegram by ``valid``.
 """
@@ -14,10 +15,10 @@ writes are fenced by the lease's number and its calls to Telegram by ``valid``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 
+from bot.renewal import Renewal
 from storage.interface import NotOurDatabase, StorageError
 from storage.postgres.lease import ActiveLock
 
@@ -36,7 +37,7 @@ class Lease:
         self.interval = interval
         self.waiting = False
         self.held = asyncio.Event()  # set once this process holds the lease
-        self._watch: asyncio.Task[None] | None = None
+        self._renewal: Renewal | None = None  # on a thread of its own (bot.renewal)
 
     async def acquire(self) -> None:
         """Wait until this process is the active one."""
@@ -60,7 +61,13 @@ class Lease:
         if told:
             log.warning("standby: the active bot process is gone; taking over")
         self.held.set()
-        self._watch = asyncio.create_task(self._keep(), name="lease-watch")
+        self._renewal = Renewal(
+            self.lock.url,
+            self.interval,
+            lambda conn: self.lock.renew(self.lock.ttl / 2, conn),
+            _leave,
+        )
+        self._renewal.start()
 
     def may_call(self) -> bool:
         """Whether this process may call Telegram now: not yet active (a standby only asks
@@ -72,20 +79,15 @@ class Lease:
     def fence(self) -> tuple[str, int] | None:
         return self.lock.fence
 
-    async def _keep(self) -> None:
-        while True:
-            await asyncio.sleep(self.interval)
-            try:
-                await self.lock.renew(self.lock.ttl / 2)
-            except Exception as exc:  # any failure: the lease may be someone else's now
-                log.critical("lost the active lock (%s); leaving so the standby takes over", exc)
-                logging.shutdown()
-                os._exit(LOST_LEASE_EXIT)
-
     async def release(self) -> None:
-        if self._watch is not None:
-            self._watch.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._watch
-            self._watch = None
+        if self._renewal is not None:
+            await asyncio.to_thread(self._renewal.stop)
+            self._renewal = None
         await self.lock.close()
+
+
+def _leave(exc: BaseException) -> None:
+    """The lease could not be renewed: leave at once, from whichever thread found it."""
+    log.critical("lost the active lock (%r); leaving so the standby takes over", exc)
+    logging.shutdown()
+    os._exit(LOST_LEASE_EXIT)

@@ -83,7 +83,7 @@ def safe_url(url: str) -> str:
     return f"{scheme}://{user}:***@{tail}" if ":" in credentials else url
 
 
-# A write transaction holds a share lock on the lease row (``FENCE``) until it ends, and a
+# A write transaction holds a key-share lock on the lease row (``FENCE``) until it ends, and a
 # standby's taking waits for it. A process frozen inside one (SIGSTOP, a paused VM) would hold
 # it, and keep the standby out, for as long as it stays frozen: the server ends a transaction
 # left idle this long (ours take milliseconds), and the standby takes over.

@@ -9,9 +9,11 @@ number.
 - When the holder's connection is gone (the process died, even by SIGKILL: PostgreSQL closes
   its session at once) the standby takes the lease without waiting for it to expire.
 - Fencing: every write transaction of the holder checks, inside the transaction and with a
-  share lock on the row, that the lease is still its own and unexpired (``FENCE``), so a
-  process that wakes after losing it writes nothing; taking the lease waits for those
-  transactions to end. Sending is fenced by the process itself (``valid``, on its own clock).
+  key-share lock on the row, that the lease is still its own and unexpired (``FENCE``), so a
+  process that wakes after losing it writes nothing; taking the lease (``FOR UPDATE``) waits
+  for those transactions to end, while the holder's renewal (an update of no key) never waits
+  for its own writes, however many a busy process has in flight. Sending is fenced by the
+  process itself (``valid``, on its own clock).
 """
 
 from __future__ import annotations
@@ -74,10 +76,16 @@ class ActiveLock:
         asked = time.monotonic()
         try:
             conn = await self._connect()
+            # Read first: a lease that is not free is left alone, unlocked (a lock asked for
+            # would queue the holder's writes behind it every time a standby looks).
+            held = await conn.fetchval(f"SELECT 1 FROM bot_lease l WHERE id = 1 AND NOT {FREE}")
+            if held:
+                return False
             async with conn.transaction():
-                # A taking waits for the holder's write transactions, never longer than this
-                # (this taking only: the holder's own renewals wait as long as they must).
+                # A taking waits for the holder's write transactions (their key-share locks
+                # against this one), never longer than this.
                 await conn.execute(f"SET LOCAL lock_timeout = '{TAKE_WAIT_MS}ms'")
+                await conn.execute("SELECT 1 FROM bot_lease WHERE id = 1 FOR UPDATE")
                 epoch = await conn.fetchval(
                     "INSERT INTO bot_lease AS l (id, holder, epoch, backend, expires_at) "
                     "VALUES (1, $1, 1, pg_backend_pid(), now() + make_interval(secs => $2)) "
@@ -113,11 +121,12 @@ class ActiveLock:
                 f"AND EXISTS (SELECT 1 FROM bot_lease l WHERE l.id = 1 AND {FREE})"
             )
 
-    async def renew(self, timeout: float) -> None:
-        """Extend the lease; LeaseLost if it is not this process's any more."""
+    async def renew(self, timeout: float, conn: Any = None) -> None:
+        """Extend the lease (on ``conn``, a connection of the renewing thread's, or this
+        lock's own); LeaseLost if it is not this process's any more."""
         asked = time.monotonic()
         renewed = await asyncio.wait_for(
-            self._conn.fetchval(
+            (conn or self._conn).fetchval(
                 "UPDATE bot_lease SET expires_at = now() + make_interval(secs => $3) "
                 "WHERE id = 1 AND holder = $1 AND epoch = $2 RETURNING epoch",
                 self.holder,

@@ -21,11 +21,12 @@ CREATE TABLE IF NOT EXISTS bot_lease (
     backend INTEGER NOT NULL,
     expires_at TIMESTAMPTZ NOT NULL
 )"""
-# The holder's write transactions run this first, with a share lock on the row (a taking waits
-# for them): no row, no write.
+# The holder's write transactions run this first, with a key-share lock on the row: a taking
+# (which locks the row FOR UPDATE) waits for them, the holder's own renewal (an update of no key)
+# does not, however many are in flight. No row, no write.
 FENCE = (
     "SELECT 1 FROM bot_lease WHERE id = 1 AND holder = $1 AND epoch = $2 "
-    "AND expires_at > now() FOR SHARE"
+    "AND expires_at > now() FOR KEY SHARE"
 )
 
 META = """

@@ -3,7 +3,7 @@ split into shards, each shard held by one live process, and updates handed on to
 
 - **Members.** Each active process is a row of ``bot_member``: its name, the server process of
   its connection and until when it is alive (the server's clock), renewed every second or so.
-  Every write transaction of a member checks, with a share lock on its row, that the row is
+  Every write transaction of a member checks, with a key-share lock on its row, that the row is
   still there and unexpired (``MEMBER_FENCE``): a process frozen past its time, or cut off,
   writes nothing once the others have seen it gone.
 - **Shards.** ``bot_shard`` has one row per shard and its holder. A member whose row expired or
@@ -51,11 +51,12 @@ CREATE TABLE IF NOT EXISTS bot_inbox (
 CREATE INDEX IF NOT EXISTS bot_inbox_shard ON bot_inbox (shard, id);
 """
 SHARD_TABLE_NAMES = ("bot_member", "bot_shard", "bot_inbox")
-# A member's write transactions run this first, with a share lock on its row (its removal
-# waits for them): no row, no write. The second argument is unused (a lease's epoch has one).
+# A member's write transactions run this first, with a key-share lock on its row: its removal
+# waits for them, its own renewal does not. No row, no write. The second argument is unused
+# (a lease's epoch has one).
 MEMBER_FENCE = (
     "SELECT 1 FROM bot_member WHERE holder = $1 AND $2::bigint IS NOT NULL "
-    "AND expires_at > now() FOR SHARE"
+    "AND expires_at > now() FOR KEY SHARE"
 )
 # A member row ``m`` that is gone: expired, or its connection ended.
 GONE = "(m.expires_at < now() OR NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = m.backend))"
@@ -124,11 +125,12 @@ class ShardLock:
         self._valid_until = asked + self.ttl * 0.75
         self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=4, timeout=10)
 
-    async def renew(self, timeout: float) -> None:
-        """Stay alive; LeaseLost if the others have seen this process gone."""
+    async def renew(self, timeout: float, conn: Any = None) -> None:
+        """Stay alive (on ``conn``, a connection of the renewing thread's, or this lock's
+        own); LeaseLost if the others have seen this process gone."""
         asked = time.monotonic()
         renewed = await asyncio.wait_for(
-            self._conn.fetchval(
+            (conn or self._conn).fetchval(
                 "UPDATE bot_member SET expires_at = now() + make_interval(secs => $2) "
                 "WHERE holder = $1 RETURNING 1",
                 self.holder,
