@@ -322,6 +322,14 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def machine_busy() -> tuple[float, float]:
+    """The machine's busy and total CPU time so far, every core (``/proc/stat``)."""
+    with open("/proc/stat") as stat:
+        fields = [int(x) for x in stat.readline().split()[1:]]
+    idle = fields[3] + fields[4]
+    return float(sum(fields) - idle), float(sum(fields))
+
+
 def rss_of(pid: int) -> int:
     with open(f"/proc/{pid}/status") as status:
         for line in status:
@@ -361,6 +369,7 @@ class InProcess:
             turn_notice=float(turn_notice()),
         )
         self.pid = os.getpid()
+        self.pids = [self.pid]
 
     async def start(self) -> None:
         await self.harness.start()
@@ -401,18 +410,28 @@ class OverHttp:
     over loopback HTTP with PTB's own transport, as in production: its CPU is read from
     ``/proc``, so the fake API and the players cost it nothing."""
 
-    def __init__(self, api: LoadApi, database: str, client: str, reviews: int) -> None:
+    def __init__(
+        self, api: LoadApi, database: str, client: str, reviews: int, processes: int = 1
+    ) -> None:
         self.api, self.database, self.client = api, database, client
         self.reviews = reviews
-        self.process: BotProcess | None = None
+        self.count = processes
+        self.processes: list[BotProcess] = []
         self.pid = 0
+        self.pids: list[int] = []
+
+    @property
+    def process(self) -> BotProcess | None:
+        """The first (with one, the only) bot process."""
+        return self.processes[0] if self.processes else None
 
     async def start(self) -> None:
         await self.api.start()
         await self.start_bot()
 
     async def start_bot(self) -> None:
-        """The bot's process (again, after a stop: a restart on the same database)."""
+        """The bot's processes (again, after a stop: a restart on the same database); with
+        more than one, each serves its share of ``SHARDS`` (64)."""
         env = {
             "GROUP_EDIT_INTERVAL": "4",  # the production pacing
             "PRIVATE_EDIT_INTERVAL": "1",
@@ -423,9 +442,20 @@ class OverHttp:
             "BOT_API_CLIENT": self.client,
             "REVIEW_WORKERS": str(self.reviews),
         }
-        self.process = await BotProcess.start(self.api, self.database, "load", env)
-        await self.process.until("ready", 120)
-        self.pid = self.process.process.pid
+        if self.count > 1:
+            env["SHARDS"] = "64"
+        self.processes = []
+        for n in range(self.count):
+            process = await BotProcess.start(self.api, self.database, f"load-{n}", env)
+            await process.until("ready", 120)
+            self.processes.append(process)
+        if self.count > 1:  # until each holds its share
+            deadline = time.monotonic() + 60
+            while not all(p.said("took") or p.said("let ") for p in self.processes):
+                assert time.monotonic() < deadline, [p.lines[-5:] for p in self.processes]
+                await asyncio.sleep(0.1)
+        self.pids = [p.process.pid for p in self.processes]
+        self.pid = self.pids[0]
 
     async def settle(self, load: Load) -> None:
         """Until the bot has sent nothing for a second."""
@@ -437,12 +467,14 @@ class OverHttp:
 
     def reviewed(self) -> int:
         """Deals the bot's reviewer has recorded so far (read from its SQLite file)."""
+        if "://" in self.database:
+            return 0  # PostgreSQL: not counted
         with contextlib.closing(sqlite3.connect(self.database)) as db:
             return int(db.execute("SELECT count(*) FROM deal_reviews").fetchone()[0])
 
     async def stop(self) -> None:
-        if self.process is not None:
-            await self.process.stop()
+        for process in self.processes:
+            await process.stop()
         await self.api.stop()
 
 
@@ -455,19 +487,34 @@ async def run(
     client: str = "",
     reviews: int = 1,
     queue_workers: int = 0,
+    processes: int = 1,
+    postgres: bool = False,
 ) -> dict[str, float]:
     """``client``: the bot over HTTP in its own process, with that Bot API client; "": the
     bot in this process, answered in-process. ``queue_workers``: robots think on that many
     ``python -m bot.thinker`` workers through the queue (a PostgreSQL server started here)
     instead of in the bot's own processes."""
     async with contextlib.AsyncExitStack() as stack:
-        queue = None
-        if queue_workers:
+        queue = database = None
+        if queue_workers or postgres or processes > 1:
             pg = stack.enter_context(server())
-            queue = pg.new_database()
-            await stack.enter_async_context(workers(queue, queue_workers))
+            if queue_workers:
+                queue = pg.new_database()
+                await stack.enter_async_context(workers(queue, queue_workers))
+            if postgres or processes > 1:
+                database = pg.new_database()
         return await _run(
-            tables, seconds, think, warmup, robot_share, client, reviews, queue, queue_workers
+            tables,
+            seconds,
+            think,
+            warmup,
+            robot_share,
+            client,
+            reviews,
+            queue,
+            queue_workers,
+            processes,
+            database,
         )
 
 
@@ -481,18 +528,20 @@ async def _run(
     reviews: int,
     queue: str | None,
     queue_workers: int,
+    processes: int = 1,
+    pg_database: str | None = None,
 ) -> dict[str, float]:
     api = LoadApi()
     with tempfile.TemporaryDirectory() as tmp:
-        database = str(Path(tmp) / "load.sqlite3")
+        database = pg_database or str(Path(tmp) / "load.sqlite3")
         host: InProcess | OverHttp = (
-            OverHttp(api, database, client, reviews)
+            OverHttp(api, database, client, reviews, processes)
             if client
             else InProcess(api, database, reviews, queue)
         )
         await host.start()
         gc.collect()
-        before = rss_of(host.pid)
+        before = sum(rss_of(pid) for pid in host.pids)
         load = Load(api, tables, think, seed=tables)
         started = time.monotonic()
         every = round(1 / robot_share) if robot_share else 0
@@ -508,7 +557,7 @@ async def _run(
         seating = time.monotonic() - started
         await host.settle(load)
         gc.collect()
-        idle = rss_of(host.pid)
+        idle = sum(rss_of(pid) for pid in host.pids)
 
         stop = asyncio.Event()
         players = [asyncio.create_task(load.play(rig, stop)) for rig in load.rigs]
@@ -517,7 +566,9 @@ async def _run(
         watch = GcWatch()
         first_press = sum(r.presses for r in load.rigs)
         mark = len(load.arrivals)
-        cpu_start = cpu_seconds(host.pid)
+        cpu_start = sum(cpu_seconds(pid) for pid in host.pids)
+        harness_start = cpu_seconds(os.getpid())
+        machine_start = machine_busy()
         robots = host.robots() if isinstance(host, InProcess) else None
         moves_start = 0 if robots is None else len(robots.moves)
         cheaper_start = 0 if robots is None else robots.cheaper
@@ -525,9 +576,14 @@ async def _run(
         window_start = time.monotonic()
         await asyncio.sleep(seconds)
         window = time.monotonic() - window_start
-        cpu = cpu_seconds(host.pid) - cpu_start
+        for process in getattr(host, "processes", []):
+            if process.process.returncode is not None:
+                raise RuntimeError(f"{process.name} left:\n{''.join(process.lines[-30:])}")
+        cpu = sum(cpu_seconds(pid) for pid in host.pids) - cpu_start
+        harness = cpu_seconds(os.getpid()) - harness_start
+        machine = [b - a for a, b in zip(machine_start, machine_busy(), strict=True)]
         methods = api.methods - methods_start
-        peak = rss_of(host.pid)
+        peak = sum(rss_of(pid) for pid in host.pids)
         moves = [] if robots is None else list(robots.moves)[moves_start:]
         cheaper = 0 if robots is None else robots.cheaper - cheaper_start
         load.measuring = False
@@ -551,6 +607,9 @@ async def _run(
             "updates_per_s": len(handled) / window,
             "cpu_ms_per_press": cpu / max(1, len(handled)) * 1000,
             "cpu_share": cpu / window,
+            "processes": len(host.pids),
+            "harness_share": harness / window,
+            "machine_busy": machine[0] / max(1e-9, machine[1]),
             "calls_per_press": (methods.total() - methods["getUpdates"]) / max(1, len(handled)),
             "polls_per_press": methods["getUpdates"] / max(1, len(handled)),
             "answer_p50_ms": percentile(latencies, 0.50) * 1000,
@@ -617,6 +676,19 @@ def main() -> None:
         help="robots think on this many queue workers (python -m bot.thinker on a PostgreSQL "
         "server started here); 0: in the bot's own processes (e.g. 0 1 2: each in turn)",
     )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        nargs="+",
+        default=[1],
+        help="with --http: that many bot processes on a PostgreSQL database started here "
+        "(more than one: SHARDS=64); e.g. 1 2 1 2: side by side",
+    )
+    parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="with --http: the bot on a PostgreSQL database started here (one process too)",
+    )
     args = parser.parse_args()
     clients = [""] if args.http is None else (args.http or list(HTTP_CLIENTS))
     for tables in args.tables:
@@ -624,17 +696,20 @@ def main() -> None:
             for client in clients:
                 for reviews in args.reviews:
                     for queue in args.queue:
-                        running = run(
-                            tables,
-                            args.seconds,
-                            args.think,
-                            args.warmup,
-                            share,
-                            client,
-                            reviews,
-                            queue if share else 0,
-                        )
-                        report(args, client, running)
+                        for processes in args.processes if client else [1]:
+                            running = run(
+                                tables,
+                                args.seconds,
+                                args.think,
+                                args.warmup,
+                                share,
+                                client,
+                                reviews,
+                                queue if share else 0,
+                                processes,
+                                args.postgres,
+                            )
+                            report(args, client, running)
 
 
 def report(
@@ -642,12 +717,16 @@ def report(
 ) -> None:
     r = asyncio.run(running)
     where = f"over HTTP with {client}" if client else "in-process"
+    if r["processes"] > 1 or args.postgres:
+        where += f", {r['processes']:.0f} process(es) on PostgreSQL"
     print(
         f"{r['tables']:>5} tables, {r['robot_tables']:.0f} with robots, "
         f"{r['reviews']:.0f} reviewer(s) ({r['reviewed']:.0f} deals reviewed) "
         f"(think {args.think:g} s, {where}): "
         f"{r['updates_per_s']:.0f} updates/s; "
-        f"CPU {r['cpu_ms_per_press']:.2f} ms a press ({r['cpu_share']:.0%} of a core); "
+        f"CPU {r['cpu_ms_per_press']:.2f} ms a press ({r['cpu_share']:.0%} of a core; "
+        f"the players and fake API {r['harness_share']:.0%}, the machine "
+        f"{r['machine_busy']:.0%} busy); "
         f"{r['calls_per_press']:.2f} calls and {r['polls_per_press']:.2f} polls a press; "
         f"answer p50 {r['answer_p50_ms']:.1f} / p99 {r['answer_p99_ms']:.1f} / "
         f"max {r['answer_max_ms']:.0f} ms; "
