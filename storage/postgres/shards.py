@@ -64,6 +64,10 @@ CHANNEL = "bot_inbox"
 REMOVE_WAIT_MS = 1000  # how long removing a gone member waits for its writes before it looks why
 
 
+class ShardsDiffer(StorageError):
+    """This process was started with another ``SHARDS`` than the ones running."""
+
+
 def shard_of(tg_chat_id: int, shards: int) -> int:
     """The shard of a Telegram chat: a stable spread of ids (groups' are negative).
 
@@ -101,15 +105,37 @@ class ShardLock:
             try:
                 self._conn = await asyncpg.connect(self.url, timeout=10)
                 await self._conn.execute(SHARD_TABLES)
-                await self._conn.execute(
-                    "INSERT INTO bot_shard (shard) SELECT generate_series(0, $1 - 1) "
-                    "ON CONFLICT DO NOTHING",
-                    self.shards,
-                )
+                await self._shape(self._conn)
+            except ShardsDiffer:
+                await self._conn.close()
+                self._conn = None
+                raise
             except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
                 self._conn = None
                 raise StorageError(f"cannot reach {safe_url(self.url)} ({exc})") from exc
         return self._conn
+
+    async def _shape(self, conn: Any) -> None:
+        """One row per shard. A database last served with another number of shards is
+        reshaped, once none of its members is alive; while one is, this process is refused
+        (two numbers of shards would put a group in two places)."""
+        async with conn.transaction():
+            await conn.execute("LOCK TABLE bot_shard IN EXCLUSIVE MODE")
+            rows = await conn.fetchval("SELECT count(*) FROM bot_shard")
+            if rows == self.shards:
+                return
+            alive = await conn.fetchval(f"SELECT count(*) FROM bot_member m WHERE NOT {GONE}")
+            if rows and alive:
+                raise ShardsDiffer(
+                    f"SHARDS={self.shards}, but the bot processes running on this database "
+                    f"use {rows}: give every process the same number"
+                )
+            await conn.execute("DELETE FROM bot_shard")
+            await conn.execute(
+                "INSERT INTO bot_shard (shard) SELECT generate_series(0, $1 - 1)", self.shards
+            )
+            # Updates handed on under the old numbers: their shards mean nothing now.
+            await conn.execute("DELETE FROM bot_inbox WHERE shard >= $1", self.shards)
 
     async def join(self) -> None:
         """Become a member (alive for ``ttl`` seconds, until renewed)."""

@@ -16,7 +16,7 @@ from bot.standby import Lease
 from storage.interface import LeaseLost, TableSettings
 from storage.postgres import PostgresStorage
 from storage.postgres.lease import ActiveLock
-from storage.postgres.shards import MEMBER_FENCE, ShardLock
+from storage.postgres.shards import MEMBER_FENCE, ShardLock, ShardsDiffer
 
 
 async def test_a_busy_loop_keeps_its_lease(pg_url: str) -> None:
@@ -95,3 +95,21 @@ async def test_members_share_the_shards_and_a_gone_member_writes_nothing(pg_url:
         await store.close()
         await first.close()
         await second.close()
+
+
+async def test_a_process_with_another_number_of_shards_is_refused_while_others_run(
+    pg_url: str,
+) -> None:
+    first = ShardLock(pg_url, 8, ttl=30)
+    await first.join()
+    try:
+        with pytest.raises(ShardsDiffer, match="SHARDS=4"):
+            await ShardLock(pg_url, 4, ttl=30).join()
+    finally:
+        await first.close()
+    again = ShardLock(pg_url, 4, ttl=30)  # nobody running: the database is reshaped
+    await again.join()
+    try:
+        assert (await again.balance()) == ([0, 1, 2, 3], [])
+    finally:
+        await again.close()
