@@ -386,6 +386,12 @@ class Storage(abc.ABC):
         """Remember a message the bot keeps editing (the table message, a player's hand), and a
         digest of the content it shows now."""
 
+    async def set_messages(self, rows: Sequence[tuple[int, str, int, int, str]]) -> None:
+        """Several ``set_message`` (table, key, chat, message, digest) at once, in one commit
+        where the backend can."""
+        for row in rows:
+            await self.set_message(*row)
+
     @abc.abstractmethod
     async def messages(self, table_id: int) -> dict[str, tuple[int, int]]:
         """key -> (Telegram chat id, message id)."""

@@ -759,11 +759,11 @@ class Outbox:
         if not pending:
             return
         try:
-            await asyncio.gather(
-                *(
-                    self.storage.set_message(keep[0], keep[1], chat_id, message_id, digest)
+            await self.storage.set_messages(
+                [
+                    (keep[0], keep[1], chat_id, message_id, digest)
                     for keep, (chat_id, message_id, digest) in pending.items()
-                )
+                ]
             )
         except Exception:  # storage failing: a restart edits these again, nothing else is lost
             log.warning("outbox: %d message digests not saved", len(pending), exc_info=True)

@@ -20,6 +20,13 @@ from storage.sql.base import Duplicate, Row, SqlStore, chunks, marks, now
 from storage.sql.chats import chat_of, player_of
 from storage.sql.deals import event_of, summary_of
 
+KEEP_MESSAGE = (
+    "INSERT INTO kept_messages (table_id, key, tg_chat_id, message_id, digest) "
+    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, key) DO UPDATE SET "
+    "tg_chat_id = excluded.tg_chat_id, message_id = excluded.message_id, "
+    "digest = excluded.digest"
+)
+
 
 class TableRepository(SqlStore):
     """Tables, seats and kept messages; every active table loaded in bulk at start-up."""
@@ -228,13 +235,11 @@ class TableRepository(SqlStore):
     async def set_message(
         self, table_id: int, key: str, tg_chat_id: int, message_id: int, digest: str = ""
     ) -> None:
-        await self._batched(
-            "INSERT INTO kept_messages (table_id, key, tg_chat_id, message_id, digest) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, key) DO UPDATE SET "
-            "tg_chat_id = excluded.tg_chat_id, message_id = excluded.message_id, "
-            "digest = excluded.digest",
-            (table_id, key, tg_chat_id, message_id, digest),
-        )
+        await self._batched(KEEP_MESSAGE, (table_id, key, tg_chat_id, message_id, digest))
+
+    async def set_messages(self, rows: Sequence[tuple[int, str, int, int, str]]) -> None:
+        if rows:
+            await self._batched_together([(KEEP_MESSAGE, row) for row in rows])
 
     async def messages(self, table_id: int) -> dict[str, tuple[int, int]]:
         rows = await self._all(
