@@ -7,6 +7,10 @@ With ``--http`` the bot is ``python -m bot`` in a process of its own, calling th
 (served from this process) over loopback HTTP with each Bot API client named in turn, side by
 side in one run; the CPU a press costs is read from the bot's process alone (``/proc``).
 
+With ``--postgres`` the bot runs on a PostgreSQL server started here, and with ``--processes
+2`` (or more) as that many processes sharing the groups (``SHARDS``); ``--statements`` prints
+the statements and transactions a press costs there (``pg_stat_statements``).
+
 With ``--robots 0.1`` a tenth of the tables seat one person and three robots (they think in
 the bot's process pool, as in production, one second's budget a card, a second's pause before
 each move); the answer times printed are the people's presses, so a run with and without
@@ -54,6 +58,8 @@ from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import asyncpg
 
 from bot.config import HTTP_CLIENTS, Config
 from bot.robots import RobotPlayers
@@ -322,6 +328,17 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+STATEMENTS = "-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all"
+
+
+async def _pg(url: str, sql: str) -> list[Any]:
+    conn = await asyncpg.connect(url)
+    try:
+        return list(await conn.fetch(sql))
+    finally:
+        await conn.close()
+
+
 def machine_busy() -> tuple[float, float]:
     """The machine's busy and total CPU time so far, every core (``/proc/stat``)."""
     with open("/proc/stat") as stat:
@@ -489,6 +506,7 @@ async def run(
     queue_workers: int = 0,
     processes: int = 1,
     postgres: bool = False,
+    statements: bool = False,
 ) -> dict[str, float]:
     """``client``: the bot over HTTP in its own process, with that Bot API client; "": the
     bot in this process, answered in-process. ``queue_workers``: robots think on that many
@@ -497,12 +515,14 @@ async def run(
     async with contextlib.AsyncExitStack() as stack:
         queue = database = None
         if queue_workers or postgres or processes > 1:
-            pg = stack.enter_context(server())
+            pg = stack.enter_context(server(STATEMENTS if statements else ""))
             if queue_workers:
                 queue = pg.new_database()
                 await stack.enter_async_context(workers(queue, queue_workers))
             if postgres or processes > 1:
                 database = pg.new_database()
+                if statements:
+                    pg.psql("CREATE EXTENSION pg_stat_statements", database.rsplit("/", 1)[1])
         return await _run(
             tables,
             seconds,
@@ -515,6 +535,7 @@ async def run(
             queue_workers,
             processes,
             database,
+            statements,
         )
 
 
@@ -530,6 +551,7 @@ async def _run(
     queue_workers: int,
     processes: int = 1,
     pg_database: str | None = None,
+    statements: bool = False,
 ) -> dict[str, float]:
     api = LoadApi()
     with tempfile.TemporaryDirectory() as tmp:
@@ -573,6 +595,8 @@ async def _run(
         moves_start = 0 if robots is None else len(robots.moves)
         cheaper_start = 0 if robots is None else robots.cheaper
         methods_start = collections.Counter(api.methods)
+        if statements and pg_database:
+            await _pg(pg_database, "SELECT pg_stat_statements_reset()")
         window_start = time.monotonic()
         await asyncio.sleep(seconds)
         window = time.monotonic() - window_start
@@ -589,6 +613,20 @@ async def _run(
         load.measuring = False
         watch.close()
         handled = [q for q in list(load.arrivals)[mark:] if q in api.answered_at]
+        if statements and pg_database:
+            rows = await _pg(
+                pg_database,
+                "SELECT calls, total_exec_time, query FROM pg_stat_statements "
+                "WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY calls DESC",
+            )
+            per = max(1, len(handled))
+            begins = sum(r["calls"] for r in rows if r["query"] == "BEGIN")
+            print(
+                f"      PostgreSQL in the window: {sum(r['calls'] for r in rows) / per:.1f} "
+                f"statements and {begins / per:.1f} transactions a press; the most called:"
+            )
+            for r in rows[:8]:
+                print(f"      {r['calls'] / per:6.2f} a press  {r['query'][:90]}")
         latencies = [api.answered_at[q] - load.arrivals[q] for q in handled]
         presses = sum(r.presses for r in load.rigs) - first_press
         stop.set()
@@ -689,6 +727,11 @@ def main() -> None:
         action="store_true",
         help="with --http: the bot on a PostgreSQL database started here (one process too)",
     )
+    parser.add_argument(
+        "--statements",
+        action="store_true",
+        help="with --postgres: the statements a press costs (pg_stat_statements), printed",
+    )
     args = parser.parse_args()
     clients = [""] if args.http is None else (args.http or list(HTTP_CLIENTS))
     for tables in args.tables:
@@ -708,6 +751,7 @@ def main() -> None:
                                 queue if share else 0,
                                 processes,
                                 args.postgres,
+                                args.statements,
                             )
                             report(args, client, running)
 

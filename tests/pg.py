@@ -89,7 +89,8 @@ def _run(args: list[str], check: bool = True) -> None:
     )
 
 
-def start_server() -> PgServer:
+def start_server(settings: str = "") -> PgServer:
+    """A PostgreSQL server of its own (``settings``: more ``-c name=value`` options)."""
     bindir = _bindir()
     if bindir is None:
         if os.environ.get("CI"):
@@ -105,7 +106,7 @@ def start_server() -> PgServer:
           "--locale=C.UTF-8", "-N"])  # fmt: skip
     options = (
         f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c max_connections=300 "
-        "-c shared_buffers=64MB"
+        f"-c shared_buffers=64MB {settings}"
     )
     _run([str(bindir / "pg_ctl"), "-D", str(data), "-l", str(folder / "log"), "-w", "-o",
           options, "start"])  # fmt: skip
@@ -113,8 +114,8 @@ def start_server() -> PgServer:
 
 
 @contextlib.contextmanager
-def server() -> Iterator[PgServer]:
-    started = start_server()
+def server(settings: str = "") -> Iterator[PgServer]:
+    started = start_server(settings)
     try:
         yield started
     finally:
