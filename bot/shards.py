@@ -36,7 +36,7 @@ from bot.deeplinks import parse_sit
 from bot.renewal import Renewal
 from bot.standby import LOST_LEASE_EXIT
 from bot.views.misc import GROUP_SETTINGS
-from storage.interface import Storage
+from storage.interface import NotFound, Storage
 from storage.postgres.shards import ShardLock, shard_of
 
 log = logging.getLogger(__name__)
@@ -123,7 +123,7 @@ class Sharding:
         if key[0] == "table":
             try:
                 table = await storage.get_table(int(str(key[1])))
-            except Exception:  # a forged or deleted table: wherever it arrived says so
+            except NotFound:  # a forged button: wherever it arrived says so
                 return None
         else:
             found = await storage.table_by_token(str(key[1]))
@@ -163,6 +163,14 @@ class Sharding:
         self.storage = storage
         await self.lock.join()
         self.joined = True
+        # Renewed from now on: restoring the tables may take longer than the membership lasts.
+        self._renewal = Renewal(
+            self.lock.url,
+            self.interval,
+            lambda conn: self.lock.renew(self.lock.ttl / 2, conn),
+            _leave,
+        )
+        self._renewal.start()
         taken, _ = await self.lock.balance()
         self.serving.update(taken)
         log.info(
@@ -171,13 +179,6 @@ class Sharding:
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
-        self._renewal = Renewal(
-            self.lock.url,
-            self.interval,
-            lambda conn: self.lock.renew(self.lock.ttl / 2, conn),
-            _leave,
-        )
-        self._renewal.start()
         self._tasks = [
             loop.create_task(self._keep(), name="shards-keep"),
             loop.create_task(self._read_inbox(), name="shards-inbox"),
