@@ -18,16 +18,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 import asyncpg
 
 log = logging.getLogger(__name__)
 
 HUNG_S = 10.0  # no stamp from the main loop for this long: it is stuck, the lease goes
+LOST_LEASE_EXIT = 75  # EX_TEMPFAIL: a supervisor restarts it, and it waits as a standby
 
 
 class Renewal:
@@ -87,3 +89,24 @@ class Renewal:
         if self._thread is not None:
             self._thread.join(timeout=10)
             self._thread = None
+
+
+class Renewable(Protocol):
+    """A lock renewed by time: the single lease, or a member's row among several."""
+
+    url: str
+    ttl: float
+
+    async def renew(self, timeout: float, conn: Any = None) -> None: ...
+
+
+def renewing(lock: Renewable, interval: float, lost: str) -> Renewal:
+    """``lock`` renewed every ``interval`` (each try given half its time); a renewal that
+    fails leaves the process at once, ``lost`` saying why in its last log line."""
+
+    def leave(exc: BaseException) -> None:
+        log.critical("%s (%r)", lost, exc)
+        logging.shutdown()
+        os._exit(LOST_LEASE_EXIT)
+
+    return Renewal(lock.url, interval, lambda conn: lock.renew(lock.ttl / 2, conn), leave)

@@ -23,7 +23,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
@@ -33,8 +32,7 @@ from telegram import Update
 
 from bot.callback_data import MONEY_ACTS, BadCallbackData, Button
 from bot.deeplinks import parse_sit
-from bot.renewal import Renewal
-from bot.standby import LOST_LEASE_EXIT
+from bot.renewal import Renewal, renewing
 from bot.views.misc import GROUP_SETTINGS
 from storage.interface import NotFound, Storage
 from storage.postgres.shards import ShardLock, shard_of
@@ -164,11 +162,8 @@ class Sharding:
         await self.lock.join()
         self.joined = True
         # Renewed from now on: restoring the tables may take longer than the membership lasts.
-        self._renewal = Renewal(
-            self.lock.url,
-            self.interval,
-            lambda conn: self.lock.renew(self.lock.ttl / 2, conn),
-            _leave,
+        self._renewal = renewing(
+            self.lock, self.interval, "lost the shards; leaving so the others take them"
         )
         self._renewal.start()
         taken, _ = await self.lock.balance()
@@ -271,13 +266,6 @@ class Sharding:
                 await task
         self._tasks = []
         await self.lock.close()
-
-
-def _leave(exc: BaseException) -> None:
-    """The membership could not be renewed: leave at once, from whichever thread found it."""
-    log.critical("lost the shards (%r); leaving so the others take them", exc)
-    logging.shutdown()
-    os._exit(LOST_LEASE_EXIT)
 
 
 def decoder(bot: Any) -> Callable[[str], Update]:

@@ -16,15 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 
-from bot.renewal import Renewal
+from bot.renewal import LOST_LEASE_EXIT as LOST_LEASE_EXIT  # where the tests and tools look
+from bot.renewal import Renewal, renewing
 from storage.interface import NotOurDatabase, StorageError
 from storage.postgres.lease import ActiveLock
 
 log = logging.getLogger(__name__)
-
-LOST_LEASE_EXIT = 75  # EX_TEMPFAIL: a supervisor restarts it, and it waits as a standby
 
 
 class Lease:
@@ -61,11 +59,8 @@ class Lease:
         if told:
             log.warning("standby: the active bot process is gone; taking over")
         self.held.set()
-        self._renewal = Renewal(
-            self.lock.url,
-            self.interval,
-            lambda conn: self.lock.renew(self.lock.ttl / 2, conn),
-            _leave,
+        self._renewal = renewing(
+            self.lock, self.interval, "lost the active lock; leaving so the standby takes over"
         )
         self._renewal.start()
 
@@ -84,10 +79,3 @@ class Lease:
             await asyncio.to_thread(self._renewal.stop)
             self._renewal = None
         await self.lock.close()
-
-
-def _leave(exc: BaseException) -> None:
-    """The lease could not be renewed: leave at once, from whichever thread found it."""
-    log.critical("lost the active lock (%r); leaving so the standby takes over", exc)
-    logging.shutdown()
-    os._exit(LOST_LEASE_EXIT)

@@ -95,6 +95,79 @@ async def seat_four(remote: Remote) -> None:
         await sit(remote, user, seat)
 
 
+Press = tuple[int, int, str, str]  # (deal, position, action, query id)
+
+
+async def press_then(
+    api: FakeBotApi,
+    driver: Driver,
+    rng: random.Random,
+    mode: str,
+    most: int,
+    presses: list[Press],
+    flight: float = 0.03,
+) -> tuple[str, Sent, str]:
+    """The players on turn press, 1 to ``most`` times, each press answered and shown, and the
+    last one left as a kill should find it (``mode``): answered and shown ("between"), just
+    sent ("in flight"), or written with its answer held at the fake Bot API until the process
+    is dead ("answering"). The last press's query, message and data."""
+    count = rng.randint(1, most)
+    for n in range(count):
+        user, message = await _on_turn(driver, 20)
+        data = driver.choose(user, message)
+        match = BUTTON.match(data)
+        assert match is not None
+        last = n == count - 1
+        entered = api.hold("answerCallbackQuery") if last and mode == "answering" else None
+        query = await api.press(user, message, data)
+        presses.append((int(match[2]), int(match[3]), match[4], query))
+        if last and mode == "in flight":
+            await asyncio.sleep(rng.uniform(0.0, flight))
+            break
+        if entered is not None:
+            await asyncio.wait_for(entered.wait(), 30)
+            break
+        answer = await api.answer_of(query, 30)
+        assert not answer.get("text"), answer
+        await _moved_on(api, message, data)
+    return query, message, data
+
+
+async def one_history(
+    api: FakeBotApi, pg_url: str, table_id: int, presses: list[Press], kills: int
+) -> None:
+    """The table's event log is one history: legal from each deal to its last event, nothing
+    in it that nobody pressed (at the position the button named), and every press answered
+    as done in it once."""
+    store = await PostgresStorage.open(pg_url)
+    try:
+        table = await store.get_table(table_id)
+        logged: dict[tuple[int, int], str] = {}
+        for deal_no in range(1, table.current_deal + 1):
+            events = await store.events(table_id, deal_no)
+            assert [e.seq for e in events] == list(range(len(events)))
+            replay(BRIDGE, 4, events)  # legal from the deal to its last event
+            for event in events[1:]:
+                action = BRIDGE.from_event(event.kind, event.payload)
+                if action is not None:
+                    logged[(deal_no, event.seq)] = BRIDGE.codec.encode(action)
+    finally:
+        await store.close()
+    pressed: dict[tuple[int, int], set[str]] = {}
+    for deal_no, position, action, _ in presses:
+        pressed.setdefault((deal_no, position), set()).add(action)
+    # Nothing in the log that nobody pressed, at the position the button named.
+    for key, action in logged.items():
+        assert action in pressed.get(key, set()), (key, action)
+    # Every press that was answered as done is there, once (a position holds one event).
+    answers: dict[str, dict[str, Any]] = api.answers
+    done = [(d, p, a) for d, p, a, q in presses if q in answers and not answers[q].get("text")]
+    for deal_no, position, action in done:
+        assert logged.get((deal_no, position)) == action, (deal_no, position, action)
+    print(f"presses {len(presses)}, answered as done {len(done)}, in the log {len(logged)}")
+    assert len(done) >= len(presses) - kills and len(logged) >= len(done)
+
+
 @pytest.mark.soak
 async def test_twenty_kills_of_the_active_process_lose_nothing_and_apply_nothing_twice(
     api: FakeBotApi, pg_url: str
@@ -106,7 +179,7 @@ async def test_twenty_kills_of_the_active_process_lose_nothing_and_apply_nothing
     processes.append(await BotProcess.start(api, pg_url, "bot-1"))
     await processes[1].until("waiting to take over")
     driver = Driver(remote, PLAYERS, rng)  # type: ignore[arg-type]
-    presses: list[tuple[int, int, str, str]] = []  # (deal, position, action, query id)
+    presses: list[Press] = []
     takeovers: list[float] = []
     try:
         await seat_four(remote)
@@ -117,25 +190,7 @@ async def test_twenty_kills_of_the_active_process_lose_nothing_and_apply_nothing
             # Killed between presses, with a press just sent, or with a press written and its
             # answer on the way (held at the fake Bot API until the process is dead).
             mode = ("between", "in flight", "answering")[kill % 3]
-            count = rng.randint(1, 6)
-            for n in range(count):
-                user, message = await _on_turn(driver, 10)
-                data = driver.choose(user, message)
-                match = BUTTON.match(data)
-                assert match is not None
-                last = n == count - 1
-                entered = api.hold("answerCallbackQuery") if last and mode == "answering" else None
-                query = await api.press(user, message, data)
-                presses.append((int(match[2]), int(match[3]), match[4], query))
-                if last and mode == "in flight":
-                    await asyncio.sleep(rng.uniform(0.0, 0.03))
-                    break
-                if entered is not None:
-                    await asyncio.wait_for(entered.wait(), 30)
-                    break
-                answer = await api.answer_of(query, 30)
-                assert not answer.get("text"), answer
-                await _moved_on(api, message, data)
+            query, message, data = await press_then(api, driver, rng, mode, 6, presses)
             active, standby = processes[-2], processes[-1]
             killed_at = time.monotonic()
             active.kill()
@@ -178,33 +233,7 @@ async def test_twenty_kills_of_the_active_process_lose_nothing_and_apply_nothing
     print(f"takeover seconds: max {max(takeovers):.2f}, all {[round(t, 2) for t in takeovers]}")
     assert max(takeovers) < 5.0, takeovers
 
-    store = await PostgresStorage.open(pg_url)
-    try:
-        table = await store.get_table(1)
-        logged: dict[tuple[int, int], str] = {}
-        for deal_no in range(1, table.current_deal + 1):
-            events = await store.events(1, deal_no)
-            assert [e.seq for e in events] == list(range(len(events)))
-            replay(BRIDGE, 4, events)  # legal from the deal to its last event
-            for event in events[1:]:
-                action = BRIDGE.from_event(event.kind, event.payload)
-                if action is not None:
-                    logged[(deal_no, event.seq)] = BRIDGE.codec.encode(action)
-    finally:
-        await store.close()
-    pressed: dict[tuple[int, int], set[str]] = {}
-    for deal_no, position, action, _ in presses:
-        pressed.setdefault((deal_no, position), set()).add(action)
-    # Nothing in the log that nobody pressed, at the position the button named.
-    for key, action in logged.items():
-        assert action in pressed.get(key, set()), (key, action)
-    # Every press that was answered as done is there, once (a position holds one event).
-    answers: dict[str, dict[str, Any]] = api.answers
-    done = [(d, p, a) for d, p, a, q in presses if q in answers and not answers[q].get("text")]
-    for deal_no, position, action in done:
-        assert logged.get((deal_no, position)) == action, (deal_no, position, action)
-    print(f"presses {len(presses)}, answered as done {len(done)}, in the log {len(logged)}")
-    assert len(done) >= len(presses) - KILLS and len(logged) >= len(done)
+    await one_history(api, pg_url, 1, presses, KILLS)
 
 
 async def test_a_process_that_loses_its_lock_leaves_and_a_standby_stops_on_sigterm(

@@ -11,20 +11,28 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from typing import Any
 
 import asyncpg
 import pytest
 
 from bot.config import Config, ConfigError
-from games.bridge.game import BRIDGE
-from storage.events import replay
 from storage.postgres import PostgresStorage
 from storage.postgres.shards import shard_of
 from tests.bot.driver import Driver
 from tests.bot.harness import PLAYERS
 from tests.bot.processes import BotProcess
-from tests.bot.test_failover import BUTTON, GUESTS, Remote, _moved_on, _on_turn, sit, table_in
+from tests.bot.test_failover import (
+    BUTTON,
+    GUESTS,
+    Press,
+    Remote,
+    _moved_on,
+    _on_turn,
+    one_history,
+    press_then,
+    sit,
+    table_in,
+)
 from tests.fakeapi import FakeBotApi
 from tests.sizes import size
 
@@ -106,7 +114,7 @@ async def _kill_either(api: FakeBotApi, pg_url: str, kills: int) -> None:
     assert held[shard_of(OTHER, SHARDS)] == _member(first)
     assert held[shard_of(PLAYED, SHARDS)] == _member(second)
     driver = Driver(remote, PLAYERS, rng, chat=PLAYED)  # type: ignore[arg-type]
-    presses: list[tuple[int, int, str, str]] = []  # (deal, position, action, query id)
+    presses: list[Press] = []
     takeovers: list[float] = []
     try:
         await remote.say(PLAYERS[0], PLAYED, "/bridge")
@@ -117,28 +125,7 @@ async def _kill_either(api: FakeBotApi, pg_url: str, kills: int) -> None:
         await sit(remote, GUESTS[0], "N", OTHER)
         for kill in range(kills):
             mode = ("between", "in flight", "answering")[kill % 3]
-            count = rng.randint(1, 5)
-            query = ""
-            message = None
-            data = ""
-            for n in range(count):
-                user, message = await _on_turn(driver, 20)
-                data = driver.choose(user, message)
-                match = BUTTON.match(data)
-                assert match is not None
-                last = n == count - 1
-                entered = api.hold("answerCallbackQuery") if last and mode == "answering" else None
-                query = await api.press(user, message, data)
-                presses.append((int(match[2]), int(match[3]), match[4], query))
-                if last and mode == "in flight":
-                    await asyncio.sleep(rng.uniform(0.0, 0.05))
-                    break
-                if entered is not None:
-                    await asyncio.wait_for(entered.wait(), 30)
-                    break
-                answer = await api.answer_of(query, 30)
-                assert not answer.get("text"), answer
-                await _moved_on(api, message, data)
+            query, message, data = await press_then(api, driver, rng, mode, 5, presses, 0.05)
             # Even rounds: the one serving the played table (not the poller); odd: the poller.
             held = await _holders(pg_url)
             server = held[shard_of(PLAYED, SHARDS)]
@@ -164,7 +151,7 @@ async def _kill_either(api: FakeBotApi, pg_url: str, kills: int) -> None:
                 answer = await api.answer_of(query, 3)
             except TimeoutError:
                 answer = {"text": "lost"}
-            if not answer.get("text") and message is not None:
+            if not answer.get("text"):
                 await _moved_on(api, message, data)
         # The other group's table came through every change of hands: a guest joins it now.
         await sit(remote, GUESTS[1], "S", OTHER)
@@ -197,25 +184,6 @@ async def _kill_either(api: FakeBotApi, pg_url: str, kills: int) -> None:
         chat = await store.chat_by_tg(PLAYED)
         assert chat is not None
         table = next(t for t in await store.tables_in_chat(chat.id) if t.status.value != "closed")
-        logged: dict[tuple[int, int], str] = {}
-        for deal_no in range(1, table.current_deal + 1):
-            events = await store.events(table.id, deal_no)
-            assert [e.seq for e in events] == list(range(len(events)))
-            replay(BRIDGE, 4, events)
-            for event in events[1:]:
-                action = BRIDGE.from_event(event.kind, event.payload)
-                if action is not None:
-                    logged[(deal_no, event.seq)] = BRIDGE.codec.encode(action)
     finally:
         await store.close()
-    pressed: dict[tuple[int, int], set[str]] = {}
-    for deal_no, position, action, _ in presses:
-        pressed.setdefault((deal_no, position), set()).add(action)
-    for key, action in logged.items():
-        assert action in pressed.get(key, set()), (key, action)
-    answers: dict[str, dict[str, Any]] = api.answers
-    done = [(d, p, a) for d, p, a, q in presses if q in answers and not answers[q].get("text")]
-    for deal_no, position, action in done:
-        assert logged.get((deal_no, position)) == action, (deal_no, position, action)
-    print(f"presses {len(presses)}, answered as done {len(done)}, in the log {len(logged)}")
-    assert len(done) >= len(presses) - kills and len(logged) >= len(done)
+    await one_history(api, pg_url, table.id, presses, kills)
