@@ -47,7 +47,7 @@ from bot.tables import Change, TableService, Written
 from bot.thinking import LocalThinking, QueueThinking, Thinking
 from bot.throttle import Throttle
 from bot.timers import TurnTimers
-from bot.transport import AiohttpRequest, Fenced, Handling, PollWhenHeld, SlimUpdates
+from bot.transport import AiohttpRequest, Fenced, Handling, SlimUpdates
 from bot.webhook import GuardedApplication
 from storage import SqlStore, is_postgres, open_storage
 from storage.postgres import PostgresStorage
@@ -102,9 +102,8 @@ def build_application(
         builder = builder.base_url(config.base_url)
     if config.base_file_url:
         builder = builder.base_file_url(config.base_file_url)
-    updates: BaseRequest = SlimUpdates(
-        request if request is not None else _client(config.http_client, 1), handling
-    )
+    slim = SlimUpdates(request if request is not None else _client(config.http_client, 1), handling)
+    updates: BaseRequest = slim
     if request is None:
         request = _client(config.http_client, 256)
     lease = sharding = None
@@ -113,7 +112,8 @@ def build_application(
         if config.shards:  # several active processes: the lease says which one polls
             sharding = Sharding(config.database, config.shards, config.standby_interval)
             request = Fenced(request, sharding.may_call)
-            updates = Fenced(PollWhenHeld(updates, lease.held.wait), lease.may_call)
+            slim.held = lease.held.wait
+            updates = Fenced(updates, lease.may_call)
         else:
             # No call to Telegram from a process that may have lost the lease (frozen past it).
             request = Fenced(request, lease.may_call)

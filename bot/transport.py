@@ -102,11 +102,14 @@ class Handling:
 
 class SlimUpdates(_Wrapper):
     """Wraps the request object that makes ``getUpdates`` calls (see the module); with
-    ``handling``, a call waits until the updates it would confirm are handled."""
+    ``handling``, a call waits until the updates it would confirm are handled; with ``held``,
+    until that returns (among several active processes only the poll lease's holder polls,
+    ``bot.shards``)."""
 
     def __init__(self, inner: BaseRequest, handling: Handling | None = None) -> None:
         super().__init__(inner)
         self.handling = handling
+        self.held: Callable[[], Awaitable[object]] | None = None
 
     async def do_request(
         self,
@@ -119,6 +122,8 @@ class SlimUpdates(_Wrapper):
         pool_timeout: Any = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
         polling = url.endswith("/getUpdates")
+        if polling and self.held is not None:
+            await self.held()
         if polling and self.handling is not None:
             await self.handling.settled()  # its offset confirms what was handed over before
         status, body = await super().do_request(
@@ -149,31 +154,6 @@ def slim(body: bytes) -> tuple[bytes, list[int]]:
         if isinstance(message, dict):
             message.pop("reply_markup", None)
     return json.dumps(data).encode(), ids
-
-
-class PollWhenHeld(_Wrapper):
-    """Wraps the ``getUpdates`` request: each call first waits until ``held()`` returns (among
-    several active processes only the poll lease's holder polls, ``bot.shards``)."""
-
-    def __init__(self, inner: BaseRequest, held: Callable[[], Awaitable[object]]) -> None:
-        super().__init__(inner)
-        self._held = held
-
-    async def do_request(
-        self,
-        url: str,
-        method: str,
-        request_data: RequestData | None = None,
-        read_timeout: Any = BaseRequest.DEFAULT_NONE,
-        write_timeout: Any = BaseRequest.DEFAULT_NONE,
-        connect_timeout: Any = BaseRequest.DEFAULT_NONE,
-        pool_timeout: Any = BaseRequest.DEFAULT_NONE,
-    ) -> tuple[int, bytes]:
-        if url.endswith("/getUpdates"):
-            await self._held()
-        return await super().do_request(
-            url, method, request_data, read_timeout, write_timeout, connect_timeout, pool_timeout
-        )
 
 
 class Fenced(_Wrapper):

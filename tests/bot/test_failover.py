@@ -133,6 +133,30 @@ async def press_then(
     return query, message, data
 
 
+async def settled(api: FakeBotApi, query: str, message: Sent, data: str) -> None:
+    """After a takeover: the last press, if the new process took it from Telegram's queue (or
+    the inbox) and did it, has moved the table on; one lost with the killed process has not."""
+    try:
+        answer = await api.answer_of(query, 3)
+    except TimeoutError:
+        answer = {"text": "lost"}
+    if not answer.get("text"):
+        await _moved_on(api, message, data)
+
+
+async def play_on(api: FakeBotApi, driver: Driver, count: int, presses: list[Press]) -> None:
+    """``count`` presses by the players on turn, each answered as done and shown."""
+    for _ in range(count):
+        user, message = await _on_turn(driver, 20)
+        data = driver.choose(user, message)
+        match = BUTTON.match(data)
+        assert match is not None
+        query = await api.press(user, message, data)
+        presses.append((int(match[2]), int(match[3]), match[4], query))
+        assert not (await api.answer_of(query, 30)).get("text")
+        await _moved_on(api, message, data)
+
+
 async def one_history(
     api: FakeBotApi, pg_url: str, table_id: int, presses: list[Press], kills: int
 ) -> None:
@@ -202,30 +226,13 @@ async def test_twenty_kills_of_the_active_process_lose_nothing_and_apply_nothing
             processes.append(await BotProcess.start(api, pg_url, f"bot-{kill + 2}"))
             await processes[-1].until("waiting to take over")
             await remote.quiet()
-            # The last press, if the new process took it from Telegram's queue and did it,
-            # has moved the table on; one lost with the killed process has not.
-            try:
-                answer = await api.answer_of(query, 3)
-            except TimeoutError:
-                answer = {"text": "lost"}
-            if not answer.get("text"):
-                await _moved_on(api, message, data)
+            await settled(api, query, message, data)
         # The second table was brought back by each takeover: a player joins it now.
         await sit(remote, GUESTS[1], "S", SECOND_GROUP)
         assert GUESTS[1].first_name in table_in(api, SECOND_GROUP).text
         assert GUESTS[0].first_name in table_in(api, SECOND_GROUP).text
         # and play goes on after the last takeover
-        for _ in range(8):
-            found = driver.actor()
-            assert found is not None
-            user, message = found
-            data = driver.choose(user, message)
-            match = BUTTON.match(data)
-            assert match is not None
-            query = await api.press(user, message, data)
-            presses.append((int(match[2]), int(match[3]), match[4], query))
-            assert not (await api.answer_of(query, 30)).get("text")
-            await _moved_on(api, message, data)
+        await play_on(api, driver, 8, presses)
     finally:
         for process in processes:
             if process.process.returncode is None:

@@ -22,14 +22,13 @@ from tests.bot.driver import Driver
 from tests.bot.harness import PLAYERS
 from tests.bot.processes import BotProcess
 from tests.bot.test_failover import (
-    BUTTON,
     GUESTS,
     Press,
     Remote,
-    _moved_on,
-    _on_turn,
     one_history,
+    play_on,
     press_then,
+    settled,
     sit,
     table_in,
 )
@@ -147,25 +146,12 @@ async def _kill_either(api: FakeBotApi, pg_url: str, kills: int) -> None:
             await newcomer.until("ready")
             await _shared(pg_url)
             await remote.quiet()
-            try:
-                answer = await api.answer_of(query, 3)
-            except TimeoutError:
-                answer = {"text": "lost"}
-            if not answer.get("text"):
-                await _moved_on(api, message, data)
+            await settled(api, query, message, data)
         # The other group's table came through every change of hands: a guest joins it now.
         await sit(remote, GUESTS[1], "S", OTHER)
         assert GUESTS[1].first_name in table_in(api, OTHER).text
         assert GUESTS[0].first_name in table_in(api, OTHER).text
-        for _ in range(6):
-            user, message = await _on_turn(driver, 20)
-            data = driver.choose(user, message)
-            match = BUTTON.match(data)
-            assert match is not None
-            query = await api.press(user, message, data)
-            presses.append((int(match[2]), int(match[3]), match[4], query))
-            assert not (await api.answer_of(query, 30)).get("text")
-            await _moved_on(api, message, data)
+        await play_on(api, driver, 6, presses)
     except BaseException:
         for process in processes:
             print(f"--- {process.name}:", "".join(process.lines[-60:]))
