@@ -194,6 +194,7 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
             presenter.notify_turn,
         )
         changes.follow(timers.follow)  # first: a timer follows the turn the change made
+        application.bot_data["timers"] = timers
     changes.follow(presenter.show)
     reviewer = Reviewer(storage, config.review_workers)
     changes.follow(reviewer.follow)

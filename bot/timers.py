@@ -26,11 +26,16 @@ from bot.i18n import Translator, translator
 from bot.outbox import Outbox
 from bot.plugin import Plugins
 from bot.rendered import Rendered
-from bot.tables import Change, Snapshot, TableService
+from bot.tables import Change, Refusal, Snapshot, TableService
 from bot.views.text import user_text
 from storage.interface import TableStatus
 
 MAX_NOTICES = 2  # per player and deal: at most 4 calls each (see ``notices``)
+
+
+# Seconds between looks at a table paused for a player who blocked the bot: among several
+# active processes, their /start may clear the flag in another one.
+PAUSED_CHECK_S = 15.0
 
 
 class TurnTimers:
@@ -60,6 +65,7 @@ class TurnTimers:
         # Each table's jobs not yet run: a press re-arms its own table's timer only, never
         # scanning the whole job queue (bench.timers: that grew with every table served).
         self._armed: dict[int, list[Job[Any]]] = {}
+        self.paused_check = PAUSED_CHECK_S
 
     def follow(self, change: Change) -> None:
         self.track(change.snapshot)
@@ -73,6 +79,10 @@ class TurnTimers:
             if scheduler.get_job(job.id) is not None:
                 job.schedule_removal()
         state = snap.state
+        if snap.paused and snap.status is TableStatus.PLAYING:
+            # Looked at again: the player may come back through another process (bot.shards).
+            self._arm(snap.table_id, self.paused_check, ("back", snap.table_id, 0, 0, -1))
+            return
         if snap.status is not TableStatus.PLAYING or state is None or state.finished or snap.paused:
             return
         # Who must press: the one with something to do (bridge: declarer for dummy; Preferans:
@@ -126,6 +136,14 @@ class TurnTimers:
             armed.remove(job)
             if not armed:
                 del self._armed[table_id]
+        if kind == "back":
+            try:
+                still = await self.service.resume_if_back(table_id)
+            except Refusal:
+                return  # another process serves the group now
+            if still is not None:
+                self.track(still)  # paused still: looked at again later
+            return
         snap = await self.service.snapshot(table_id)
         if (
             snap.deal_no != deal_no

@@ -160,6 +160,24 @@ class TableBase:
                 changes.append(Change(self._snapshot(live)))
         return changes
 
+    async def resume_if_back(self, table_id: int) -> Snapshot | None:
+        """A paused table whose players storage says are back (their /start reached another
+        process, ``bot.shards``) resumes, and is shown (``on_recovered``); the snapshot of a
+        table still paused, None otherwise."""
+        async with self._guard(table_id):
+            live = await self._get(table_id)
+            if not live.paused:
+                return None
+            for seat in sorted(live.paused):
+                if not await self.storage.player_flag(live.holders[seat].player_id, "blocked"):
+                    live.paused.discard(seat)
+            snap = self._snapshot(live)
+        if snap.paused:
+            return snap
+        if self.on_recovered is not None:
+            self.on_recovered(Change(snap))
+        return None
+
     async def player_by_username(self, username: str) -> Player | None:
         return await self.storage.player_by_username(username)
 

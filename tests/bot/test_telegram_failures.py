@@ -3,6 +3,8 @@ supergroup. Play survives each, and nothing acknowledged is lost."""
 
 from __future__ import annotations
 
+import asyncio
+
 from storage.interface import Storage
 from tests.bot.harness import GROUP, PLAYERS, Harness, actor, data_of, seat_four
 
@@ -50,6 +52,62 @@ async def test_a_player_who_blocks_the_bot_pauses_the_table(h: Harness) -> None:
     nxt, message = actor(h)
     answer = await h.press(nxt, message, data_of(message, ":a:call.P"))
     assert not answer.get("text")
+    assert len(await storage.events(1, 1)) == before + 1
+
+
+async def test_a_player_who_came_back_through_another_process_resumes_play_here(
+    h: Harness,
+) -> None:
+    """Among several active processes (``SHARDS``) a player's /start may reach another one,
+    which clears the flag in storage only: the first press here finds them back."""
+    await seat_four(h)
+    user, message = actor(h)
+    await h.press(user, message, data_of(message, ":a:call.1H"))
+    nxt, message = actor(h)
+    blocker = next(p for p in PLAYERS if p not in (user, nxt))
+    assert h.app is not None
+    h.app.bot_data["timers"].paused_check = 0.1
+    await h.api.block(blocker)
+    await h.settle()
+    storage: Storage = h.app.bot_data["storage"]
+    player = await storage.player_by_tg(blocker.id)
+    assert player is not None
+    before = len(await storage.events(1, 1))
+    h.api.blocked.discard(blocker.id)
+    await storage.set_player_flag(player.id, "blocked", False)  # what the other one wrote
+    # Nobody presses: the paused table is looked at again, and resumes.
+    for _ in range(100):
+        await asyncio.sleep(0.05)
+        await h.settle()
+        if "Пауза" not in h.table_message().text:
+            break
+    assert "Пауза" not in h.table_message().text
+    nxt, message = actor(h)
+    answer = await h.press(nxt, message, data_of(message, ":a:call.P"))
+    assert not answer.get("text"), answer
+    assert len(await storage.events(1, 1)) == before + 1
+
+
+async def test_a_press_at_a_paused_table_finds_a_player_back_through_another_process(
+    h: Harness,
+) -> None:
+    await seat_four(h)
+    user, message = actor(h)
+    await h.press(user, message, data_of(message, ":a:call.1H"))
+    nxt, message = actor(h)
+    held_data = data_of(message, ":a:call.P")
+    blocker = next(p for p in PLAYERS if p not in (user, nxt))
+    await h.api.block(blocker)
+    await h.settle()
+    assert h.app is not None
+    storage: Storage = h.app.bot_data["storage"]
+    player = await storage.player_by_tg(blocker.id)
+    assert player is not None
+    before = len(await storage.events(1, 1))
+    h.api.blocked.discard(blocker.id)
+    await storage.set_player_flag(player.id, "blocked", False)
+    answer = await h.press(nxt, message, held_data)
+    assert not answer.get("text"), answer
     assert len(await storage.events(1, 1)) == before + 1
 
 
