@@ -40,7 +40,7 @@ class RestartApi(LoadApi):
 async def run(tables: int, play: float, kill: bool) -> None:
     api = RestartApi()
     with tempfile.TemporaryDirectory() as tmp:
-        host = OverHttp(api, str(Path(tmp) / "restart.sqlite3"), "aiohttp")
+        host = OverHttp(api, str(Path(tmp) / "restart.sqlite3"), "aiohttp", 1)
         await host.start()
         load = Load(api, tables, 1.0, seed=tables)
         started = time.monotonic()
