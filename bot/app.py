@@ -43,7 +43,7 @@ from bot.screens import group_translator, private_translator
 from bot.shards import QUIET_S, Sharding, decoder
 from bot.standby import Lease
 from bot.stats import StatsService
-from bot.tables import Change, TableService, Written
+from bot.tables import Change, Refusal, TableService, Written
 from bot.thinking import LocalThinking, QueueThinking, Thinking
 from bot.throttle import Throttle
 from bot.timers import TurnTimers
@@ -265,10 +265,18 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     restored = await service.restore_all()
     # Where each table's screens go depends on the bot's rights in its group: asked first.
     await learn_all(application.bot, places, {c.snapshot.chat.tg_chat_id for c in restored})
-    for change in restored:
-        changes.show(change)
 
     async def redraw() -> None:
+        """The restored tables drawn while the bot already answers (drawing 1,000 took a
+        second before the first poll): each as it stands when its turn comes, so a press
+        made meanwhile is never drawn over by the state before it."""
+        for change in restored:
+            try:
+                now = await service.snapshot(change.snapshot.table_id)
+            except Refusal:
+                continue  # another process serves its group now (bot.shards)
+            changes.show(Change(now, change.notices))
+            await asyncio.sleep(0)  # presses go on between
         async for change in service.redraw_finished():
             presenter.redraw(change)
 
