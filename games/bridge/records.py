@@ -8,34 +8,19 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-import endplay.parsers.lin as lin
-import endplay.parsers.pbn as pbn
-from endplay.types import Board, Penalty, Vul
-from endplay.types import Card as SolverCard
-from endplay.types import Contract as SolverContract
-from endplay.types import Deal as SolverDeal
-from endplay.types.bid import ContractBid, PenaltyBid
-
-from games.bridge.analysis import DENOM, PLAYER
+from games.bridge.analysis import solver_denom, solver_player
 from games.bridge.calls import Call, CallKind, Doubling
 from games.bridge.cards import Seat
 from games.bridge.deal import DealState, PlayCard, effective_actions
 
-VIEWER = "https://www.bridgebase.com/tools/handviewer.html?lin="
+if TYPE_CHECKING:  # imported where a file is written: endplay brings numpy and matplotlib
+    from endplay.types import Board
+    from endplay.types.bid import ContractBid, PenaltyBid
 
-_PENALTY = {
-    Doubling.NONE: Penalty.passed,
-    Doubling.DOUBLED: Penalty.doubled,
-    Doubling.REDOUBLED: Penalty.redoubled,
-}
-_VUL = {
-    (False, False): Vul.none,
-    (True, False): Vul.ns,
-    (False, True): Vul.ew,
-    (True, True): Vul.both,
-}
+VIEWER = "https://www.bridgebase.com/tools/handviewer.html?lin="
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +38,11 @@ class Record:
 
 
 def _bid(call: Call) -> ContractBid | PenaltyBid:
+    from endplay.types import Penalty
+    from endplay.types.bid import ContractBid, PenaltyBid
+
     if call.bid is not None:
-        return ContractBid(call.bid.level, DENOM[call.bid.strain])
+        return ContractBid(call.bid.level, solver_denom(call.bid.strain))
     penalty = {
         CallKind.PASS: Penalty.passed,
         CallKind.DOUBLE: Penalty.doubled,
@@ -71,6 +59,22 @@ def _clean(name: str) -> str:
 
 def board(record: Record) -> Board:
     """The deal as ``endplay``'s board: hands, dealer, vulnerability, auction, play, result."""
+    from endplay.types import Board, Penalty, Vul
+    from endplay.types import Card as SolverCard
+    from endplay.types import Contract as SolverContract
+    from endplay.types import Deal as SolverDeal
+
+    penalties = {
+        Doubling.NONE: Penalty.passed,
+        Doubling.DOUBLED: Penalty.doubled,
+        Doubling.REDOUBLED: Penalty.redoubled,
+    }
+    vuls = {
+        (False, False): Vul.none,
+        (True, False): Vul.ns,
+        (False, True): Vul.ew,
+        (True, True): Vul.both,
+    }
     state = record.state
     deal = SolverDeal.from_pbn(state.deal.to_pbn())
     cards = [a.card for a in effective_actions(state.history) if isinstance(a, PlayCard)]
@@ -80,9 +84,9 @@ def board(record: Record) -> Board:
         made = result.declarer_tricks if result is not None else None
         contract = SolverContract(
             level=state.contract.level,
-            denom=DENOM[state.contract.strain],
-            declarer=PLAYER[state.declarer],
-            penalty=_PENALTY[state.contract.doubling],
+            denom=solver_denom(state.contract.strain),
+            declarer=solver_player(state.declarer),
+            penalty=penalties[state.contract.doubling],
             result=0 if made is None else made - state.contract.tricks_needed,
         )
     found = Board(
@@ -90,8 +94,8 @@ def board(record: Record) -> Board:
         auction=[_bid(call) for call in state.auction.calls],
         play=[SolverCard(str(card)) for card in cards],
         board_num=record.number,
-        vul=_VUL[(record.ns_vulnerable, record.ew_vulnerable)],
-        dealer=PLAYER[state.deal.dealer],
+        vul=vuls[(record.ns_vulnerable, record.ew_vulnerable)],
+        dealer=solver_player(state.deal.dealer),
         contract=contract,
         claimed=bool(result is not None and result.claimed),
     )
@@ -110,12 +114,16 @@ _DOUBLED = re.compile(r'^(\[Contract "[1-7](?:NT|[SHDC]))(xx|x)("\])$', re.MULTI
 
 def to_pbn(records: Sequence[Record]) -> str:
     """A PBN file of the deals, in order, written as the standard spells it."""
+    import endplay.parsers.pbn as pbn
+
     text = pbn.dumps([board(record) for record in records])
     return _DOUBLED.sub(lambda m: m.group(1) + m.group(2).upper() + m.group(3), text)
 
 
 def to_lin(record: Record) -> str:
     """The deal as one LIN line (BBO's format: players, hands, auction, play)."""
+    import endplay.parsers.lin as lin
+
     return lin.dumps([board(record)]).strip()
 
 

@@ -9,7 +9,13 @@ from endplay.types import Contract as SolverContract
 from endplay.types import Penalty
 from endplay.types import Vul as SolverVul
 
-from games.bridge.analysis import DENOM, PLAYER, analyse, solve_positions, solver_position
+from games.bridge.analysis import (
+    analyse,
+    solve_positions,
+    solver_denom,
+    solver_player,
+    solver_position,
+)
 from games.bridge.calls import Doubling
 from games.bridge.cards import Seat, Side
 from games.bridge.deal import DealState
@@ -48,8 +54,8 @@ def review(state: DealState, ns_vulnerable: bool, ew_vulnerable: bool) -> DealRe
         tricks = analysis.makes(contract.strain, declarer)
         scored = SolverContract(
             level=contract.level,
-            denom=DENOM[contract.strain],
-            declarer=PLAYER[declarer],
+            denom=solver_denom(contract.strain),
+            declarer=solver_player(declarer),
             penalty=_PENALTY[contract.doubling],
             result=tricks - 6 - contract.level,
         ).score(SolverVul.both if vul else SolverVul.none)

@@ -26,8 +26,6 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from endplay.dds.solve import SolveMode
-
 from games.bridge.analysis import solve_positions, solver_position
 from games.bridge.auction import AuctionState
 from games.bridge.bidding import HandInfo, Meaning, Turn, choose_call, promises
@@ -446,6 +444,8 @@ def _weights(
                     at_start[seat].add(card)
             trick = tricks[index]
             deals.append(solver_position(at_start, trick.leader, trump, trick.cards[:step]))
+    from endplay.dds.solve import SolveMode  # here: the bot's process never solves
+
     best = solve_positions(deals, SolveMode.OptimalAll if fast else SolveMode.Default)
     weights = []
     for i in range(len(worlds)):
