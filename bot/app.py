@@ -50,6 +50,7 @@ from bot.timers import TurnTimers
 from bot.transport import AiohttpRequest, Fenced, Handling, SlimUpdates
 from bot.webhook import GuardedApplication
 from storage import SqlStore, is_postgres, open_storage
+from storage.interface import StorageError
 from storage.postgres import PostgresStorage
 from storage.postgres.shards import MEMBER_FENCE
 
@@ -268,15 +269,8 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
 
     async def redraw() -> None:
         """The restored tables drawn while the bot already answers (drawing 1,000 took a
-        second before the first poll): each as it stands when its turn comes, so a press
-        made meanwhile is never drawn over by the state before it."""
-        for change in restored:
-            try:
-                now = await service.snapshot(change.snapshot.table_id)
-            except Refusal:
-                continue  # another process serves its group now (bot.shards)
-            changes.show(Change(now, change.notices))
-            await asyncio.sleep(0)  # presses go on between
+        second before the first poll)."""
+        await _show_restored(service, changes, restored)
         async for change in service.redraw_finished():
             presenter.redraw(change)
 
@@ -295,6 +289,21 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     # (PTB's), and the default of 700 promoted them into full collections every few seconds.
     gc.set_threshold(50_000, 20, 10)
     log.info("bot @%s ready", application.bot.username)
+
+
+async def _show_restored(service: TableService, changes: Changes, restored: list[Change]) -> None:
+    """Restored tables shown while the bot answers presses: each as it stands when its turn
+    comes, so a press made meanwhile is never drawn over by the state before it."""
+    for change in restored:
+        try:
+            now = await service.snapshot(change.snapshot.table_id)
+        except Refusal:
+            continue  # another process serves its group now (bot.shards)
+        except StorageError:
+            log.warning("table %s not shown after its restore", change.snapshot.table_id)
+            continue  # its next press shows it
+        changes.show(Change(now, change.notices))
+        await asyncio.sleep(0)  # presses go on between
 
 
 def _share(
@@ -316,8 +325,7 @@ def _share(
         # What this process knew of their messages may be old: storage says where they are.
         outbox.let_go({change.snapshot.table_id for change in restored})
         await learn_all(application.bot, places, {c.snapshot.chat.tg_chat_id for c in restored})
-        for change in restored:
-            changes.show(change)
+        await _show_restored(service, changes, restored)
         async for change in service.redraw_finished():
             presenter.redraw(change)
 

@@ -65,8 +65,9 @@ async def _holders(pg_url: str) -> dict[int, str]:
     return {int(r["shard"]): r["holder"] for r in rows}
 
 
-async def _shared(pg_url: str, seconds: float = 30.0) -> dict[int, str]:
-    """Until every shard is held and two processes hold half each."""
+async def _shared(pg_url: str, seconds: float = 60.0) -> dict[int, str]:
+    """Until every shard is held and two processes hold half each (letting go waits for the
+    groups' work in hand and their sends, up to ``QUIET_S`` each: slow on a loaded machine)."""
     deadline = time.monotonic() + seconds
     while True:
         held = await _holders(pg_url)
