@@ -52,7 +52,7 @@ from bot.webhook import GuardedApplication
 from storage import SqlStore, is_postgres, open_storage
 from storage.interface import StorageError
 from storage.postgres import PostgresStorage
-from storage.postgres.shards import MEMBER_FENCE
+from storage.postgres.schema import MEMBER_FENCE
 
 log = logging.getLogger(__name__)
 

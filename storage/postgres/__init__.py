@@ -26,7 +26,14 @@ from storage.interface import (
     StorageError,
 )
 from storage.migrations import LATEST
-from storage.postgres.schema import APPLICATION, FENCE, META, MIGRATION_LOCK, MIGRATIONS
+from storage.postgres.schema import (
+    APPLICATION,
+    COORDINATION,
+    FENCE,
+    META,
+    MIGRATION_LOCK,
+    MIGRATIONS,
+)
 from storage.sql import MAX_PAYMENT, Repositories
 from storage.sql.base import Duplicate, Row, first_int, now, select_all
 
@@ -179,8 +186,8 @@ class PostgresStorage(Repositories):
             has_meta = await conn.fetchval("SELECT to_regclass('bot_meta') IS NOT NULL")
             others = await conn.fetchval(
                 "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() "
-                "AND tablename NOT IN ('bot_meta', 'bot_lease', 'bot_member', 'bot_shard', "
-                "'bot_inbox')"
+                "AND tablename <> ALL($1::text[])",
+                ["bot_meta", *COORDINATION],
             )
             if not has_meta and others:
                 raise NotOurDatabase(

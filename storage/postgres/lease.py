@@ -28,13 +28,25 @@ import asyncpg
 
 from storage.interface import LeaseLost, NotOurDatabase, StorageError
 from storage.postgres import safe_url
-from storage.postgres.schema import LEASE_TABLE
+from storage.postgres.schema import LEASE_TABLE, gone
 
-# The lease row ``l`` is free to take: it expired (its holder stopped renewing), or its holder's
-# connection is gone (the process died). The taking and the ending of a free lease's leftover
-# sessions read this one definition.
-FREE = "(l.expires_at < now() OR NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = l.backend))"
+# The lease row ``l`` is free to take: its holder is gone. The taking and the ending of a free
+# lease's leftover sessions read this one definition.
+FREE = gone("l")
 TAKE_WAIT_MS = 1000  # how long a taking waits for the row's lock before it looks why
+
+
+async def end_writers(conn: Any, table: str, gone_rows: str) -> None:
+    """End the sessions that hold rows of ``table`` (``bot_lease``, ``bot_member``) while a
+    row of it is gone (``gone_rows``: an alias and a WHERE clause): a gone holder may commit
+    nothing any more, and its frozen or unreaped writes must not keep the others out."""
+    with contextlib.suppress(asyncpg.PostgresError):
+        await conn.execute(
+            "SELECT pg_terminate_backend(k.pid) FROM pg_locks k "
+            f"WHERE k.relation = '{table}'::regclass AND k.granted "
+            "AND k.pid <> pg_backend_pid() "
+            f"AND EXISTS (SELECT 1 FROM {table} {gone_rows})"
+        )
 
 
 class ActiveLock:
@@ -113,13 +125,7 @@ class ActiveLock:
         timeout spares it; or killed, its sessions not yet reaped): they may no longer commit
         anything, so their sessions are ended, and the next taking goes through. Nothing
         happens while the lease is still its holder's."""
-        with contextlib.suppress(asyncpg.PostgresError):
-            await self._conn.execute(
-                "SELECT pg_terminate_backend(k.pid) FROM pg_locks k "
-                "WHERE k.relation = 'bot_lease'::regclass AND k.granted "
-                "AND k.pid <> pg_backend_pid() "
-                f"AND EXISTS (SELECT 1 FROM bot_lease l WHERE l.id = 1 AND {FREE})"
-            )
+        await end_writers(self._conn, "bot_lease", f"l WHERE l.id = 1 AND {FREE}")
 
     async def renew(self, timeout: float, conn: Any = None) -> None:
         """Extend the lease (on ``conn``, a connection of the renewing thread's, or this

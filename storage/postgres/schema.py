@@ -29,6 +29,45 @@ FENCE = (
     "AND expires_at > now() FOR KEY SHARE"
 )
 
+# Several active processes (storage.postgres.shards): a row per live process, a row per shard
+# and its holder, and the updates handed on to a shard's holder.
+SHARD_TABLES = """
+CREATE TABLE IF NOT EXISTS bot_member (
+    holder TEXT PRIMARY KEY,
+    backend INTEGER NOT NULL,
+    expires_at TIMESTAMPTZ NOT NULL
+);
+CREATE TABLE IF NOT EXISTS bot_shard (
+    shard INTEGER PRIMARY KEY,
+    holder TEXT
+);
+CREATE TABLE IF NOT EXISTS bot_inbox (
+    id BIGSERIAL PRIMARY KEY,
+    shard INTEGER NOT NULL,
+    body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS bot_inbox_shard ON bot_inbox (shard, id);
+"""
+# A member's write transactions run this first, with a key-share lock on its row: its removal
+# waits for them, its own renewal does not. No row, no write. The second argument is unused
+# (a lease's epoch has one).
+MEMBER_FENCE = (
+    "SELECT 1 FROM bot_member WHERE holder = $1 AND $2::bigint IS NOT NULL "
+    "AND expires_at > now() FOR KEY SHARE"
+)
+# The tables of who is active, beside the data: a database holding only these is no stranger's.
+COORDINATION = ("bot_lease", "bot_member", "bot_shard", "bot_inbox")
+
+
+def gone(row: str) -> str:
+    """SQL: the holder of lease row ``row`` (an alias of ``bot_lease`` or ``bot_member``) is
+    gone: its time expired (it stopped renewing), or its connection ended (it died)."""
+    return (
+        f"({row}.expires_at < now() OR NOT EXISTS "
+        f"(SELECT 1 FROM pg_stat_activity WHERE pid = {row}.backend))"
+    )
+
+
 META = """
 CREATE TABLE IF NOT EXISTS bot_meta (
     key     TEXT PRIMARY KEY,

@@ -32,34 +32,11 @@ import asyncpg
 
 from storage.interface import LeaseLost, StorageError
 from storage.postgres import safe_url
+from storage.postgres.lease import end_writers
+from storage.postgres.schema import SHARD_TABLES, gone
 
-SHARD_TABLES = """
-CREATE TABLE IF NOT EXISTS bot_member (
-    holder TEXT PRIMARY KEY,
-    backend INTEGER NOT NULL,
-    expires_at TIMESTAMPTZ NOT NULL
-);
-CREATE TABLE IF NOT EXISTS bot_shard (
-    shard INTEGER PRIMARY KEY,
-    holder TEXT
-);
-CREATE TABLE IF NOT EXISTS bot_inbox (
-    id BIGSERIAL PRIMARY KEY,
-    shard INTEGER NOT NULL,
-    body TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS bot_inbox_shard ON bot_inbox (shard, id);
-"""
-SHARD_TABLE_NAMES = ("bot_member", "bot_shard", "bot_inbox")
-# A member's write transactions run this first, with a key-share lock on its row: its removal
-# waits for them, its own renewal does not. No row, no write. The second argument is unused
-# (a lease's epoch has one).
-MEMBER_FENCE = (
-    "SELECT 1 FROM bot_member WHERE holder = $1 AND $2::bigint IS NOT NULL "
-    "AND expires_at > now() FOR KEY SHARE"
-)
 # A member row ``m`` that is gone: expired, or its connection ended.
-GONE = "(m.expires_at < now() OR NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = m.backend))"
+GONE = gone("m")
 CHANNEL = "bot_inbox"
 REMOVE_WAIT_MS = 1000  # how long removing a gone member waits for its writes before it looks why
 
@@ -85,7 +62,6 @@ class ShardLock:
         self.shards = shards
         self.ttl = ttl
         self.holder = secrets.token_hex(8)
-        self.held: frozenset[int] = frozenset()
         self.joined = False
         self._valid_until = 0.0
         self._conn: Any = None  # membership and shards: the keeping task's alone
@@ -216,23 +192,15 @@ class ShardLock:
                         mine - fair,
                     )
                 ]
-        self.held = self.held | frozenset(taken)
         return sorted(taken), sorted(extra)
 
     async def _end_gone_writers(self) -> None:
         """A gone member's transactions hold its row (frozen inside a write, or killed and not
         yet reaped): they may commit nothing any more, so their sessions are ended."""
-        with contextlib.suppress(asyncpg.PostgresError):
-            await self._conn.execute(
-                "SELECT pg_terminate_backend(k.pid) FROM pg_locks k "
-                "WHERE k.relation = 'bot_member'::regclass AND k.granted "
-                "AND k.pid <> pg_backend_pid() "
-                f"AND EXISTS (SELECT 1 FROM bot_member m WHERE {GONE})"
-            )
+        await end_writers(self._conn, "bot_member", f"m WHERE {GONE}")
 
     async def release(self, shards: Sequence[int]) -> None:
         """Let ``shards`` go: this process has finished with their tables."""
-        self.held = self.held - frozenset(shards)
         await self._pool.execute(
             "UPDATE bot_shard SET holder = NULL WHERE holder = $1 AND shard = ANY($2::int[])",
             self.holder,

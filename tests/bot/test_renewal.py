@@ -16,7 +16,8 @@ from bot.standby import Lease
 from storage.interface import LeaseLost, TableSettings
 from storage.postgres import PostgresStorage
 from storage.postgres.lease import ActiveLock
-from storage.postgres.shards import MEMBER_FENCE, ShardLock, ShardsDiffer
+from storage.postgres.schema import MEMBER_FENCE
+from storage.postgres.shards import ShardLock, ShardsDiffer
 
 
 async def test_a_busy_loop_keeps_its_lease(pg_url: str) -> None:
