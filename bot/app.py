@@ -7,7 +7,6 @@ import contextlib
 import gc
 import logging
 import random
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -40,7 +39,7 @@ from bot.rendered import Rendered
 from bot.reviews import Reviewer
 from bot.robots import RobotPlayers
 from bot.screens import group_translator, private_translator
-from bot.shards import QUIET_S, Sharding, decoder
+from bot.shards import Sharding, decoder, quiet
 from bot.standby import Lease
 from bot.stats import StatsService
 from bot.tables import Change, Refusal, TableService, Written
@@ -267,14 +266,10 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     # Where each table's screens go depends on the bot's rights in its group: asked first.
     await learn_all(application.bot, places, {c.snapshot.chat.tg_chat_id for c in restored})
 
-    async def redraw() -> None:
-        """The restored tables drawn while the bot already answers (drawing 1,000 took a
-        second before the first poll)."""
-        await _show_restored(service, changes, restored)
-        async for change in service.redraw_finished():
-            presenter.redraw(change)
-
-    application.bot_data["redraw"] = asyncio.get_running_loop().create_task(redraw())
+    # Drawn while the bot already answers: drawing 1,000 took a second before the first poll.
+    application.bot_data["redraw"] = asyncio.get_running_loop().create_task(
+        _show_restored(service, changes, presenter, restored)
+    )
     if sharding is not None and lease is not None:
         _share(application, sharding, lease, timers, places)
     reviewer.start()
@@ -291,9 +286,12 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     log.info("bot @%s ready", application.bot.username)
 
 
-async def _show_restored(service: TableService, changes: Changes, restored: list[Change]) -> None:
+async def _show_restored(
+    service: TableService, changes: Changes, presenter: Presenter, restored: list[Change]
+) -> None:
     """Restored tables shown while the bot answers presses: each as it stands when its turn
-    comes, so a press made meanwhile is never drawn over by the state before it."""
+    comes, so a press made meanwhile is never drawn over by the state before it; then each
+    one's last finished deal as it ended (``redraw_finished``)."""
     for change in restored:
         try:
             now = await service.snapshot(change.snapshot.table_id)
@@ -304,6 +302,8 @@ async def _show_restored(service: TableService, changes: Changes, restored: list
             continue  # its next press shows it
         changes.show(Change(now, change.notices))
         await asyncio.sleep(0)  # presses go on between
+    async for finished in service.redraw_finished():
+        presenter.redraw(finished)
 
 
 def _share(
@@ -325,21 +325,15 @@ def _share(
         # What this process knew of their messages may be old: storage says where they are.
         outbox.let_go({change.snapshot.table_id for change in restored})
         await learn_all(application.bot, places, {c.snapshot.chat.tg_chat_id for c in restored})
-        await _show_restored(service, changes, restored)
-        async for change in service.redraw_finished():
-            presenter.redraw(change)
+        await _show_restored(service, changes, presenter, restored)
 
     async def letting_go(groups: Callable[[int], bool]) -> None:
         tables = service.cached_in(groups)
         for table_id in tables:
             if timers is not None:
                 timers.drop(table_id)
-        deadline = time.monotonic() + QUIET_S
-        while outbox.busy_with(set(tables), set(tables.values())):
-            if time.monotonic() > deadline:
-                log.warning("shards: letting go of groups with messages still to send")
-                break
-            await asyncio.sleep(0.05)
+        if not await quiet(lambda: outbox.busy_with(set(tables), set(tables.values()))):
+            log.warning("shards: letting go of groups with messages still to send")
         outbox.let_go(set(tables))
         for table_id in tables:
             service.forget(table_id)

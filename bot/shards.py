@@ -213,9 +213,7 @@ class Sharding:
     async def _let_go(self, extra: Sequence[int]) -> None:
         leaving = set(extra)
         self.serving -= leaving
-        deadline = time.monotonic() + QUIET_S
-        while any(self._busy.get(s) for s in leaving) and time.monotonic() < deadline:
-            await asyncio.sleep(0.05)
+        await quiet(lambda: any(self._busy.get(s) for s in leaving))
         if self.on_letting_go is not None:
             await self.on_letting_go(self._among(leaving))
         await self.lock.release(sorted(leaving))
@@ -266,6 +264,17 @@ class Sharding:
                 await task
         self._tasks = []
         await self.lock.close()
+
+
+async def quiet(busy: Callable[[], bool], seconds: float = QUIET_S) -> bool:
+    """Until ``busy()`` is false, for at most ``seconds``; whether it became so (letting a
+    group go waits for its work in hand, then for its sends)."""
+    deadline = time.monotonic() + seconds
+    while busy():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.05)
+    return True
 
 
 def decoder(bot: Any) -> Callable[[str], Update]:

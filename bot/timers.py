@@ -72,12 +72,7 @@ class TurnTimers:
 
     def track(self, snap: Snapshot) -> None:
         """(Re)arm the table's timer for whoever must act now, or disarm it."""
-        scheduler = self.job_queue.scheduler
-        for job in self._armed.pop(snap.table_id, ()):
-            # One that is due may have left the scheduler already, its callback not yet run
-            # (a lookup by id: the scheduler's store is indexed).
-            if scheduler.get_job(job.id) is not None:
-                job.schedule_removal()
+        self._disarm(snap.table_id)
         state = snap.state
         if snap.paused and snap.status is TableStatus.PLAYING:
             # Looked at again: the player may come back through another process (bot.shards).
@@ -114,13 +109,18 @@ class TurnTimers:
 
     def drop(self, table_id: int) -> None:
         """Disarm the table's timers and forget what they said: another process serves it."""
-        scheduler = self.job_queue.scheduler
-        for job in self._armed.pop(table_id, ()):
-            if scheduler.get_job(job.id) is not None:
-                job.schedule_removal()
+        self._disarm(table_id)
         self.fired.pop(table_id, None)
         for key in [k for k in self.notices if k[0] == table_id]:
             del self.notices[key]
+
+    def _disarm(self, table_id: int) -> None:
+        scheduler = self.job_queue.scheduler
+        for job in self._armed.pop(table_id, ()):
+            # One that is due may have left the scheduler already, its callback not yet run
+            # (a lookup by id: the scheduler's store is indexed).
+            if scheduler.get_job(job.id) is not None:
+                job.schedule_removal()
 
     def _arm(self, table_id: int, when: float, data: tuple[str, int, int, int, int]) -> None:
         job = self.job_queue.run_once(self._fire, when=when, data=data, name=f"turn:{table_id}")

@@ -168,15 +168,20 @@ class TableBase:
             live = await self._get(table_id)
             if not live.paused:
                 return None
-            for seat in sorted(live.paused):
-                if not await self.storage.player_flag(live.holders[seat].player_id, "blocked"):
-                    live.paused.discard(seat)
+            await self._back(live)
             snap = self._snapshot(live)
         if snap.paused:
             return snap
         if self.on_recovered is not None:
             self.on_recovered(Change(snap))
         return None
+
+    async def _back(self, live: Live) -> None:
+        """Seats paused for players storage says are back (their /start may have reached
+        another process, ``bot.shards``) are paused no more."""
+        for seat in sorted(live.paused):
+            if not await self.storage.player_flag(live.holders[seat].player_id, "blocked"):
+                live.paused.discard(seat)
 
     async def player_by_username(self, username: str) -> Player | None:
         return await self.storage.player_by_username(username)

@@ -82,13 +82,7 @@ class Play:
         if seat is None:
             raise Refusal("not_seated")
         if live.paused:
-            # A player may have come back through another process (``bot.shards``): storage
-            # says, and play resumes at the first press after.
-            for paused in sorted(live.paused):
-                if not await self.tables.storage.player_flag(
-                    live.holders[paused].player_id, "blocked"
-                ):
-                    live.paused.discard(paused)
+            await self.tables._back(live)  # play resumes at the first press after
         if live.paused:
             names = ", ".join(live.holders[s].name for s in sorted(live.paused))
             raise Refusal("paused", names=names)
