@@ -20,7 +20,7 @@ from games.core.data import remote
 if TYPE_CHECKING:  # imported where a solve needs it: see ``_solver``
     from endplay.dds.solve import SolveMode
     from endplay.types import Deal as SolverDeal
-    from endplay.types import Denom, Penalty, Player
+    from endplay.types import Denom, Penalty, Player, Vul
 
 # DDS keeps per-process solver state and crashes when two threads call it at once (found by
 # the test suite: a segfault with two tables' analyses in flight). It runs one solve at a time;
@@ -28,12 +28,25 @@ if TYPE_CHECKING:  # imported where a solve needs it: see ``_solver``
 SOLVER_LOCK = threading.Lock()
 
 
+@dataclass(frozen=True, slots=True)
+class _Names:
+    """``endplay``'s names for our strains, seats, doublings and vulnerabilities, both ways."""
+
+    denoms: Mapping[Strain, Denom]
+    players: Mapping[Seat, Player]
+    penalties: Mapping[Doubling, Penalty]
+    vuls: Mapping[tuple[bool, bool], Vul]  # (North-South, East-West) vulnerable
+    strains: Mapping[Denom, Strain]
+    seats: Mapping[Player, Seat]
+    doublings: Mapping[Penalty, Doubling]
+
+
 @cache
-def _solver() -> tuple[dict[Strain, Denom], dict[Seat, Player], dict[Penalty, Doubling]]:
-    """``endplay``'s names for strains, seats and doublings, importing it on first use: it
-    brings numpy and matplotlib's pyplot (0.6 s and tens of MB), which a bot process that only
-    hands deals to its solver's process never needs (bench.restart)."""
-    from endplay.types import Denom, Penalty, Player
+def _solver() -> _Names:
+    """The names, importing ``endplay`` on first use: it brings numpy and matplotlib's pyplot
+    (0.6 s and tens of MB), which a bot process that only hands deals to its solver's process
+    never needs (bench.restart)."""
+    from endplay.types import Denom, Penalty, Player, Vul
 
     denoms = {
         Strain.CLUBS: Denom.clubs,
@@ -43,22 +56,46 @@ def _solver() -> tuple[dict[Strain, Denom], dict[Seat, Player], dict[Penalty, Do
         Strain.NOTRUMP: Denom.nt,
     }
     players = {Seat.N: Player.north, Seat.E: Player.east, Seat.S: Player.south, Seat.W: Player.west}
-    doublings = {
-        Penalty.passed: Doubling.NONE,
-        Penalty.doubled: Doubling.DOUBLED,
-        Penalty.redoubled: Doubling.REDOUBLED,
+    penalties = {
+        Doubling.NONE: Penalty.passed,
+        Doubling.DOUBLED: Penalty.doubled,
+        Doubling.REDOUBLED: Penalty.redoubled,
     }
-    return denoms, players, doublings
+    vuls = {
+        (False, False): Vul.none,
+        (True, True): Vul.both,
+        (True, False): Vul.ns,
+        (False, True): Vul.ew,
+    }
+    return _Names(
+        denoms,
+        players,
+        penalties,
+        vuls,
+        {denom: strain for strain, denom in denoms.items()},
+        {player: seat for seat, player in players.items()},
+        {penalty: doubling for doubling, penalty in penalties.items()},
+    )
 
 
 def solver_denom(strain: Strain) -> Denom:
     """A strain as ``endplay`` names it."""
-    return _solver()[0][strain]
+    return _solver().denoms[strain]
 
 
 def solver_player(seat: Seat) -> Player:
     """A seat as ``endplay`` names it."""
-    return _solver()[1][seat]
+    return _solver().players[seat]
+
+
+def solver_penalty(doubling: Doubling) -> Penalty:
+    """A contract's doubling as ``endplay`` names it."""
+    return _solver().penalties[doubling]
+
+
+def solver_vul(ns_vulnerable: bool, ew_vulnerable: bool) -> Vul:
+    """The vulnerability as ``endplay`` names it."""
+    return _solver().vuls[(ns_vulnerable, ew_vulnerable)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,31 +120,27 @@ def analyse(deal: Deal, ns_vulnerable: bool, ew_vulnerable: bool) -> Analysis:
     """The double-dummy table and the par of ``deal`` with this vulnerability."""
     from endplay.dds import calc_dd_table, par
     from endplay.types import Deal as SolverDeal
-    from endplay.types import Denom, Penalty, Player, Vul
+    from endplay.types import Denom, Penalty, Player
 
-    denoms, players, doublings = _solver()
-    strains = {denom: strain for strain, denom in denoms.items()}
-    seats = {player: seat for seat, player in players.items()}
+    names = _solver()
     solver_deal = SolverDeal.from_pbn(deal.to_pbn())
     with SOLVER_LOCK:
         table = calc_dd_table(solver_deal)
     tricks = {
         (strain, seat): int(table[denom, player])
-        for strain, denom in denoms.items()
-        for seat, player in players.items()
+        for strain, denom in names.denoms.items()
+        for seat, player in names.players.items()
     }
-    vul = {
-        (False, False): Vul.none,
-        (True, True): Vul.both,
-        (True, False): Vul.ns,
-        (False, True): Vul.ew,
-    }[(ns_vulnerable, ew_vulnerable)]
     with SOLVER_LOCK:
-        found = par(table, vul, players[deal.dealer])
+        found = par(table, solver_vul(ns_vulnerable, ew_vulnerable), names.players[deal.dealer])
     contracts = tuple(
         ParContract(
-            Contract(int(c.level), strains[Denom(c.denom)], doublings[Penalty(c.penalty)]),
-            seats[Player(c.declarer)],
+            Contract(
+                int(c.level),
+                names.strains[Denom(c.denom)],
+                names.doublings[Penalty(c.penalty)],
+            ),
+            names.seats[Player(c.declarer)],
             int(c.result),
         )
         for c in found

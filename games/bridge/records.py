@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from games.bridge.analysis import solver_denom, solver_player
+from games.bridge.analysis import solver_denom, solver_penalty, solver_player, solver_vul
 from games.bridge.calls import Call, CallKind, Doubling
 from games.bridge.cards import Seat
 from games.bridge.deal import DealState, PlayCard, effective_actions
@@ -38,17 +38,16 @@ class Record:
 
 
 def _bid(call: Call) -> ContractBid | PenaltyBid:
-    from endplay.types import Penalty
     from endplay.types.bid import ContractBid, PenaltyBid
 
     if call.bid is not None:
         return ContractBid(call.bid.level, solver_denom(call.bid.strain))
-    penalty = {
-        CallKind.PASS: Penalty.passed,
-        CallKind.DOUBLE: Penalty.doubled,
-        CallKind.REDOUBLE: Penalty.redoubled,
+    doubling = {
+        CallKind.PASS: Doubling.NONE,
+        CallKind.DOUBLE: Doubling.DOUBLED,
+        CallKind.REDOUBLE: Doubling.REDOUBLED,
     }[call.kind]
-    return PenaltyBid(penalty)
+    return PenaltyBid(solver_penalty(doubling))
 
 
 def _clean(name: str) -> str:
@@ -59,22 +58,11 @@ def _clean(name: str) -> str:
 
 def board(record: Record) -> Board:
     """The deal as ``endplay``'s board: hands, dealer, vulnerability, auction, play, result."""
-    from endplay.types import Board, Penalty, Vul
+    from endplay.types import Board
     from endplay.types import Card as SolverCard
     from endplay.types import Contract as SolverContract
     from endplay.types import Deal as SolverDeal
 
-    penalties = {
-        Doubling.NONE: Penalty.passed,
-        Doubling.DOUBLED: Penalty.doubled,
-        Doubling.REDOUBLED: Penalty.redoubled,
-    }
-    vuls = {
-        (False, False): Vul.none,
-        (True, False): Vul.ns,
-        (False, True): Vul.ew,
-        (True, True): Vul.both,
-    }
     state = record.state
     deal = SolverDeal.from_pbn(state.deal.to_pbn())
     cards = [a.card for a in effective_actions(state.history) if isinstance(a, PlayCard)]
@@ -86,7 +74,7 @@ def board(record: Record) -> Board:
             level=state.contract.level,
             denom=solver_denom(state.contract.strain),
             declarer=solver_player(state.declarer),
-            penalty=penalties[state.contract.doubling],
+            penalty=solver_penalty(state.contract.doubling),
             result=0 if made is None else made - state.contract.tricks_needed,
         )
     found = Board(
@@ -94,7 +82,7 @@ def board(record: Record) -> Board:
         auction=[_bid(call) for call in state.auction.calls],
         play=[SolverCard(str(card)) for card in cards],
         board_num=record.number,
-        vul=vuls[(record.ns_vulnerable, record.ew_vulnerable)],
+        vul=solver_vul(record.ns_vulnerable, record.ew_vulnerable),
         dealer=solver_player(state.deal.dealer),
         contract=contract,
         claimed=bool(result is not None and result.claimed),

@@ -6,17 +6,16 @@ vulnerability the deal was played at)."""
 from __future__ import annotations
 
 from endplay.types import Contract as SolverContract
-from endplay.types import Penalty
-from endplay.types import Vul as SolverVul
 
 from games.bridge.analysis import (
     analyse,
     solve_positions,
     solver_denom,
+    solver_penalty,
     solver_player,
     solver_position,
+    solver_vul,
 )
-from games.bridge.calls import Doubling
 from games.bridge.cards import Seat, Side
 from games.bridge.deal import DealState
 from games.core.review import CardCosts, DealReview
@@ -24,11 +23,6 @@ from games.core.review import CardCosts, DealReview
 # The IMP scale: a difference of points at or above each step is worth one IMP more.
 IMP_STEPS = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300,
              1500, 1750, 2000, 2250, 2500, 3000, 3500, 4000)  # fmt: skip
-_PENALTY = {
-    Doubling.NONE: Penalty.passed,
-    Doubling.DOUBLED: Penalty.doubled,
-    Doubling.REDOUBLED: Penalty.redoubled,
-}
 
 
 def imps(points: int) -> int:
@@ -56,9 +50,9 @@ def review(state: DealState, ns_vulnerable: bool, ew_vulnerable: bool) -> DealRe
             level=contract.level,
             denom=solver_denom(contract.strain),
             declarer=solver_player(declarer),
-            penalty=_PENALTY[contract.doubling],
+            penalty=solver_penalty(contract.doubling),
             result=tricks - 6 - contract.level,
-        ).score(SolverVul.both if vul else SolverVul.none)
+        ).score(solver_vul(vul, vul))  # the declaring side vulnerable or not
         ns_score = scored if declarer.side is Side.NS else -scored
     for seat in Seat:
         sign = 1 if seat.side is Side.NS else -1
