@@ -385,8 +385,7 @@ class InProcess:
             live_interval=live_seconds(),
             turn_notice=float(turn_notice()),
         )
-        self.pid = os.getpid()
-        self.pids = [self.pid]
+        self.pids = [os.getpid()]
 
     async def start(self) -> None:
         await self.harness.start()
@@ -434,7 +433,6 @@ class OverHttp:
         self.reviews = reviews
         self.count = processes
         self.processes: list[BotProcess] = []
-        self.pid = 0
         self.pids: list[int] = []
 
     @property
@@ -472,7 +470,6 @@ class OverHttp:
                 assert time.monotonic() < deadline, [p.lines[-5:] for p in self.processes]
                 await asyncio.sleep(0.1)
         self.pids = [p.process.pid for p in self.processes]
-        self.pid = self.pids[0]
 
     async def settle(self, load: Load) -> None:
         """Until the bot has sent nothing for a second."""

@@ -133,6 +133,13 @@ async def press_then(
     return query, message, data
 
 
+async def second_guest_joins(remote: Remote, chat: int) -> None:
+    """The second guest sits at the table the first one waits at in ``chat``: both are on it."""
+    await sit(remote, GUESTS[1], "S", chat)
+    assert GUESTS[1].first_name in table_in(remote.api, chat).text
+    assert GUESTS[0].first_name in table_in(remote.api, chat).text
+
+
 async def settled(api: FakeBotApi, query: str, message: Sent, data: str) -> None:
     """After a takeover: the last press, if the new process took it from Telegram's queue (or
     the inbox) and did it, has moved the table on; one lost with the killed process has not."""
@@ -228,9 +235,7 @@ async def test_twenty_kills_of_the_active_process_lose_nothing_and_apply_nothing
             await remote.quiet()
             await settled(api, query, message, data)
         # The second table was brought back by each takeover: a player joins it now.
-        await sit(remote, GUESTS[1], "S", SECOND_GROUP)
-        assert GUESTS[1].first_name in table_in(api, SECOND_GROUP).text
-        assert GUESTS[0].first_name in table_in(api, SECOND_GROUP).text
+        await second_guest_joins(remote, SECOND_GROUP)
         # and play goes on after the last takeover
         await play_on(api, driver, 8, presses)
     finally:

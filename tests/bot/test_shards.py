@@ -28,9 +28,9 @@ from tests.bot.test_failover import (
     one_history,
     play_on,
     press_then,
+    second_guest_joins,
     settled,
     sit,
-    table_in,
 )
 from tests.fakeapi import FakeBotApi
 from tests.sizes import size
@@ -149,9 +149,7 @@ async def _kill_either(api: FakeBotApi, pg_url: str, kills: int) -> None:
             await remote.quiet()
             await settled(api, query, message, data)
         # The other group's table came through every change of hands: a guest joins it now.
-        await sit(remote, GUESTS[1], "S", OTHER)
-        assert GUESTS[1].first_name in table_in(api, OTHER).text
-        assert GUESTS[0].first_name in table_in(api, OTHER).text
+        await second_guest_joins(remote, OTHER)
         await play_on(api, driver, 6, presses)
     except BaseException:
         for process in processes:
