@@ -145,6 +145,8 @@ VERSIONS: dict[str, dict[str, Any]] = {
     # Issue #45: the opening lead with more layouts, now that SAYC's auctions shape them.
     "agreedlead3": {"signals": EVERY_SEAT, "lead_factor": 3.0},
     "agreedlead6": {"signals": EVERY_SEAT, "lead_factor": 6.0},
+    # The first discard of a side suit as attitude, given and read (issue #45, defence).
+    "discards": {"signals": EVERY_SEAT, "discards": True},
 }
 PARTS = ("lead", "defence", "declarer")
 
@@ -225,7 +227,13 @@ def paired(
             if "declarer" in parts:
                 rows[(v.name, "declarer")].append(dd - play_out(state, v.card, dd_card))
         if played % 25 == 0:
-            print(f"  {played} deals, {time.perf_counter() - started:.0f} s", flush=True)
+            mean = {key: statistics.fmean(row) for key, row in rows.items()}
+            so_far = "".join(
+                f"; {part} {v.name} {mean[(v.name, part)] - mean[(names[0], part)]:+.3f}"
+                for part in parts
+                for v in versions[1:]
+            )
+            print(f"  {played} deals, {time.perf_counter() - started:.0f} s{so_far}", flush=True)
     print(f"\n{played} deals, paired (budget {budget} s a card on {cores} cores, seed {seed})")
     labels = {
         "lead": "opening lead: tricks it gives away",

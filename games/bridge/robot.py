@@ -99,6 +99,7 @@ class Robot:
         check_cost: float = CHECK_COST,
         slack: float = SLACK,
         leads: bool = True,
+        discards: bool = False,
     ) -> None:
         self.seed = seed
         self.budget_s = budget_s
@@ -114,6 +115,7 @@ class Robot:
         self.signals = signals
         self.leads = leads  # defenders lead by the agreement (``agreed_lead``)
         self.slack = slack  # tricks on average a signal or agreed lead may cost
+        self.discards = discards  # a defender's first discard of a suit is attitude
 
     def act(self, view: SeatView) -> Action:
         seat = view.viewer
@@ -161,7 +163,7 @@ class Robot:
         )
         worlds, prior = self._sample(view, position, rng, count)
         reads = view.viewer is not None and view.viewer.partner in self.signals
-        read = _signal_weights(view, worlds, self.leads) if reads else None
+        read = _signal_weights(view, worlds, self.leads, self.discards) if reads else None
         weights = [
             p * w * (read[i] if read is not None else 1.0)
             for i, (p, w) in enumerate(
@@ -193,6 +195,8 @@ class Robot:
             signal = _signal_card(view, tied)
             if signal is None and self.leads and not view.tricks[-1].cards:
                 signal = _lead_card(view, best, tied)
+            if signal is None and self.discards:
+                signal = _discard_card(view, best, tied)
             if signal is not None:
                 return signal
         return best
@@ -468,6 +472,8 @@ def _weights(
 # - attitude, when its partner led: a high one if it holds the ace, king or queen of the suit,
 #   else its lowest;
 # - count, when declarer or dummy led: a high one from an even number of cards, else its lowest.
+# - attitude with its first discard of a side suit (``discards``): of the small cards of that
+#   suit free to choose, a high one if it holds the ace, king or queen there, else its lowest.
 # A robot reads its robot partner's cards by the same rule: a layout in which the partner
 # would have signalled otherwise counts ``SIGNAL_TRUST`` as much.
 
@@ -494,6 +500,22 @@ def signal_kind(view: SeatView, index: int, seat: Seat) -> str | None:
     if trick.leader is seat:
         return LEAD
     return ATTITUDE if trick.leader is seat.partner else COUNT
+
+
+def is_discard(view: SeatView, index: int, seat: Seat, suit: Suit) -> bool:
+    """Whether ``seat``'s card of ``suit`` in trick ``index`` is a defender's first discard of
+    that side suit (not the suit led, not a trump): an attitude signal when robots agree on
+    ``discards``."""
+    trick = view.tricks[index]
+    if view.declarer is None or seat.side is view.declarer.side:
+        return False
+    if trick.suit_led in (None, suit) or suit is view.trump:
+        return False
+    return not any(
+        who is seat and card.suit is suit and t.suit_led is not suit
+        for t in view.tricks[:index]
+        for who, card in t.plays()
+    )
 
 
 def agreed_lead(holding: Iterable[Card]) -> Card:
@@ -545,8 +567,28 @@ def _signal_card(view: SeatView, tied: Sequence[Card]) -> Card | None:
     return spots[-1] if wants_high(kind, holding) else spots[0]
 
 
+def _discard_card(view: SeatView, best: Card, tied: Sequence[Card]) -> Card | None:
+    """The attitude card in the suit of the ``best`` card, if that is a first discard and
+    small cards of the suit are among those ``tied`` for best; None otherwise."""
+    seat = view.viewer
+    if seat is None or not view.tricks or not view.tricks[-1].cards:
+        return None
+    if not is_discard(view, len(view.tricks) - 1, seat, best.suit):
+        return None
+    spots = sorted(
+        (c for c in tied if c.suit is best.suit and c.rank <= SPOT), key=lambda c: c.rank
+    )
+    if len(spots) < 2:
+        return None
+    holding = [c for c in view.hands[seat] if c.suit is best.suit]
+    return spots[-1] if wants_high(ATTITUDE, holding) else spots[0]
+
+
 def _signal_weights(
-    view: SeatView, worlds: Sequence[Mapping[Seat, frozenset[Card]]], leads: bool = True
+    view: SeatView,
+    worlds: Sequence[Mapping[Seat, frozenset[Card]]],
+    leads: bool = True,
+    discards: bool = False,
 ) -> list[float]:
     """How likely each layout is given the partner's signals so far (``SIGNAL_TRUST`` for each
     signal the partner would have given otherwise with its cards in that layout)."""
@@ -556,9 +598,14 @@ def _signal_weights(
     signals: list[tuple[str, Card, list[Card]]] = []  # kind, card, partner's later cards
     for index, trick in enumerate(view.tricks):
         for who, card in trick.plays():
-            if who is not partner or card.suit is not trick.suit_led:
+            if who is not partner:
                 continue
-            kind = signal_kind(view, index, partner)
+            if card.suit is not trick.suit_led:
+                if not (discards and is_discard(view, index, partner, card.suit)):
+                    continue
+                kind: str | None = ATTITUDE
+            else:
+                kind = signal_kind(view, index, partner)
             if kind is None or (kind == LEAD and not leads):
                 continue
             if kind == LEAD or card.rank <= SPOT:  # a lead is read whatever its rank

@@ -31,11 +31,13 @@ from games.bridge.robot import (
     Robot,
     _Bidding,
     _checks,
+    _discard_card,
     _lead_card,
     _signal_card,
     _signal_weights,
     _weights,
     agreed_lead,
+    is_discard,
     move,
     signal_kind,
     wants_high,
@@ -362,6 +364,61 @@ def test_a_robot_reads_its_robot_partners_signal_as_a_weight_on_layouts() -> Non
         Seat.N: (truth[Seat.N] - {h5}) | {q5},
     }
     assert _signal_weights(view, [honest, swapped]) == [1.0, SIGNAL_TRUST]
+
+
+def _diamond_to_a_void() -> DealState:
+    """North declares 3NT; East leads the ♥4, dummy's ace wins, and dummy leads the ♦3 to
+    West, who has no diamond: West's card is its first discard."""
+    north = hand("AKQ2.K52.AK2.A32")
+    south = hand("543.A76.QJ43.JT4")
+    east = hand("JT9.JT94.T98765.")
+    west = hand("876.Q83..KQ98765")
+    state = DealState.new(Deal(Seat.N, (north, east, south, west)))
+    for call in ("1N", "P", "3N", "P", "P", "P"):
+        state = state.apply(MakeCall(state.actor or Seat.N, Call.parse(call)))
+    for seat, card in ((Seat.E, "H4"), (Seat.N, "HA"), (Seat.W, "H8"), (Seat.N, "H2")):
+        state = state.apply(PlayCard(seat, Card.parse(card)))
+    return state.apply(PlayCard(Seat.N, Card.parse("D3")))  # dummy's, by declarer
+
+
+def test_a_first_discard_shows_attitude_to_its_suit() -> None:
+    """West discards: from clubs, where it holds the king and queen, the highest small club
+    free to choose; from spades (no honour) the lowest. Not for declarer's side, not a second
+    discard of the suit, not with one small card to choose from."""
+    state = _diamond_to_a_void()
+    west = state.view(Seat.W)
+    clubs = [Card.parse(c) for c in ("C5", "C6", "C7", "C9")]
+    spades = [Card.parse(c) for c in ("S6", "S7", "S8")]
+    assert is_discard(west, 1, Seat.W, Suit.CLUBS)
+    assert not is_discard(west, 1, Seat.W, Suit.DIAMONDS)  # the suit led: no discard
+    assert _discard_card(west, clubs[0], clubs + spades) == Card.parse("C9")
+    assert _discard_card(west, clubs[0], clubs[:2]) == Card.parse("C6")
+    assert _discard_card(west, spades[1], clubs + spades) == Card.parse("S6")
+    assert _discard_card(west, clubs[0], clubs[:1] + spades) is None
+    later = state.apply(PlayCard(Seat.W, Card.parse("C9")))
+    for seat, card in ((Seat.N, "DA"), (Seat.E, "D5"), (Seat.N, "D2")):
+        later = later.apply(PlayCard(seat, Card.parse(card)))
+    # North's ♦A won; it leads the ♦K from its hand and West discards again.
+    assert not is_discard(later.view(Seat.W), 2, Seat.W, Suit.CLUBS)
+    assert is_discard(later.view(Seat.W), 2, Seat.W, Suit.SPADES)
+    assert not is_discard(later.view(Seat.N), 2, Seat.N, Suit.CLUBS)  # declarer's side
+
+
+def test_a_robot_reads_its_partners_first_discard() -> None:
+    """West (a robot) discarded the ♣9, a high one: a layout in which it holds the ♣K-Q is
+    as likely as before; one in which they are North's (West's clubs all small, when it
+    would have discarded its lowest) counts less. Read only under the agreement."""
+    state = _diamond_to_a_void().apply(PlayCard(Seat.W, Card.parse("C9")))
+    view = state.view(Seat.E)
+    truth = {seat: (state.play.hand(seat) if state.play else frozenset()) for seat in Seat}
+    honours, smalls = {Card.parse("CK"), Card.parse("CQ")}, {Card.parse("C3"), Card.parse("C2")}
+    swapped = {
+        **truth,
+        Seat.W: (truth[Seat.W] - honours) | smalls,
+        Seat.N: (truth[Seat.N] - smalls) | honours,
+    }
+    assert _signal_weights(view, [truth, swapped], discards=True) == [1.0, SIGNAL_TRUST]
+    assert _signal_weights(view, [truth, swapped]) == [1.0, 1.0]
 
 
 @settings(
