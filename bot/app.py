@@ -196,7 +196,7 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
         changes.follow(timers.follow)  # first: a timer follows the turn the change made
         application.bot_data["timers"] = timers
     changes.follow(presenter.show)
-    reviewer = Reviewer(storage, config.review_workers)
+    reviewer = Reviewer(storage, config.review_workers, plugins.solved)
     changes.follow(reviewer.follow)
 
     async def blocked(tg_user_id: int) -> None:

@@ -12,7 +12,7 @@ module below the application depends on which games exist.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -32,6 +32,9 @@ from storage.interface import MatchRecord
 # in) -> the game's action. Run in a worker process, so a top-level function.
 RobotMove = Callable[[Any, int, float, int, frozenset[int]], Any]
 Handlers = Callable[[], Sequence[BaseHandler[Update, Any, Any]]]
+# What the game's result post solved of a deal, found by the deal event's payload, for the
+# deal's review (``Game.review``'s ``solved``): one solve serves both.
+Solved = Callable[[Mapping[str, Any]], Awaitable[object | None]]
 
 
 class Keeping(Protocol):
@@ -200,6 +203,7 @@ class Plugin:
     words: Path | None = None
     # How a group prices the game's unit (the group's money: typed at any of its tables).
     price: Price | None = None
+    solved: Solved | None = None
 
     @property
     def game(self) -> str:
@@ -272,6 +276,13 @@ class Plugins:
             tuple(p.game for p in self),
             tuple(f"/{p.ui.commands[0]}" for p in self if p.ui.commands),
         )
+
+    async def solved(self, game: str, payload: Mapping[str, Any]) -> object | None:
+        """What the game's result post solved of the deal dealt by ``payload``, if anything."""
+        plugin = self._by_game.get(game)
+        if plugin is None or plugin.solved is None:
+            return None
+        return await plugin.solved(payload)
 
     def table_buttons(self) -> frozenset[str]:
         """Every game's kinds that the table's own handler reads."""

@@ -5,7 +5,9 @@ The solving runs in a process of its own at the robots' low priority (spawned on
 deal to review), one deal at a time, so people's presses never wait for it. A finished deal is
 queued by its table (``poke``); at start, the deals left unreviewed (a stop mid-review, an
 import) are found in storage and reviewed first. Storage holds what is done: a deal is
-reviewed once, even by two processes racing (the second write is refused).
+reviewed once, even by two processes racing (the second write is refused). What the deal's
+result post solved already (bridge: the table of tricks and the par, four fifths of a review's
+solving) is handed to the review by its game's plug-in (``Plugin.solved``), not solved again.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -36,10 +38,16 @@ PAGE = 50  # deals read from storage at a time
 STRIKES = 2  # a deal whose review broke the worker this often is marked refused, not retried
 
 
+# (game, the deal event's payload) -> what the result post solved of the deal, if anything
+Solved = Callable[[str, Mapping[str, Any]], Awaitable[object | None]]
+
+
 class Reviewer:
-    def __init__(self, storage: Storage, workers: int = 1) -> None:
+    def __init__(self, storage: Storage, workers: int = 1, solved: Solved | None = None) -> None:
         self.storage = storage
         self.workers = workers  # 0: no reviews (a test that does not need them)
+        self.solved = solved  # the games' results' solves, which the reviews reuse
+        self.shared = 0  # deals reviewed with their result's solve (for tests and benchmarks)
         self._pool: ProcessPoolExecutor | None = None
         self._tables: asyncio.Queue[int] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
@@ -117,9 +125,18 @@ class Reviewer:
                 settings = TableSettings(options=match.options)
             options = match_options(settings, chat)
             log_data = [(e.kind, dict(e.payload), e.player_id) for e in events]
+            solved = None if self.solved is None else await self.solved(game, first.payload)
+            self.shared += solved is not None
             try:
                 review, holders = await asyncio.get_running_loop().run_in_executor(
-                    self._executor(), review_deal, game, players, options, outcomes, log_data
+                    self._executor(),
+                    review_deal,
+                    game,
+                    players,
+                    options,
+                    outcomes,
+                    log_data,
+                    solved,
                 )
             except BrokenProcessPool:  # the worker died (killed, out of memory): perhaps not
                 self._pool = None  # the deal's fault, so a new worker takes it again; but a

@@ -4,13 +4,17 @@ up (many tables at once), fails, or takes longer than its time, the caller gets 
 result goes out without it rather than late.
 
 When robots think on queue workers (``bot.thinking.QueueThinking``), analyses go there too:
-the app names that place once at start (``Nicety.elsewhere``) and clears it at stop."""
+the app names that place once at start (``Nicety.elsewhere``) and clears it at stop.
+
+A job asked for by key (``once``) is remembered a while, so what a result solved serves whoever
+asks for the same again (the analysis button, the deal's review: #48's one solve a deal)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from concurrent.futures import Executor
 from typing import Any, ClassVar, TypeVar
 
@@ -23,6 +27,7 @@ T = TypeVar("T")
 
 class Nicety:
     MAX_WAITING = 3
+    KEEP = 256  # answers remembered by key (an analysis is a few hundred bytes)
     QUEUE_TIMEOUT_S = 30.0  # on the queue, a job no worker answers in time goes without
     elsewhere: ClassVar[Thinking | None] = None  # the queue's workers, when robots use them
 
@@ -32,6 +37,7 @@ class Nicety:
         self.what = what
         self.timeout_s = timeout_s
         self.waiting = 0
+        self._kept: OrderedDict[Hashable, asyncio.Future[Any]] = OrderedDict()
 
     async def run(self, work: Callable[..., T], *args: Any) -> T | None:
         if self.waiting >= self.MAX_WAITING:
@@ -53,3 +59,45 @@ class Nicety:
             return None
         finally:
             self.waiting -= 1
+
+    async def once(self, key: Hashable, work: Callable[..., T], *args: Any) -> T | None:
+        """``run``, remembered by ``key``: a later caller for the same key gets the answer
+        (waiting for it if it is still being worked out) instead of working it out again. A
+        job that came to nothing is forgotten, so the next caller tries again."""
+        kept = self._kept_now(key)
+        if kept is not None:
+            self._kept.move_to_end(key)
+            found: T | None = await asyncio.shield(kept)
+            if found is not None:
+                return found
+        future: asyncio.Future[T | None] = asyncio.get_running_loop().create_future()
+        self._kept[key] = future
+        while len(self._kept) > self.KEEP:
+            self._kept.popitem(last=False)
+        found = None
+        try:
+            found = await self.run(work, *args)
+        finally:
+            future.set_result(found)
+            if found is None and self._kept.get(key) is future:
+                del self._kept[key]
+        return found
+
+    async def kept(self, key: Hashable, timeout_s: float = 30.0) -> Any | None:
+        """What ``once`` found, or is finding, for ``key``: None if nobody asked for it lately,
+        if it came to nothing, or if it takes longer than ``timeout_s``."""
+        kept = self._kept_now(key)
+        if kept is None:
+            return None
+        try:
+            return await asyncio.wait_for(asyncio.shield(kept), timeout_s)
+        except TimeoutError:
+            return None
+
+    def _kept_now(self, key: Hashable) -> asyncio.Future[Any] | None:
+        """The answer kept for ``key``, if it belongs to the running event loop (a test's
+        loop ends; the module's worker outlives it)."""
+        kept = self._kept.get(key)
+        if kept is None or kept.get_loop() is not asyncio.get_running_loop():
+            return None
+        return kept

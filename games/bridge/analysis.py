@@ -110,6 +110,8 @@ class Analysis:
     tricks: Mapping[tuple[Strain, Seat], int]  # declarer's tricks, double-dummy
     par_score: int  # for North-South (negative: East-West's)
     par: tuple[ParContract, ...]
+    vulnerable: tuple[bool, bool] = (False, False)  # North-South's, East-West's: the par's
+    pbn: str = ""  # the deal solved
 
     def makes(self, strain: Strain, declarer: Seat) -> int:
         return self.tricks[(strain, declarer)]
@@ -146,7 +148,8 @@ def analyse(deal: Deal, ns_vulnerable: bool, ew_vulnerable: bool) -> Analysis:
         for c in found
         if int(c.level) > 0
     )
-    return Analysis(tricks, int(found.score), contracts)
+    vulnerable = (ns_vulnerable, ew_vulnerable)
+    return Analysis(tricks, int(found.score), contracts, vulnerable, deal.to_pbn())
 
 
 _BATCH = 100  # DDS solves at most 200 boards a call

@@ -319,13 +319,16 @@ class Bridge(GameBase):
     def new_match(self, players: int, options: Mapping[str, Any]) -> RubberMatch:
         return RubberMatch(options)
 
-    def review(self, state: State[Any, Any], before: Match) -> DealReview | None:
+    def review(
+        self, state: State[Any, Any], before: Match, solved: object = None
+    ) -> DealReview | None:
         """Solved with DDS, so imported here: only the processes that review load it."""
         from games.bridge.review import review
 
         assert isinstance(before, RubberMatch)
         rubber = before.rubber
-        return review(_deal(state), rubber.vulnerable(Side.NS), rubber.vulnerable(Side.EW))
+        ns, ew = rubber.vulnerable(Side.NS), rubber.vulnerable(Side.EW)
+        return review(_deal(state), ns, ew, solved)
 
     def outcome(self, state: State[Any, Any]) -> dict[str, Any]:
         return outcome(_deal(state))

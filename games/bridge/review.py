@@ -5,9 +5,12 @@ vulnerability the deal was played at)."""
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from endplay.types import Contract as SolverContract
 
 from games.bridge.analysis import (
+    Analysis,
     analyse,
     solve_positions,
     solver_denom,
@@ -34,13 +37,20 @@ def side_name(seat: Seat) -> str:
     return "NS" if seat.side is Side.NS else "EW"
 
 
-def review(state: DealState, ns_vulnerable: bool, ew_vulnerable: bool) -> DealReview:
-    """The review of a finished deal (played out or claimed: the cards played are judged)."""
+def review(
+    state: DealState, ns_vulnerable: bool, ew_vulnerable: bool, solved: object = None
+) -> DealReview:
+    """The review of a finished deal (played out or claimed: the cards played are judged).
+    ``solved``: the deal's analysis if the result post solved it already (four fifths of a
+    review's solving: #48's one solve a deal), used if it is this deal's at this
+    vulnerability."""
     costs = CardCosts()
     play = state.play
     if play is not None:
         _judge_cards(state, costs)
-    analysis = analyse(state.deal, ns_vulnerable, ew_vulnerable)
+    analysis = solved if _fits(solved, state, (ns_vulnerable, ew_vulnerable)) else None
+    if analysis is None:
+        analysis = analyse(state.deal, ns_vulnerable, ew_vulnerable)
     contract, declarer = state.contract, state.declarer
     ns_score = 0  # the contract reached, double-dummy, for North-South
     if contract is not None and declarer is not None:
@@ -59,6 +69,13 @@ def review(state: DealState, ns_vulnerable: bool, ew_vulnerable: bool) -> DealRe
         difference = sign * (ns_score - analysis.par_score)
         costs.add(int(seat), contracts=1, at_par=int(difference == 0), par_imps=imps(difference))
     return costs.review(tuple(int(s) for s in Seat))
+
+
+def _fits(solved: object, state: DealState, vulnerable: tuple[bool, bool]) -> TypeGuard[Analysis]:
+    """Is ``solved`` the analysis of this deal's cards at this vulnerability?"""
+    if not isinstance(solved, Analysis):
+        return False
+    return solved.vulnerable == vulnerable and solved.pbn == state.deal.to_pbn()
 
 
 def _judge_cards(state: DealState, costs: CardCosts) -> None:

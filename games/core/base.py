@@ -65,7 +65,9 @@ class GameBase:
         """Nothing to tell beyond the new state."""
         return ()
 
-    def review(self, state: State[Any, Any], before: Match) -> DealReview | None:
+    def review(
+        self, state: State[Any, Any], before: Match, solved: object = None
+    ) -> DealReview | None:
         """No double-dummy review unless the game has one."""
         return None
 

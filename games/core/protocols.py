@@ -150,10 +150,14 @@ class Game(Protocol):
         """What an action means that players must be told beyond the new state (a claim
         refused, say); the game's UI renders them."""
 
-    def review(self, state: State[Any, Any], before: Match) -> DealReview | None:
+    def review(
+        self, state: State[Any, Any], before: Match, solved: object = None
+    ) -> DealReview | None:
         """A finished deal's double-dummy review (``games.core.review``), ``before`` the match
         as it was played (bridge: the vulnerability); None for a game without one. Costly:
-        the bot runs it in a worker process."""
+        the bot runs it in a worker process. ``solved``: what the result post solved of the
+        deal already (bridge: its ``Analysis``), so the review need not solve it again; a
+        game checks it is this deal's before it trusts it."""
 
     def to_event(self, action: Any) -> tuple[str, dict[str, Any]]:
         """(kind, JSON-able payload) for one action of a deal's log."""

@@ -230,9 +230,12 @@ class Preferans(GameBase):
     def new_match(self, players: int, options: Mapping[str, Any]) -> PulkaMatch:
         return PulkaMatch(players, options)
 
-    def review(self, state: State[Any, Any], before: Match) -> DealReview | None:
+    def review(
+        self, state: State[Any, Any], before: Match, solved: object = None
+    ) -> DealReview | None:
         """Solved by the compiled solver, so imported here: only the processes that review
-        load it."""
+        load it. ``solved`` is not read: the analysis a review repeats costs it about 20 ms
+        here, against bridge's 230 ms."""
         from games.preferans.review import review
 
         assert isinstance(state, DealState)

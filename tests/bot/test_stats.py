@@ -24,13 +24,14 @@ from bot.reviews import Reviewer
 from bot.stats import ROBOTS, StatsService
 from bot.tables import ROBOT, TableService
 from bot.views.stats import costly_popup
+from games.bridge.review import review as bridge_review
 from games.core.registry import find_game
 from games.core.review import SeatStats
 from storage.events import replay
 from storage.interface import Storage
 from storage.sqlite import SqliteStorage
 from tests.bot.harness import GROUP, PLAYERS, Harness, actor, seat_four
-from tests.fakeapi import FakeBotApi, User
+from tests.fakeapi import FakeBotApi, Sent, User
 from tests.games.test_review import direct_bridge, direct_preferans
 from tests.handedit import edit_events
 from tests.sizes import examples
@@ -139,6 +140,49 @@ async def one_example(seed: int, folder: Path) -> None:
         await storage.close()
 
 
+async def play_to_the_result(h: Harness, rng: random.Random) -> Sent:
+    """A bridge deal played to its end at the harness's table (someone bids now and then, the
+    cards are played); the group's result post."""
+    while True:
+        user, message = actor(h)
+        data = [b["callback_data"] for b in message.buttons() if ":a:" in b["callback_data"]]
+        bids = [d for d in data if ":a:call." in d and not d.endswith(".P")]
+        choice = bids[0] if bids and rng.random() < 0.2 else rng.choice(data)
+        await h.press(user, message, choice)
+        await h.settle()
+        for posted in h.api.chat_messages(GROUP):
+            if ":cc" in str(posted.buttons()):  # the costly card's button: the result's
+                return posted
+
+
+async def test_a_deals_review_reuses_the_solve_its_result_post_made(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """#48: one double-dummy solve a finished deal. The result post's analysis (par in its
+    text) is handed to the deal's review, which stores what solving afresh gives."""
+    h = Harness(api, str(tmp_path / "bot.sqlite3"), review_workers=1)
+    await h.start()
+    try:
+        await seat_four(h)
+        result = await play_to_the_result(h, random.Random(4))
+        assert "Пар: " in result.text, result.text  # the analysis, solved for the post
+        reviewer = h.app.bot_data["reviewer"]  # type: ignore[union-attr]
+        await asyncio.wait_for(reviewer.idle.wait(), 120)
+        await asyncio.sleep(0.2)
+        assert (reviewer.reviewed, reviewer.shared) == (1, 1)
+        storage: Storage = h.app.bot_data["storage"]  # type: ignore[union-attr]
+        table = await storage.get_table(1)  # the group's one table
+        stored = await storage.review_of(table.id, 1)
+        match = await storage.get_match(table.match_id or 0)
+        state = replay(find_game("bridge"), 4, await storage.events(table.id, 1))
+        rubber = find_game("bridge").new_match(4, match.options).rubber  # type: ignore[attr-defined]
+        fresh = bridge_review(state.deal, rubber.vulnerable("NS"), rubber.vulnerable("EW"))  # type: ignore[attr-defined]
+        assert stored is not None
+        assert {k: v for k, v in stored.items() if k != "holders"} == fresh.to_payload()
+    finally:
+        await h.stop()
+
+
 @settings(max_examples=examples(10, least=2), deadline=None)
 @given(st.integers(0, 10**6))
 def test_statistics_are_the_direct_count_over_the_stored_deals(seed: int) -> None:
@@ -155,16 +199,7 @@ async def test_stats_are_private_until_the_admins_show_them_and_the_costly_card_
         anna, bob = PLAYERS[0], PLAYERS[1]  # Anna speaks Russian, Bob English
         api.admins.add(anna.id)
         await seat_four(h)
-        rng = random.Random(2)
-        result = None
-        while result is None:  # a deal to its end: someone bids, the cards are played
-            user, message = actor(h)
-            data = [b["callback_data"] for b in message.buttons() if ":a:" in b["callback_data"]]
-            bids = [d for d in data if ":a:call." in d and not d.endswith(".P")]
-            choice = bids[0] if bids and rng.random() < 0.2 else rng.choice(data)
-            await h.press(user, message, choice)
-            await h.settle()
-            result = next((m for m in h.api.chat_messages(GROUP) if "🔎" in str(m.buttons())), None)
+        result = await play_to_the_result(h, random.Random(2))
         reviewer = h.app.bot_data["reviewer"]  # type: ignore[union-attr]
         await asyncio.wait_for(reviewer.idle.wait(), 120)
         await asyncio.sleep(0.2)
@@ -300,14 +335,7 @@ async def test_the_costly_card_never_promises_a_review_that_will_not_come(h: Har
     """With reviews off (REVIEW_WORKERS=0: the harness's default), the popup says so instead
     of "still being reviewed" for ever."""
     await seat_four(h)
-    rng = random.Random(3)
-    result = None
-    while result is None:
-        user, message = actor(h)
-        data = [b["callback_data"] for b in message.buttons() if ":a:" in b["callback_data"]]
-        await h.press(user, message, rng.choice(data))
-        await h.settle()
-        result = next((m for m in h.api.chat_messages(GROUP) if ":cc" in str(m.buttons())), None)
+    result = await play_to_the_result(h, random.Random(3))
     costly = next(b["callback_data"] for b in result.buttons() if ":cc" in b["callback_data"])
     popup = await h.press(PLAYERS[1], result, costly)
     assert popup.get("text") == Translator("en")("costly.off"), popup

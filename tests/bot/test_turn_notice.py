@@ -113,3 +113,21 @@ async def test_a_deals_analysis_is_worked_out_in_a_process_of_its_own_at_low_pri
     solver = new_solver()
     assert await solver.run(os.getpid) != os.getpid()
     assert await solver.run(os.getpriority, os.PRIO_PROCESS, 0) == 19
+
+
+async def test_a_deals_analysis_is_worked_out_once_for_everyone_who_asks() -> None:
+    """#48: the result post, the analysis button and the deal's review ask by the deal; the
+    first asker's job serves the others, whether it is still running or done. What came to
+    nothing is forgotten, so the next asker tries again."""
+    solver = new_solver()
+    first, second = await asyncio.gather(
+        solver.once("deal", time.monotonic_ns), solver.once("deal", time.monotonic_ns)
+    )
+    assert first == second is not None
+    assert await solver.once("deal", time.monotonic_ns) == first
+    assert await solver.kept("deal") == first
+    assert await solver.kept("another deal") is None
+    assert await solver.once("another deal", time.monotonic_ns) != first
+    assert await solver.once("a third deal", int, "fails in the worker") is None
+    assert await solver.kept("a third deal") is None
+    assert await solver.once("a third deal", time.monotonic_ns) is not None

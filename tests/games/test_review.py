@@ -4,6 +4,7 @@ not by the review's shared per-position searches, and the counts are summed by h
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from endplay.dds import calc_dd_table, par, solve_board
@@ -14,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.bridge.analysis import SOLVER_LOCK, solver_card, solver_position
-from games.bridge.cards import Seat, Side
+from games.bridge.analysis import analyse as bridge_analyse
+from games.bridge.cards import Deal, Seat, Side
 from games.bridge.deal import DealState as BridgeState
 from games.bridge.review import imps
 from games.bridge.review import review as bridge_review
@@ -163,6 +165,29 @@ def test_a_bridge_review_is_the_direct_count(played, ns_vul: bool, ew_vul: bool)
     deal, actions = played
     state = BridgeState.replay(deal, actions)
     assert bridge_review(state, ns_vul, ew_vul).seats == direct_bridge(state, ns_vul, ew_vul)
+
+
+@settings(max_examples=examples(10, least=2), deadline=None)
+@given(played_deals(extras=False), st.booleans(), st.booleans())
+def test_a_bridge_review_reuses_the_results_analysis_of_its_own_deal_only(
+    played, ns_vul: bool, ew_vul: bool
+) -> None:
+    """With the result post's analysis (#48: one solve a deal) the review is the same as
+    solving afresh; the analysis is what the review reads (a par moved by 2,000 points moves
+    every seat's IMPs), and one of another deal or vulnerability is never trusted."""
+    deal, actions = played
+    state = BridgeState.replay(deal, actions)
+    own = bridge_analyse(state.deal, ns_vul, ew_vul)
+    fresh = bridge_review(state, ns_vul, ew_vul)
+    assert bridge_review(state, ns_vul, ew_vul, own) == fresh
+    moved = dataclasses.replace(own, par_score=own.par_score + 2000)
+    assert bridge_review(state, ns_vul, ew_vul, moved) != fresh
+    other_vul = dataclasses.replace(moved, vulnerable=(not ns_vul, ew_vul))
+    other_deal = dataclasses.replace(
+        moved, pbn=Deal.shuffled(Seat.N, random.Random(1).randrange).to_pbn()
+    )
+    for stale in (other_vul, other_deal, "not an analysis"):
+        assert bridge_review(state, ns_vul, ew_vul, stale) == fresh
 
 
 @settings(max_examples=examples(60), deadline=None)

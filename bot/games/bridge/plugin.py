@@ -10,6 +10,7 @@ from telegram.ext import BaseHandler
 
 from bot.games.bridge import records
 from bot.games.bridge.buttons import OWN_BUTTONS, TABLE_BUTTONS
+from bot.games.bridge.dd import solved
 from bot.games.bridge.keeper import KEEPER
 from bot.games.bridge.ui import BRIDGE_UI
 from bot.plugin import Plugin, Price
@@ -31,4 +32,5 @@ BRIDGE = Plugin(
     # /settings формат чикаго: the match's form (a rubber, or a Chicago of four deals)
     setting_words={"form": "form", "формат": "form", "партия": "form"},
     price=Price("points", ("stake", "ставка"), per=100, rounding=True),
+    solved=solved,
 )
