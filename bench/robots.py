@@ -167,9 +167,14 @@ class Versioned:
         self.times: list[float] = []
 
     def _params(self, view: SeatView) -> tuple[object, ...]:
+        """The settings that may decide this card: the opening lead's budget only at the
+        opening lead, the first-discard agreement only once someone has discarded or the
+        robot must (before, it neither gives nor reads a thing)."""
         robot = self.robot
         opening = not any(t.cards for t in view.tricks)
         settings = {**vars(robot), "lead_factor": robot.lead_factor if opening else None}
+        if not _discarding(view):
+            settings["discards"] = None
         return tuple(sorted(settings.items()))
 
     def card(self, state: DealState, actor: Seat) -> Card:
@@ -183,6 +188,14 @@ class Versioned:
             assert isinstance(action, PlayCard)
             found = self.shared[key] = action.card
         return found
+
+
+def _discarding(view: SeatView) -> bool:
+    """Has a card been played off the suit led, or may the seat to play play one now?"""
+    if any(card.suit is not t.suit_led for t in view.tricks for _, card in t.plays()):
+        return True
+    led = view.tricks[-1].suit_led if view.tricks else None
+    return led is not None and any(card.suit is not led for card in view.legal_cards)
 
 
 def lead_cost(state: DealState, lead: Card) -> int:
@@ -227,9 +240,8 @@ def paired(
             if "declarer" in parts:
                 rows[(v.name, "declarer")].append(dd - play_out(state, v.card, dd_card))
         if played % 25 == 0:
-            mean = {key: statistics.fmean(row) for key, row in rows.items()}
             so_far = "".join(
-                f"; {part} {v.name} {mean[(v.name, part)] - mean[(names[0], part)]:+.3f}"
+                f"; {part} {v.name} {_difference(rows[(v.name, part)], rows[(names[0], part)])}"
                 for part in parts
                 for v in versions[1:]
             )
@@ -247,12 +259,7 @@ def paired(
             mine = rows[(v.name, part)]
             line = f"  {v.name:10} {statistics.fmean(mine):.3f}"
             if v is not versions[0]:
-                diffs = [m - b for m, b in zip(mine, base, strict=True)]
-                se = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
-                line += (
-                    f"   minus {names[0]}: {statistics.fmean(diffs):+.3f} "
-                    f"± {se:.3f} (standard error; {sum(d != 0 for d in diffs)} deals differ)"
-                )
+                line += f"   minus {names[0]}: {_difference(mine, base)}"
             print(line)
     for v in versions:
         if v.times:
@@ -260,6 +267,16 @@ def paired(
                 f"  {v.name}: seconds a card thought over median "
                 f"{statistics.median(v.times):.3f}, worst {max(v.times):.3f} ({len(v.times)})"
             )
+
+
+def _difference(mine: list[int], base: list[int]) -> str:
+    """The mean paired difference, its standard error and how many deals differ."""
+    diffs = [m - b for m, b in zip(mine, base, strict=True)]
+    se = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
+    return (
+        f"{statistics.fmean(diffs):+.3f} ± {se:.3f} "
+        f"(standard error; {sum(d != 0 for d in diffs)} deals differ)"
+    )
 
 
 def run(deals: int, budget: float, seed: int, cores: int = 2) -> None:
