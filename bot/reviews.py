@@ -39,11 +39,11 @@ STRIKES = 2  # a deal whose review broke the worker this often is marked refused
 
 
 # (game, the deal event's payload) -> what the result post solved of the deal, if anything
-Solved = Callable[[str, Mapping[str, Any]], Awaitable[object | None]]
+SolvedOf = Callable[[str, Mapping[str, Any]], Awaitable[object | None]]
 
 
 class Reviewer:
-    def __init__(self, storage: Storage, workers: int = 1, solved: Solved | None = None) -> None:
+    def __init__(self, storage: Storage, workers: int = 1, solved: SolvedOf | None = None) -> None:
         self.storage = storage
         self.workers = workers  # 0: no reviews (a test that does not need them)
         self.solved = solved  # the games' results' solves, which the reviews reuse
