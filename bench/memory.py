@@ -44,6 +44,7 @@ async def run(checkpoints: list[int]) -> None:
         await bot.initialize()
         outbox = Outbox(bot, storage, group_interval=0.0, private_interval=0.0)
         service = TableService(storage, random.Random(7).randrange)
+        service.on_dropped = outbox.forget_tables  # as the app wires them
         presenter = Presenter(outbox, "bridge_test_bot", Plugins(PLUGINS))
         tracemalloc.start()
         started = time.monotonic()

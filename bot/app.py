@@ -247,6 +247,7 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     if isinstance(thinking, QueueThinking):  # the results' analyses go to its workers too
         Nicety.elsewhere = thinking
     service.on_recovered = changes.show
+    service.on_dropped = outbox.forget_tables
     if sharding is not None:
         service.owns = sharding.owns
     application.bot_data.update(

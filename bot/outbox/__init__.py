@@ -231,6 +231,15 @@ class Outbox:
         for keep in [k for k in self._keeps if k[0] in table_ids]:
             del self._keeps[keep]  # what it showed last is written still (``_flush``)
 
+    def forget_tables(self, table_ids: set[int]) -> None:
+        """Forget these tables' messages that show what was wanted and wait for nothing (the
+        tables left memory): one wanted again finds its message in storage, as after a
+        restart. Any still to be sent stays."""
+        busy = self._sending | {k for lane in self._lanes.values() for k in lane.pending}
+        for keep in [k for k in self._keeps if k[0] in table_ids and k not in busy]:
+            if not self._keeps[keep].changed():
+                del self._keeps[keep]
+
     @contextlib.contextmanager
     def correcting(self) -> Iterator[None]:
         """While inside, ``want`` only corrects messages already in their chat (storage holds

@@ -50,8 +50,10 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 # Tables and players the service keeps in memory at most (see ``TableBase``): a process that
-# serves 100,000 tables in its life holds about as much as one that served a few thousand.
-MAX_LIVE, MAX_PLAYERS = 2_000, 20_000
+# served 10,000 tables in its life holds about as much as one that served 1,000 (#48). Only
+# tables with no match in progress count against ``MAX_LIVE`` (one dropped is read back from
+# storage at its next update); a dropped table's players go with it unless seated elsewhere.
+MAX_LIVE, MAX_PLAYERS = 512, 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +98,8 @@ class TableBase:
         self._to_redraw: dict[int, _Redraw] = {}
         # Told of a table brought back after a failure (the bot shows it): set by the app.
         self.on_recovered: Callable[[Change], None] | None = None
+        # Told of tables dropped from memory (the outbox forgets their messages): by the app.
+        self.on_dropped: Callable[[set[int]], None] | None = None
         # Whether this process serves a group's tables (by its Telegram id): several active
         # processes share the groups (``bot.shards``); None: this one serves every group.
         self.owns: Callable[[int], bool] | None = None
@@ -286,8 +290,14 @@ class TableBase:
             busy = (lock is not None and lock.locked()) or table_id in self._recovering
             if live.match_id is None and not busy:
                 dropped.append(table_id)
-        for table_id in dropped:
-            del self._live[table_id]
+        gone = {h.tg_user_id for t in dropped for h in self._live.pop(t).holders.values()}
+        gone -= {h.tg_user_id for live in self._live.values() for h in live.holders.values()}
+        for tg_user_id in gone:  # seated nowhere in memory: read again at their next press
+            if tg_user_id is not None:
+                self._players.pop(tg_user_id, None)
+                self._usernames.pop(tg_user_id, None)
+        if dropped and self.on_dropped is not None:
+            self.on_dropped(set(dropped))
 
     async def _load(self, table_id: int) -> Live:
         if table_id in self.set_aside:

@@ -37,6 +37,7 @@ class Rig:
     service: TableService
     outbox: Outbox
     presenter: Presenter
+    api: FakeBotApi
 
 
 @pytest.fixture
@@ -49,7 +50,9 @@ async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
     outbox = Outbox(bot, storage, group_interval=0.0, private_interval=0.0)
     outbox.max_keeps = CAP
     service = TableService(storage, random.Random(7).randrange)
-    yield Rig(storage, service, outbox, Presenter(outbox, "bridge_test_bot", Plugins(PLUGINS)))
+    service.on_dropped = outbox.forget_tables  # as the app wires them
+    presenter = Presenter(outbox, "bridge_test_bot", Plugins(PLUGINS))
+    yield Rig(storage, service, outbox, presenter, api)
     await outbox.close()
     await bot.shutdown()
     await storage.close()
@@ -149,3 +152,42 @@ async def test_tables_and_players_done_with_leave_memory_and_come_back_from_stor
     # A player long dropped is the same player when seen again.
     again = await service.player(10_004, "P1.0", "en")
     assert again.id == snap.seats[Seat.N].player_id
+
+
+async def test_a_table_dropped_from_memory_takes_its_messages_and_players_with_it(
+    rig: Rig,
+) -> None:
+    """#48: what the bot holds follows the tables it holds, not the tables it has served. A
+    table dropped from memory (its rubber over) takes along what the outbox knew of its
+    messages and its players seated nowhere else; wanted again, it edits the same messages,
+    found in storage, as a table never dropped does."""
+    service, outbox = rig.service, rig.outbox
+    service.max_live = 3
+    tables = []
+    for n in range(8):
+        change, _ = await service.open_table(-7000 - n, "Club", None, "en", "bridge")
+        table = change.snapshot.table_id
+        for i, seat in enumerate(Seat):
+            player = await service.player(70_000 + 4 * n + i, f"P{n}.{i}", "en")
+            change = await service.sit(table, player, seat)
+            rig.presenter.show(change)
+        rig.presenter.show(await service.end_by_admin(table))
+        tables.append(table)
+        await outbox.drain()
+    assert len(service._live) == 3
+    assert {keep[0] for keep in outbox._keeps} <= set(service._live)
+    seated = {h.tg_user_id for live in service._live.values() for h in live.holders.values()}
+    assert set(service._players) == seated
+    # The first table (dropped) and the last (in memory) start a rubber again: each shows it
+    # by editing and posting alike.
+    shown = []
+    for table in (tables[0], tables[-1]):
+        chat = -7000 - tables.index(table)
+        before = len(rig.api.chat_messages(chat))
+        snap = await service.snapshot(table)
+        for holder in snap.seats.values():
+            change = await service.next_match(table, holder.player_id, new_partners=False)
+            rig.presenter.show(change)
+        await outbox.drain()
+        shown.append(len(rig.api.chat_messages(chat)) - before)
+    assert shown[0] == shown[1], shown
