@@ -67,6 +67,21 @@ async def seat_four(rig: Rig, tg_chat: int) -> Change:
     return change
 
 
+async def four_strangers(
+    rig: Rig, tg_chat: int, first_user: int, name: str, show: bool = False
+) -> Change:
+    """A new table in ``tg_chat`` with four new people (users from ``first_user`` on, named
+    ``name.0`` to ``name.3``) seated; each change shown if ``show``."""
+    service = rig.service
+    change, _ = await service.open_table(tg_chat, "Club", None, "en", "bridge")
+    for i, seat in enumerate(Seat):
+        player = await service.player(first_user + i, f"{name}.{i}", "en")
+        change = await service.sit(change.snapshot.table_id, player, seat)
+        if show:
+            rig.presenter.show(change)
+    return change
+
+
 async def pass_out(rig: Rig, change: Change) -> Change:
     """One deal: all four pass (the rubber goes on; a deal is dealt again)."""
     for _ in range(4):
@@ -124,11 +139,8 @@ async def test_tables_and_players_done_with_leave_memory_and_come_back_from_stor
     service.max_live, service.max_players = 8, 12
     ended = []
     for n in range(30):
-        change, _ = await service.open_table(-5000 - n, "Club", None, "en", "bridge")
+        change = await four_strangers(rig, -5000 - n, 10_000 + 4 * n, f"P{n}")
         table = change.snapshot.table_id
-        for i, seat in enumerate(Seat):
-            player = await service.player(10_000 + 4 * n + i, f"P{n}.{i}", "en")
-            change = await service.sit(table, player, seat)
         assert change.snapshot.match is not None
         if n % 3:  # two tables of three stop their rubber; the third plays on
             change = await service.end_by_admin(table)
@@ -165,12 +177,8 @@ async def test_a_table_dropped_from_memory_takes_its_messages_and_players_with_i
     service.max_live = 3
     tables = []
     for n in range(8):
-        change, _ = await service.open_table(-7000 - n, "Club", None, "en", "bridge")
+        change = await four_strangers(rig, -7000 - n, 70_000 + 4 * n, f"P{n}", show=True)
         table = change.snapshot.table_id
-        for i, seat in enumerate(Seat):
-            player = await service.player(70_000 + 4 * n + i, f"P{n}.{i}", "en")
-            change = await service.sit(table, player, seat)
-            rig.presenter.show(change)
         rig.presenter.show(await service.end_by_admin(table))
         tables.append(table)
         await outbox.drain()
