@@ -131,7 +131,8 @@ VERSIONS: dict[str, dict[str, Any]] = {
     "lead3": {**TODAY, "lead_factor": 3.0},
     "lead6": {**TODAY, "lead_factor": 6.0},
     # Issue #31's steps: signals as first built (small cards exactly tied only, no agreed
-    # leads); checks solved for the best cards only; and the agreement as the bot plays it.
+    # leads); checks solved for the best cards only; and the agreement as the bot played it until
+    # the first discard joined it ("discards").
     "signals": {**TODAY, "signals": EVERY_SEAT, "leads": False, "slack": 0.0},
     "lead3signals": {
         **TODAY,
@@ -145,7 +146,8 @@ VERSIONS: dict[str, dict[str, Any]] = {
     # Issue #45: the opening lead with more layouts, now that SAYC's auctions shape them.
     "agreedlead3": {"signals": EVERY_SEAT, "lead_factor": 3.0},
     "agreedlead6": {"signals": EVERY_SEAT, "lead_factor": 6.0},
-    # The first discard of a side suit as attitude, given and read (issue #45, defence).
+    # The first discard of a side suit as attitude, given and read (issue #45, defence): the
+    # agreement as the bot plays it since (``move``).
     "discards": {"signals": EVERY_SEAT, "discards": True},
 }
 PARTS = ("lead", "defence", "declarer")

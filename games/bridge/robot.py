@@ -11,7 +11,8 @@ best weighted average. The number of samples grows as the deal shortens (later p
 much faster), sized so a card takes about ``budget_s`` seconds on two cores.
 
 In defence robots signal to each other (the agreed card when leading a new suit, attitude on
-partner's lead, count on declarer's; see ``signal_kind``) with cards that cost at most
+partner's lead, count on declarer's, attitude with a first discard of a suit; see
+``signal_kind`` and ``is_discard``) with cards that cost at most
 ``SLACK`` tricks on average in its layouts, and read a robot partner's signals as weights on
 the layouts; a person's cards are read only by the double-dummy check above.
 
@@ -643,4 +644,5 @@ def move(
     """The robot's action for ``view``: a top-level function, so a worker process can run it.
     ``robots``: the seats robots sit in (they signal to each other)."""
     seats = frozenset(Seat(i) for i in robots)
-    return Robot(seed=seed, budget_s=budget_s, cores=cores, signals=seats).act(view)
+    robot = Robot(seed=seed, budget_s=budget_s, cores=cores, signals=seats, discards=True)
+    return robot.act(view)

@@ -404,6 +404,19 @@ def test_a_first_discard_shows_attitude_to_its_suit() -> None:
     assert not is_discard(later.view(Seat.N), 2, Seat.N, Suit.CLUBS)  # declarer's side
 
 
+def test_the_bots_robots_discard_by_the_agreement() -> None:
+    """The robot the bot runs (``move``) signals with its first discard: West, holding the
+    king and queen of clubs, discards its highest small club where a robot without the
+    agreement throws its lowest."""
+    view = _diamond_to_a_void().view(Seat.W)
+    everyone = frozenset(int(seat) for seat in Seat)
+    moved = move(view, 1, 0.05, 2, everyone)
+    assert isinstance(moved, PlayCard) and moved.card == Card.parse("C9")
+    plain = Robot(seed=1, budget_s=0.05, signals=frozenset(Seat)).act(view)
+    assert isinstance(plain, PlayCard) and plain.card.suit is Suit.CLUBS
+    assert plain.card.rank < Rank.NINE
+
+
 def test_a_robot_reads_its_partners_first_discard() -> None:
     """West (a robot) discarded the ♣9, a high one: a layout in which it holds the ♣K-Q is
     as likely as before; one in which they are North's (West's clubs all small, when it
