@@ -561,11 +561,7 @@ def _signal_card(view: SeatView, tied: Sequence[Card]) -> Card | None:
     led = view.tricks[-1].suit_led
     if kind is None or kind == LEAD or led is None:
         return None
-    spots = sorted((c for c in tied if c.suit is led and c.rank <= SPOT), key=lambda c: c.rank)
-    if len(spots) < 2:
-        return None
-    holding = [c for c in view.hands[seat] if c.suit is led]
-    return spots[-1] if wants_high(kind, holding) else spots[0]
+    return _small_card(view.hands[seat], led, kind, tied)
 
 
 def _discard_card(view: SeatView, best: Card, tied: Sequence[Card]) -> Card | None:
@@ -576,13 +572,17 @@ def _discard_card(view: SeatView, best: Card, tied: Sequence[Card]) -> Card | No
         return None
     if not is_discard(view, len(view.tricks) - 1, seat, best.suit):
         return None
-    spots = sorted(
-        (c for c in tied if c.suit is best.suit and c.rank <= SPOT), key=lambda c: c.rank
-    )
+    return _small_card(view.hands[seat], best.suit, ATTITUDE, tied)
+
+
+def _small_card(hand: Iterable[Card], suit: Suit, kind: str, tied: Sequence[Card]) -> Card | None:
+    """Of the small cards of ``suit`` among those ``tied`` for best, the highest if the
+    agreement (``kind``) wants it of the ``hand``'s holding there, else the lowest; None with
+    fewer than two to choose from (no choice: no signal)."""
+    spots = sorted((c for c in tied if c.suit is suit and c.rank <= SPOT), key=lambda c: c.rank)
     if len(spots) < 2:
         return None
-    holding = [c for c in view.hands[seat] if c.suit is best.suit]
-    return spots[-1] if wants_high(ATTITUDE, holding) else spots[0]
+    return spots[-1] if wants_high(kind, [c for c in hand if c.suit is suit]) else spots[0]
 
 
 def _signal_weights(
