@@ -197,9 +197,13 @@ class Outbox:
         if len(self._keeps) > self.max_keeps:
             self._evict()
 
+    def _busy_keeps(self) -> set[KeepId]:
+        """The kept messages being sent or waiting in a lane to be: never forgotten."""
+        return self._sending | {k for lane in self._lanes.values() for k in lane.pending}
+
     def _evict(self) -> None:
         """Forget the least recently wanted kept messages that nothing is waiting to send."""
-        busy = self._sending | {k for lane in self._lanes.values() for k in lane.pending}
+        busy = self._busy_keeps()
         for keep in list(self._keeps):
             if len(self._keeps) <= self.max_keeps:
                 return
@@ -235,7 +239,7 @@ class Outbox:
         """Forget these tables' messages that show what was wanted and wait for nothing (the
         tables left memory): one wanted again finds its message in storage, as after a
         restart. Any still to be sent stays."""
-        busy = self._sending | {k for lane in self._lanes.values() for k in lane.pending}
+        busy = self._busy_keeps()
         for keep in [k for k in self._keeps if k[0] in table_ids and k not in busy]:
             if not self._keeps[keep].changed():
                 del self._keeps[keep]

@@ -124,9 +124,13 @@ class TableBase:
         self._players.move_to_end(tg_user_id)
         self._usernames[tg_user_id] = username
         while len(self._players) > self.max_players:
-            oldest, _ = self._players.popitem(last=False)
-            self._usernames.pop(oldest, None)
+            self._forget_player(next(iter(self._players)))
         return player
+
+    def _forget_player(self, tg_user_id: int) -> None:
+        """Drop a player from memory: storage has them, read again at their next press."""
+        self._players.pop(tg_user_id, None)
+        self._usernames.pop(tg_user_id, None)
 
     async def reachable(self, player_id: int) -> bool:
         """The bot may write to the player privately (they started it and did not block it)."""
@@ -290,13 +294,14 @@ class TableBase:
             busy = (lock is not None and lock.locked()) or table_id in self._recovering
             if live.match_id is None and not busy:
                 dropped.append(table_id)
+        if not dropped:  # a crowd of matches: nothing to let go, nobody to look up
+            return
         gone = {h.tg_user_id for t in dropped for h in self._live.pop(t).holders.values()}
         gone -= {h.tg_user_id for live in self._live.values() for h in live.holders.values()}
         for tg_user_id in gone:  # seated nowhere in memory: read again at their next press
             if tg_user_id is not None:
-                self._players.pop(tg_user_id, None)
-                self._usernames.pop(tg_user_id, None)
-        if dropped and self.on_dropped is not None:
+                self._forget_player(tg_user_id)
+        if self.on_dropped is not None:
             self.on_dropped(set(dropped))
 
     async def _load(self, table_id: int) -> Live:
