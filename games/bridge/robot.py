@@ -585,18 +585,34 @@ def _small_card(hand: Iterable[Card], suit: Suit, kind: str, tied: Sequence[Card
     return spots[-1] if wants_high(kind, [c for c in hand if c.suit is suit]) else spots[0]
 
 
-def _signal_weights(
-    view: SeatView,
-    worlds: Sequence[Mapping[Seat, frozenset[Card]]],
-    leads: bool = True,
-    discards: bool = False,
-) -> list[float]:
-    """How likely each layout is given the partner's signals so far (``SIGNAL_TRUST`` for each
-    signal the partner would have given otherwise with its cards in that layout)."""
+@dataclass(frozen=True, slots=True)
+class Signal:
+    """A robot partner's card read by the agreement: its ``kind``, the ``card`` and the cards of
+    that suit the partner played from then on (they were in its hand when it signalled)."""
+
+    kind: str
+    card: Card
+    later: tuple[Card, ...]
+
+    def kept(self, held: Iterable[Card]) -> bool:
+        """Would a partner holding ``held`` now have given this signal?"""
+        holding = [c for c in held if c.suit is self.card.suit] + list(self.later)
+        if self.kind == LEAD:
+            return agreed_lead(holding) == self.card
+        spots = [c.rank for c in holding if c.rank <= SPOT]
+        if len(spots) < 2:
+            return True  # no choice: nothing to read
+        return wants_high(self.kind, holding) == (self.card.rank != min(spots))
+
+
+def partner_signals(
+    view: SeatView, leads: bool = True, discards: bool = False
+) -> tuple[Signal, ...]:
+    """The viewer's partner's cards so far that the agreement reads as signals."""
     seat = view.viewer
     assert seat is not None
     partner = seat.partner
-    signals: list[tuple[str, Card, list[Card]]] = []  # kind, card, partner's later cards
+    signals: list[Signal] = []
     for index, trick in enumerate(view.tricks):
         for who, card in trick.plays():
             if who is not partner:
@@ -610,27 +626,31 @@ def _signal_weights(
             if kind is None or (kind == LEAD and not leads):
                 continue
             if kind == LEAD or card.rank <= SPOT:  # a lead is read whatever its rank
-                later = [
+                later = tuple(
                     c
                     for t in view.tricks[index:]
                     for w, c in t.plays()
                     if w is partner and c.suit is card.suit
-                ]
-                signals.append((kind, card, later))
-    weights = [1.0] * len(worlds)
-    for i, world in enumerate(worlds):
-        for kind, card, later in signals:
-            holding = [c for c in world[partner] if c.suit is card.suit] + later
-            if kind == LEAD:
-                if agreed_lead(holding) != card:
-                    weights[i] *= SIGNAL_TRUST
-                continue
-            spots = [c.rank for c in holding if c.rank <= SPOT]
-            if len(spots) < 2:
-                continue  # no choice: nothing to read
-            if wants_high(kind, holding) != (card.rank != min(spots)):
-                weights[i] *= SIGNAL_TRUST
-    return weights
+                )
+                signals.append(Signal(kind, card, later))
+    return tuple(signals)
+
+
+def _signal_weights(
+    view: SeatView,
+    worlds: Sequence[Mapping[Seat, frozenset[Card]]],
+    leads: bool = True,
+    discards: bool = False,
+) -> list[float]:
+    """How likely each layout is given the partner's signals so far (``SIGNAL_TRUST`` for each
+    signal the partner would have given otherwise with its cards in that layout)."""
+    assert view.viewer is not None
+    partner = view.viewer.partner
+    signals = partner_signals(view, leads, discards)
+    return [
+        SIGNAL_TRUST ** sum(not signal.kept(world[partner]) for signal in signals)
+        for world in worlds
+    ]
 
 
 @remote
