@@ -2,12 +2,15 @@
 
     python -m bench.robots [--deals 100] [--budget 1.0] [--seed 1] [--cores 2]
     python -m bench.robots --versions today lead3 [--parts lead defence declarer] [--deals 500]
+        [--after 300]
 
 With ``--versions``, robot versions (``VERSIONS``) play the same deals with the same seeds, and
 each version after the first is compared with it deal by deal: the mean difference and its
 standard error (per-deal results vary by about 0.8 tricks, so only a paired difference over
 hundreds of deals tells 0.45 from 0.50). A position both versions decide alike is thought over
 once. ``lead``: the tricks the opening lead gives away against the best lead, double-dummy.
+``--after N`` plays the deals after the first N (dealt and bid alike): a run cut short carries on,
+and its means combine with the first run's, weighted by deals.
 
 Each deal is bid by four robots (a passed-out deal is replaced by the next one). Its contract is
 then played four ways, each compared with the double-dummy result of that contract:
@@ -213,21 +216,32 @@ def lead_cost(state: DealState, lead: Card) -> int:
 
 
 def paired(
-    deals: int, budget: float, seed: int, cores: int, names: list[str], parts: list[str]
+    deals: int,
+    budget: float,
+    seed: int,
+    cores: int,
+    names: list[str],
+    parts: list[str],
+    after: int = 0,
 ) -> None:
     """Each version on the same deals, bid alike (bidding does not depend on the versions),
-    with the same seeds; the differences per deal, their mean and its standard error."""
+    with the same seeds; the differences per deal, their mean and its standard error. The
+    first ``after`` deals are dealt and bid but not played: a run can take up where another
+    stopped (the same deals, the same cards)."""
     rng = random.Random(seed)
     bidder = Robot(seed=seed, budget_s=budget, cores=cores)
     shared: Shared = {}
     versions = [Versioned(n, seed, budget, cores, shared) for n in names]
     rows: dict[tuple[str, str], list[int]] = {(v.name, p): [] for v in versions for p in parts}
-    played = 0
+    played = skipped = 0
     started = time.perf_counter()
     while played < deals:
         deal = Deal.shuffled(Seat(rng.randrange(4)), rng.randrange)
         state = bid(deal, bidder, [])
         if state.phase is not Phase.PLAY or state.contract is None or state.declarer is None:
+            continue
+        if skipped < after:
+            skipped += 1
             continue
         played += 1
         shared.clear()  # positions of one deal only
@@ -248,7 +262,10 @@ def paired(
                 for v in versions[1:]
             )
             print(f"  {played} deals, {time.perf_counter() - started:.0f} s{so_far}", flush=True)
-    print(f"\n{played} deals, paired (budget {budget} s a card on {cores} cores, seed {seed})")
+    print(
+        f"\n{played} deals after the first {after}, paired "
+        f"(budget {budget} s a card on {cores} cores, seed {seed})"
+    )
     labels = {
         "lead": "opening lead: tricks it gives away",
         "defence": "defence: tricks given away to DD declarer",
@@ -340,9 +357,17 @@ def main() -> None:
         help="compare these robot versions on the same deals, paired (the first is the base)",
     )
     parser.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS))
+    parser.add_argument(
+        "--after",
+        type=int,
+        default=0,
+        help="with --versions: play the deals after this many (to carry on a run cut short)",
+    )
     args = parser.parse_args()
     if args.versions:
-        paired(args.deals, args.budget, args.seed, args.cores, args.versions, args.parts)
+        paired(
+            args.deals, args.budget, args.seed, args.cores, args.versions, args.parts, args.after
+        )
     else:
         run(args.deals, args.budget, args.seed, args.cores)
 
