@@ -29,9 +29,14 @@ class Nicety:
     MAX_WAITING = 3
     KEEP = 256  # answers remembered by key (an analysis is a few hundred bytes)
     QUEUE_TIMEOUT_S = 30.0  # on the queue, a job no worker answers in time goes without
+    # A result waits for its analysis this long at most, then goes without it. A bridge solve
+    # takes 0.3 s (median; 2.7 s at worst of 60 deals on a busy machine), but the worker runs
+    # at the lowest priority: while other work keeps both cores busy it may get no CPU for
+    # minutes, and a result waiting for it holds back everything after it in its chat.
+    TIMEOUT_S = 20.0
     elsewhere: ClassVar[Thinking | None] = None  # the queue's workers, when robots use them
 
-    def __init__(self, start: Callable[[], Executor], what: str, timeout_s: float | None = None):
+    def __init__(self, start: Callable[[], Executor], what: str, timeout_s: float = TIMEOUT_S):
         self._start = start  # the worker, made on the first job
         self._executor: Executor | None = None
         self.what = what
@@ -46,7 +51,7 @@ class Nicety:
         try:
             place = Nicety.elsewhere
             if place is not None:
-                timeout = min(self.timeout_s or self.QUEUE_TIMEOUT_S, self.QUEUE_TIMEOUT_S)
+                timeout = min(self.timeout_s, self.QUEUE_TIMEOUT_S)
                 answer: T = await asyncio.wait_for(place.run(self.what, work, *args), timeout)
                 return answer
             if self._executor is None:

@@ -21,15 +21,8 @@ def _start() -> ProcessPoolExecutor:
     return worker_pool(1, NICE)
 
 
-# A result waits for its analysis this long at most, then goes without it (as a Preferans
-# result does). A solve takes 0.3 s (median; 2.7 s at worst of 60 deals on a busy machine), but
-# the worker runs at the lowest priority: while other work keeps both cores busy it may get no
-# CPU for minutes, and a result waiting for it holds back everything after it in its chat.
-ANALYSIS_TIMEOUT_S = 20.0
-
-
-def new_solver(timeout_s: float = ANALYSIS_TIMEOUT_S) -> Nicety:
-    return Nicety(_start, "double-dummy analysis", timeout_s=timeout_s)
+def new_solver() -> Nicety:
+    return Nicety(_start, "double-dummy analysis")  # a result waits for it ``Nicety.TIMEOUT_S``
 
 
 SOLVER = new_solver()

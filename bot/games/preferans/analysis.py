@@ -21,7 +21,7 @@ def _start() -> ProcessPoolExecutor:
     return worker_pool(1, NICE)
 
 
-ANALYST = Nicety(_start, "Preferans analysis", timeout_s=20.0)
+ANALYST = Nicety(_start, "Preferans analysis")
 
 
 async def analysis_of(state: DealState) -> Analysis | None:
