@@ -1,6 +1,7 @@
 """Hand records: deals as PBN (the file bridge software reads) and as LIN (BBO's hand viewer,
-which replays a deal from a link). ``endplay``'s encoders write both, so the files are what its
-own parsers, and other programs, read back; we only translate our deal into its board.
+which replays a deal from a link). ``endplay``'s encoder writes PBN, so the files are what its
+own parsers, and other programs, read back; we only translate our deal into its board. The LIN
+line is written here, to the character as endplay writes it: it is drawn in the bot's process.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from urllib.parse import quote
 
 from games.bridge.analysis import solver_denom, solver_penalty, solver_player, solver_vul
 from games.bridge.calls import Call, CallKind, Doubling
-from games.bridge.cards import Seat
+from games.bridge.cards import Card, Seat, Suit
 from games.bridge.deal import DealState, PlayCard, effective_actions
 
 if TYPE_CHECKING:  # imported where a file is written: endplay brings numpy and matplotlib
@@ -108,11 +109,59 @@ def to_pbn(records: Sequence[Record]) -> str:
     return _DOUBLED.sub(lambda m: m.group(1) + m.group(2).upper() + m.group(3), text)
 
 
-def to_lin(record: Record) -> str:
-    """The deal as one LIN line (BBO's format: players, hands, auction, play)."""
-    import endplay.parsers.lin as lin
+# LIN's letters: the dealer as a digit (south 1, west 2, north 3, east 4); the vulnerability
+_LIN_DEALER = {Seat.S: "1", Seat.W: "2", Seat.N: "3", Seat.E: "4"}
+_LIN_VUL = {(False, False): "o", (True, False): "n", (False, True): "e", (True, True): "b"}
+_LIN_CALL = {CallKind.PASS: "p", CallKind.DOUBLE: "d", CallKind.REDOUBLE: "r"}
 
-    return lin.dumps([board(record)]).strip()
+
+def to_lin(record: Record) -> str:
+    """The deal as one LIN line (BBO's format: players, hands, auction, play), as ``endplay``'s
+    encoder writes it (a test holds them equal). Written here: every finished deal's link is
+    drawn in the bot's process, where importing ``endplay`` froze play for 0.7 s of CPU.
+
+    >>> from games.bridge.cards import Deal
+    >>> deal = Deal.from_pbn("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 "
+    ...                      "432.AKQJ.T98.765")
+    >>> line = to_lin(Record(7, DealState.new(deal), ns_vulnerable=True, names={Seat.N: "A|n"}))
+    >>> for part in line.split("||")[:-1]:
+    ...     print(part + "||")
+    pn|,,An,|st||
+    md|3S567H234DJQKAC89T,S234HJQKAD89TC567,SJQKAH89TD567C234,|rh||
+    ah|Board 7|sv|n|pg||
+    """
+    state = record.state
+    names = [_clean(record.names[seat]) if seat in record.names else "" for seat in _LIN_SEATS]
+    hands = [_lin_hand(state.deal.hand(seat)) for seat in _LIN_SEATS[:3]]
+    parts = [
+        f"pn|{','.join(names)}|st||",
+        f"md|{_LIN_DEALER[state.deal.dealer]}{','.join(hands)},|rh||",
+        f"ah|Board {record.number}|",
+        f"sv|{_LIN_VUL[(record.ns_vulnerable, record.ew_vulnerable)]}|",
+    ]
+    for call in state.auction.calls:
+        bid = call.bid
+        text = _LIN_CALL[call.kind] if bid is None else f"{bid.level}{str(bid.strain)[0]}"
+        parts.append(f"mb|{text}|")
+    parts.append("pg||")
+    cards = [a.card for a in effective_actions(state.history) if isinstance(a, PlayCard)]
+    for n, card in enumerate(cards, 1):
+        parts.append(f"pc|{card}|" + ("pg||" if n % 4 == 0 else ""))
+    result = state.result
+    if result is not None and result.claimed and state.contract is not None:
+        parts.append(f"mc|{result.declarer_tricks}|")
+    return "".join(parts)
+
+
+_LIN_SEATS = (Seat.S, Seat.W, Seat.N, Seat.E)
+
+
+def _lin_hand(cards: frozenset[Card]) -> str:
+    """A hand as LIN writes it: each suit's letter, spades first, then its ranks low to high."""
+    return "".join(
+        suit.letter + "".join(r.letter for r in sorted(c.rank for c in cards if c.suit is suit))
+        for suit in reversed(Suit)
+    )
 
 
 def viewer_url(record: Record) -> str:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import random
 import re
+import subprocess
+import sys
+from pathlib import Path
 from urllib.parse import unquote
 
 import endplay.parsers.lin as lin
@@ -25,6 +28,7 @@ from games.bridge.deal import (
     effective_actions,
 )
 from games.bridge.records import VIEWER, Record, to_lin, to_pbn, viewer_url
+from games.bridge.records import board as endplay_board
 from tests.sizes import examples
 
 _VUL = {
@@ -140,3 +144,49 @@ def test_the_viewer_link_carries_the_deal_auction_and_play() -> None:
     assert "|pc|" in text and "|mb|" in text and "Cat|Dog" not in text
     [board] = lin.loads(text)
     _same(board, state, record)
+
+
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(0, 10_000),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from([None, 0, 7, 30]),
+    st.dictionaries(st.sampled_from(list(Seat)), st.text(max_size=50), max_size=4),
+)
+def test_the_viewer_line_is_what_endplays_encoder_writes(
+    seed: int, ns: bool, ew: bool, stop_after: int | None, names: dict[Seat, str]
+) -> None:
+    """The LIN line is written without ``endplay`` (the bot's process draws one each finished
+    deal); it must be the line endplay's encoder writes for the same deal, to the character:
+    finished, claimed, unfinished or never bid, with any names."""
+    claim = stop_after == 30
+    state = _played(seed, None if claim else stop_after, claim=claim)
+    record = Record(seed, state, ns, ew, names, "Клуб")
+    assert to_lin(record) == lin.dumps([endplay_board(record)]).strip()
+
+
+def test_a_viewer_link_imports_neither_endplay_nor_numpy() -> None:
+    """The bot's process draws a link for every finished deal; importing ``endplay`` there
+    (numpy and matplotlib with it) froze play for 0.7 s of CPU the first time."""
+    code = (
+        "import random, sys\n"
+        "from games.bridge.calls import Call\n"
+        "from games.bridge.cards import Deal, Seat\n"
+        "from games.bridge.deal import DealState, MakeCall, Phase, PlayCard\n"
+        "from games.bridge.records import Record, viewer_url\n"
+        "state = DealState.new(Deal.shuffled(Seat.N, random.Random(1).randrange))\n"
+        "for text in ('1NT', 'P', 'P', 'P'):\n"
+        "    state = state.apply(MakeCall(state.actor, Call.parse(text)))\n"
+        "while state.phase is not Phase.FINISHED:\n"
+        "    state = state.apply(PlayCard(state.actor, min(state.view(state.actor).legal_cards)))\n"
+        "print(viewer_url(Record(1, state)))\n"
+        "heavy = {'endplay', 'numpy', 'matplotlib'}\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & heavy))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert out[0].startswith(VIEWER) and "pc%7C" in out[0]
+    assert out[1] == "[]"
