@@ -644,6 +644,7 @@ async def _run(
             "cpu_share": cpu / window,
             "processes": len(host.pids),
             "harness_share": harness / window,
+            "harness_ms_per_press": harness / max(1, len(handled)) * 1000,
             "machine_busy": machine[0] / max(1e-9, machine[1]),
             "calls_per_press": (methods.total() - methods["getUpdates"]) / max(1, len(handled)),
             "polls_per_press": methods["getUpdates"] / max(1, len(handled)),
@@ -766,7 +767,8 @@ def report(
         f"(think {args.think:g} s, {where}): "
         f"{r['updates_per_s']:.0f} updates/s; "
         f"CPU {r['cpu_ms_per_press']:.2f} ms a press ({r['cpu_share']:.0%} of a core; "
-        f"the players and fake API {r['harness_share']:.0%}, the machine "
+        f"the players and fake API {r['harness_share']:.0%}, "
+        f"{r['harness_ms_per_press']:.2f} ms a press; the machine "
         f"{r['machine_busy']:.0%} busy); "
         f"{r['calls_per_press']:.2f} calls and {r['polls_per_press']:.2f} polls a press; "
         f"answer p50 {r['answer_p50_ms']:.1f} / p99 {r['answer_p99_ms']:.1f} / "
