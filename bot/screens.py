@@ -167,16 +167,25 @@ class Drawing:
         self.shown.append(Renewed(table_id, key, scrolled=True))
 
     def deal_table(
-        self, snap: Snapshot, deal_no: int, key: str, content: Rendered, live: bool
+        self, snap: Snapshot, deal_no: int, key: str, render: Callable[[], Rendered], live: bool
     ) -> None:
         """A deal's table message in the group; while the deal is ``live`` and the table's
         screens are in the group, with "🂠 My cards": a press (re)opens the presser's screen
         there (the only way a bot that is no administrator may, and how a screen that
-        vanished from someone's app comes back)."""
+        vanished from someone's app comes back).
+
+        Drawn when it is sent: the group's pace lets several presses replace it meanwhile (the
+        view is pure, the snapshot frozen), and most of a busy table's drawings were never
+        shown."""
+        content: Callable[[], Rendered] = render
         if live and deal_no == snap.deal_no and self.places.in_group(snap):
             label = group_translator(snap)("button.my_cards")
             data = Button(snap.table_id, deal_no, Act.CARDS).encode()
-            content = Rendered(content.text, (*content.keys, (Key(label, data),)))
+
+            def content() -> Rendered:
+                drawn = render()
+                return Rendered(drawn.text, (*drawn.keys, (Key(label, data),)))
+
         self.want(snap.table_id, key, snap.chat.tg_chat_id, snap.topic_id, content)
 
     def private(

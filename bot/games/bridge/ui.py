@@ -146,8 +146,14 @@ class BridgeUI(UIBase):
     ) -> None:
         t = screens.group_translator(snap)
         deal = state.deal if state.result is not None else None  # all four, once it is over
-        table = render_table(snap, deal_no, state.view(None), vul, t, screens.bot_username, deal)
-        screens.deal_table(snap, deal_no, f"table:{deal_no}", table, live=deal is None)
+        username = screens.bot_username
+        screens.deal_table(
+            snap,
+            deal_no,
+            f"table:{deal_no}",
+            lambda: render_table(snap, deal_no, state.view(None), vul, t, username, deal),
+            live=deal is None,
+        )
         for seat in Seat:
             self._hand(screens, snap, seat, deal_no, state, vul)
 

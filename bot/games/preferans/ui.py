@@ -113,8 +113,13 @@ class PreferansUI(UIBase):
 
     def _deal(self, screens: Drawing, snap: Snapshot, deal_no: int, state: DealState) -> None:
         t = screens.group_translator(snap)
-        table = render_table(snap, deal_no, state.view(None), t)
-        screens.deal_table(snap, deal_no, f"table:{deal_no}", table, live=not state.finished)
+        screens.deal_table(
+            snap,
+            deal_no,
+            f"table:{deal_no}",
+            lambda: render_table(snap, deal_no, state.view(None), t),
+            live=not state.finished,
+        )
         for seat in snap.seats:
             self._hand(screens, snap, seat, deal_no, state)
 
