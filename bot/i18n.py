@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from gettext import c2py
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,7 @@ def add_words(directory: Path) -> None:
     if directory not in _WORDS:
         _WORDS.append(directory)
         _load.cache_clear()
+        _plain.cache_clear()
 
 
 @cache
@@ -90,19 +91,32 @@ class Translator:
     def __call__(self, key: str, **values: Any) -> str:
         """The message ``key`` with ``values`` in it; a counted message takes its form from
         ``count`` (Russian: "21 партия", "22 партии", "25 партий"; English: "1 trick")."""
-        for language in (self.language, "en"):
-            found = _load(language)
-            forms = found.plurals.get(key)
-            if forms is not None:
-                count = values.get("count")
-                if not isinstance(count, int):
-                    raise TypeError(f"{key} is counted: give it count=")
-                form = forms[min(found.form(abs(count)), len(forms) - 1)]
-                return form.format(**values)
-            text = found.texts.get(key)
-            if text is not None:
-                return text.format(**values) if values else text
-        return key
+        if not values:
+            return _plain(self.language, key)
+        return _lookup(self.language, key, values)
+
+
+@lru_cache(maxsize=4096)  # bounded: a key may be built from a stale or hostile button
+def _plain(language: str, key: str) -> str:
+    """A message without values, looked up once: a table's screens ask for the same seat and
+    rank words dozens of times a press."""
+    return _lookup(language, key, {})
+
+
+def _lookup(language: str, key: str, values: dict[str, Any]) -> str:
+    for code in (language, "en"):
+        found = _load(code)
+        forms = found.plurals.get(key)
+        if forms is not None:
+            count = values.get("count")
+            if not isinstance(count, int):
+                raise TypeError(f"{key} is counted: give it count=")
+            form = forms[min(found.form(abs(count)), len(forms) - 1)]
+            return form.format(**values)
+        text = found.texts.get(key)
+        if text is not None:
+            return text.format(**values) if values else text
+    return key
 
 
 def has(language: str, key: str) -> bool:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import random
 import re
+from pathlib import Path
 
 from bot.callback_data import MAX_BYTES, Act, BadCallbackData, Button
 from bot.games.bridge.buttons import CARD
@@ -18,16 +20,19 @@ from bot.games.bridge.table import (
     render_seating,
     render_table,
 )
+from bot.games.bridge.ui import BRIDGE_UI
 from bot.handlers.common import refusal_message, refusal_text
-from bot.i18n import LANGUAGES, Translator, keys, plural_forms
+from bot.i18n import LANGUAGES, Translator, add_words, keys, plural_forms
 from bot.outbox import wire
 from bot.rendered import Rendered
+from bot.screens import Drawing, Kept
 from bot.tables import Holder, Refusal, Snapshot
 from bot.views.money import ledger_csv
 from games.bridge.calls import Call
 from games.bridge.cards import FULL_DECK, Card, Deal, Seat, sort_hand
 from games.bridge.deal import AnswerClaim, DealState, MakeCall, MakeClaim, PlayCard
 from games.bridge.errors import BridgeReason
+from games.bridge.game import BridgeState
 from games.core.registry import find_game
 from games.errors import Reason
 from games.preferans.errors import PrefReason
@@ -421,3 +426,40 @@ def test_the_auction_grid_marks_the_vulnerable_seats() -> None:
     private = render_private(snapshot(state), 1, state.view(Seat.E), (False, True), t).text
     waiting = render_private(snapshot(state), 1, state.view(Seat.W), (False, True), t).text
     assert "E*" in private and "W*" in waiting
+
+
+def test_a_deal_table_is_drawn_when_it_goes_not_when_it_changes() -> None:
+    """A group's table is paced (one edit in 4 s), so several presses replace it before it
+    goes: it is wanted as a way to draw it, drawn once by the outbox when it is sent, with
+    "My cards" under it while the hands are in the group, the same as drawn at once."""
+    state = DealState.new(SUITED)
+    for text in ("1S", "P", "P", "P"):
+        state = state.apply(MakeCall(state.actor, Call.parse(text)))  # type: ignore[arg-type]
+    snap = dataclasses.replace(
+        snapshot(state), state=BridgeState(state), settings=TableSettings(hands="group")
+    )
+    drawing = Drawing("bridge_test_bot", lambda table_id, key: False)
+    BRIDGE_UI.show_deal(drawing, snap)
+    [table] = [s for s in drawing.shown if isinstance(s, Kept) and s.key == "table:1"]
+    assert callable(table.content)
+    drawn = table.content()
+    t = Translator("ru")
+    at_once = render_table(snap, 1, state.view(None), (False, False), t, "bridge_test_bot")
+    assert drawn.text == at_once.text
+    assert drawn.keys[:-1] == at_once.keys
+    [[my_cards]] = drawn.keys[-1:]
+    assert my_cards.label == t("button.my_cards")
+    assert Button.decode(my_cards.data).act is Act.CARDS
+
+
+def test_a_plugins_words_join_after_the_same_key_was_asked(tmp_path: Path) -> None:
+    """Messages without values are looked up once and kept; words a plug-in adds later (as
+    the application is built) still replace what was asked before them."""
+    key = "zz.views_test.word"
+    assert Translator("en")(key) == key
+    catalogue = (Path(__file__).parents[1] / "toy" / "locale" / "en.po").read_text()
+    header = catalogue[: catalogue.index('msgid "command.toy"')]
+    (tmp_path / "en.po").write_text(header + f'msgid "{key}"\nmsgstr "Zed"\n')
+    add_words(tmp_path)
+    assert Translator("en")(key) == "Zed"
+    assert Translator("ru")(key) == "Zed"  # English, as any key the language lacks

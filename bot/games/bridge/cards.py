@@ -29,8 +29,11 @@ def side_text(side: Side, t: Translator) -> str:
     return t("side.ns") if side is Side.NS else t("side.ew")
 
 
+_SEAT_KEYS = {seat: f"bridge.seat.{seat.name}" for seat in Seat}  # a seat that is none: KeyError
+
+
 def seat_text(seat: Seat, language: str) -> str:
-    return Translator(language)(f"bridge.seat.{Seat(seat).name}")
+    return Translator(language)(_SEAT_KEYS[seat])
 
 
 def strain_text(strain: Strain, language: str) -> str:
