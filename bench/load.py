@@ -48,6 +48,7 @@ import asyncio
 import collections
 import contextlib
 import gc
+import math
 import os
 import random
 import resource
@@ -726,6 +727,12 @@ def main() -> None:
         help="with --http: the bot on a PostgreSQL database started here (one process too)",
     )
     parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="with --http: after each run, bench.floor's leanest bot at the same chats, think "
+        "time and calls a press, in the same run (issue #48's check: ours within 1 ms of it)",
+    )
+    parser.add_argument(
         "--statements",
         action="store_true",
         help="with --postgres: the statements a press costs (pg_stat_statements), printed",
@@ -751,12 +758,43 @@ def main() -> None:
                                 args.postgres,
                                 args.statements,
                             )
-                            report(args, client, running)
+                            r = report(args, client, running)
+                            if args.floor and client:
+                                beside_the_floor(args, r)
+
+
+def beside_the_floor(args: argparse.Namespace, r: dict[str, float]) -> None:
+    """The floor's leanest bot (``bench.floor``'s ``lean``) at the same chats, think time and
+    calls a press, run right after ours in the same process, so both meet the machine as it
+    is: its CPU a press at the edit counts either side of ours, read between them."""
+    from bench.floor import run as floor
+
+    edits = max(0.0, r["calls_per_press"] - 1)  # a press's own answer is the floor's too
+    low, high = math.floor(edits), math.ceil(edits)
+    tables = int(r["tables"])
+    at = {n: asyncio.run(floor(tables, args.seconds, args.think, n, "lean")) for n in {low, high}}
+    share = edits - low
+
+    def between(name: str) -> float:
+        return at[low][name] + (at[high][name] - at[low][name]) * share
+
+    cpu, presses = between("cpu_ms_per_press"), between("presses_per_s")
+    each = " / ".join(f"{at[n]['cpu_ms_per_press']:.2f}" for n in sorted(at))
+    counts = " / ".join(str(n) for n in sorted(at))
+    p99 = max(at[n]["answer_p99_ms"] for n in at)
+    above = r["cpu_ms_per_press"] - cpu
+    print(
+        f"      the floor (lean) at {r['calls_per_press']:.2f} calls a press: CPU {cpu:.2f} ms "
+        f"a press ({each} at {counts} edits), {presses:.0f} presses/s, answer p99 {p99:.1f} "
+        f"ms; ours {above:+.2f} ms a press above it, "
+        f"{r['updates_per_s'] / max(presses, 1e-9):.0%} of its presses/s",
+        flush=True,
+    )
 
 
 def report(
     args: argparse.Namespace, client: str, running: Coroutine[Any, Any, dict[str, float]]
-) -> None:
+) -> dict[str, float]:
     r = asyncio.run(running)
     where = f"over HTTP with {client}" if client else "in-process"
     if r["processes"] > 1 or args.postgres:
@@ -798,6 +836,7 @@ def report(
             f"p50 {r['round_p50_s']:.1f} / p90 {r['round_p90_s']:.1f} s",
             flush=True,
         )
+    return r
 
 
 if __name__ == "__main__":
