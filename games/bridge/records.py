@@ -109,7 +109,9 @@ def to_pbn(records: Sequence[Record]) -> str:
     return _DOUBLED.sub(lambda m: m.group(1) + m.group(2).upper() + m.group(3), text)
 
 
-# LIN's letters: the dealer as a digit (south 1, west 2, north 3, east 4); the vulnerability
+# LIN names the seats from south, clockwise: the players in that order, the dealer as a digit
+# (south 1 … east 4), and the hands (east's is left out: it is what the other three are not).
+_LIN_SEATS = (Seat.S, Seat.W, Seat.N, Seat.E)
 _LIN_DEALER = {Seat.S: "1", Seat.W: "2", Seat.N: "3", Seat.E: "4"}
 _LIN_VUL = {(False, False): "o", (True, False): "n", (False, True): "e", (True, True): "b"}
 _LIN_CALL = {CallKind.PASS: "p", CallKind.DOUBLE: "d", CallKind.REDOUBLE: "r"}
@@ -151,9 +153,6 @@ def to_lin(record: Record) -> str:
     if result is not None and result.claimed and state.contract is not None:
         parts.append(f"mc|{result.declarer_tricks}|")
     return "".join(parts)
-
-
-_LIN_SEATS = (Seat.S, Seat.W, Seat.N, Seat.E)
 
 
 def _lin_hand(cards: frozenset[Card]) -> str:
