@@ -7,6 +7,9 @@ With ``--http`` the bot is ``python -m bot`` in a process of its own, calling th
 (served from this process) over loopback HTTP with each Bot API client named in turn, side by
 side in one run; the CPU a press costs is read from the bot's process alone (``/proc``).
 
+With ``--floor`` each run over HTTP is followed by ``bench.floor``'s leanest bot at the same
+chats, think time and calls a press, and how far ours is above it (issue #48's check).
+
 With ``--postgres`` the bot runs on a PostgreSQL server started here, and with ``--processes
 2`` (or more) as that many processes sharing the groups (``SHARDS``); ``--statements`` prints
 the statements and transactions a press costs there (``pg_stat_statements``).
@@ -765,8 +768,8 @@ def main() -> None:
 
 def beside_the_floor(args: argparse.Namespace, r: dict[str, float]) -> None:
     """The floor's leanest bot (``bench.floor``'s ``lean``) at the same chats, think time and
-    calls a press, run right after ours in the same process, so both meet the machine as it
-    is: its CPU a press at the edit counts either side of ours, read between them."""
+    calls a press, run right after ours in the same run, so both meet the machine as it is:
+    its CPU a press at the edit counts either side of ours, read between them."""
     from bench.floor import run as floor
 
     edits = max(0.0, r["calls_per_press"] - 1)  # a press's own answer is the floor's too
