@@ -113,7 +113,8 @@ def to_pbn(records: Sequence[Record]) -> str:
 # (south 1 … east 4), and the hands (east's is left out: it is what the other three are not).
 _LIN_SEATS = (Seat.S, Seat.W, Seat.N, Seat.E)
 _LIN_DEALER = {Seat.S: "1", Seat.W: "2", Seat.N: "3", Seat.E: "4"}
-_LIN_VUL = {(False, False): "o", (True, False): "n", (False, True): "e", (True, True): "b"}
+# The vulnerability (north-south, east-west) as LIN's letter; the double-dummy button says it so.
+LIN_VUL = {(False, False): "o", (True, False): "n", (False, True): "e", (True, True): "b"}
 _LIN_CALL = {CallKind.PASS: "p", CallKind.DOUBLE: "d", CallKind.REDOUBLE: "r"}
 
 
@@ -139,7 +140,7 @@ def to_lin(record: Record) -> str:
         f"pn|{','.join(names)}|st||",
         f"md|{_LIN_DEALER[state.deal.dealer]}{','.join(hands)},|rh||",
         f"ah|Board {record.number}|",
-        f"sv|{_LIN_VUL[(record.ns_vulnerable, record.ew_vulnerable)]}|",
+        f"sv|{LIN_VUL[(record.ns_vulnerable, record.ew_vulnerable)]}|",
     ]
     for call in state.auction.calls:
         bid = call.bid

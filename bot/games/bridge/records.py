@@ -23,10 +23,10 @@ from bot.i18n import Translator
 from bot.rendered import Rendered
 from bot.tables import PlayedDeal
 from games.bridge.cards import Seat
-from games.bridge.records import Record, to_pbn
+from games.bridge.records import LIN_VUL, Record, to_pbn
 
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-VUL_CODES = {"o": (False, False), "n": (True, False), "e": (False, True), "b": (True, True)}
+VUL_CODES = {code: vul for vul, code in LIN_VUL.items()}  # the letter a result's button carries
 
 
 def _pbn_of(played: Sequence[PlayedDeal], title: str) -> str:

@@ -44,7 +44,7 @@ from games.bridge.calls import Contract, Strain
 from games.bridge.cards import Seat, Side
 from games.bridge.chicago import DEALS, Chicago
 from games.bridge.game import CHICAGO
-from games.bridge.records import Record, viewer_url
+from games.bridge.records import LIN_VUL, Record, viewer_url
 from games.bridge.rubber import Line, ScoreEntry, ScoreSheet
 from storage.interface import Rounding, is_practice
 
@@ -129,7 +129,7 @@ def render_deal_result(
     )
     lines.append(f'<a href="{escape(viewer_url(record))}">{t("result.bbo")}</a>')
     lines.extend(reveal_lines(notice.fair, t))
-    code = {(False, False): "o", (True, False): "n", (False, True): "e", (True, True): "b"}[vul]
+    code = LIN_VUL[vul]
     dd = Key(t("button.dd_table"), Button(snap.table_id, notice.deal_no, DD, code).encode())
     return Rendered("\n".join(lines), ((dd, costly_key(snap.table_id, notice.deal_no, t)),))
 
