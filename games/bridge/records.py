@@ -51,6 +51,11 @@ def _bid(call: Call) -> ContractBid | PenaltyBid:
     return PenaltyBid(solver_penalty(doubling))
 
 
+def _played(state: DealState) -> list[Card]:
+    """The cards played so far, in order (an undone card is not among them)."""
+    return [a.card for a in effective_actions(state.history) if isinstance(a, PlayCard)]
+
+
 def _clean(name: str) -> str:
     """A name as a file field may hold it: no quotes, separators or line breaks."""
     kept = "".join(ch for ch in name if ch.isprintable() and ch not in '"|,\\')
@@ -66,7 +71,7 @@ def board(record: Record) -> Board:
 
     state = record.state
     deal = SolverDeal.from_pbn(state.deal.to_pbn())
-    cards = [a.card for a in effective_actions(state.history) if isinstance(a, PlayCard)]
+    cards = _played(state)
     contract = None
     result = state.result
     if state.contract is not None and state.declarer is not None:
@@ -147,7 +152,7 @@ def to_lin(record: Record) -> str:
         text = _LIN_CALL[call.kind] if bid is None else f"{bid.level}{str(bid.strain)[0]}"
         parts.append(f"mb|{text}|")
     parts.append("pg||")
-    cards = [a.card for a in effective_actions(state.history) if isinstance(a, PlayCard)]
+    cards = _played(state)
     for n, card in enumerate(cards, 1):
         parts.append(f"pc|{card}|" + ("pg||" if n % 4 == 0 else ""))
     result = state.result
