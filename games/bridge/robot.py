@@ -647,10 +647,14 @@ def _signal_weights(
     assert view.viewer is not None
     partner = view.viewer.partner
     signals = partner_signals(view, leads, discards)
-    return [
-        SIGNAL_TRUST ** sum(not signal.kept(world[partner]) for signal in signals)
-        for world in worlds
-    ]
+    weights = []
+    for world in worlds:
+        weight = 1.0  # multiplied signal by signal, as before: 0.3 ** 3 is not 0.3 * 0.3 * 0.3
+        for signal in signals:
+            if not signal.kept(world[partner]):
+                weight *= SIGNAL_TRUST
+        weights.append(weight)
+    return weights
 
 
 @remote
