@@ -32,7 +32,7 @@ from bot.views.text import PHONE, cells, fit, user_text
 from games.bridge.bidding import Meaning, read_auction
 from games.bridge.calls import Call, CallKind
 from games.bridge.cards import Card, Deal, Seat, Side, Suit, sort_hand
-from games.bridge.deal import Phase, SeatView
+from games.bridge.deal import DealState, Phase, SeatView
 from games.bridge.game import BRIDGE, CHICAGO, CODEC
 from storage.interface import TableStatus
 
@@ -538,6 +538,19 @@ def waiting(snap: Snapshot, view: SeatView) -> bool:
         and not view.legal_calls
         and not view.legal_cards
         and view.turn is not None
+    )
+
+
+def seat_waits(snap: Snapshot, state: DealState, seat: Seat) -> bool:
+    """``waiting`` for ``seat``'s view, read from the state without building the view: a press
+    asks it of all four seats, and draws only the screens that go (tested equal to it)."""
+    return (
+        state.result is None
+        and state.claim is None
+        and not snap.paused
+        and not state.legal_calls(seat)
+        and not state.legal_cards(seat)
+        and state.turn is not None
     )
 
 

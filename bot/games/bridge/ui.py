@@ -34,7 +34,7 @@ from bot.games.bridge.state import (
     sheet_vulnerability,
     vulnerability,
 )
-from bot.games.bridge.table import render_private, render_seating, render_table, waiting
+from bot.games.bridge.table import render_private, render_seating, render_table, seat_waits
 from bot.i18n import Translator
 from bot.plugin import UIBase
 from bot.rendered import Choice, Rendered
@@ -183,13 +183,14 @@ class BridgeUI(UIBase):
         vul: tuple[bool, bool],
         menu: str = "",
     ) -> None:
-        view = state.view(seat)
+        # The seat's view is built when its screen is drawn: a waiting screen in a private
+        # chat is drawn only if it is sent (``Drawing.private``).
         screens.private(
             snap,
             seat,
             self.hand_key(seat, deal_no),
-            lambda t: render_private(snap, deal_no, view, vul, t, menu == "claim"),
-            urgent=not waiting(snap, view),
+            lambda t: render_private(snap, deal_no, state.view(seat), vul, t, menu == "claim"),
+            urgent=not seat_waits(snap, state, seat),
             deal_no=deal_no,
         )
 
