@@ -9,6 +9,10 @@ import random
 import re
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from telegram import Bot
+
 from bot.callback_data import MAX_BYTES, Act, BadCallbackData, Button
 from bot.games.bridge.buttons import CARD
 from bot.games.bridge.cards import call_text, card_text
@@ -19,14 +23,19 @@ from bot.games.bridge.table import (
     render_private,
     render_seating,
     render_table,
+    seat_waits,
+    waiting,
 )
 from bot.games.bridge.ui import BRIDGE_UI
 from bot.handlers.common import refusal_message, refusal_text
 from bot.i18n import LANGUAGES, Translator, add_words, keys, plural_forms
-from bot.outbox import wire
+from bot.outbox import Outbox, wire
+from bot.plugin import Plugins
+from bot.plugins import PLUGINS
+from bot.presenter import Presenter
 from bot.rendered import Rendered
 from bot.screens import Drawing, Kept
-from bot.tables import Holder, Refusal, Snapshot
+from bot.tables import Change, Holder, Refusal, Snapshot
 from bot.views.money import ledger_csv
 from games.bridge.calls import Call
 from games.bridge.cards import FULL_DECK, Card, Deal, Seat, sort_hand
@@ -37,6 +46,9 @@ from games.core.registry import find_game
 from games.errors import Reason
 from games.preferans.errors import PrefReason
 from storage.interface import Chat, ChatSettings, LedgerRow, TableSettings, TableStatus
+from storage.sqlite import SqliteStorage
+from tests.fakeapi import FakeBotApi, InProcessRequest
+from tests.games.strategies import played_deals
 
 SUITED = Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
 
@@ -56,6 +68,23 @@ def snapshot(state: DealState) -> Snapshot:
         frozenset(),
         find_game("bridge"),
     )
+
+
+@settings(max_examples=60, deadline=None)
+@given(played_deals(finish=False), st.sets(st.sampled_from(list(Seat)), max_size=2))
+def test_a_seat_waits_as_its_view_says(
+    played: tuple[Deal, list[object]], paused: set[Seat]
+) -> None:
+    """Whether a seat's screen is a prompt is read from the state without building its view
+    (a press asks it of all four seats): the same answer as the view's, at every step."""
+    deal, actions = played
+    state = DealState.new(deal)
+    for action in [None, *actions]:
+        if action is not None:
+            state = state.apply(action)  # type: ignore[arg-type]
+        snap = dataclasses.replace(snapshot(state), paused=frozenset(paused))
+        for seat in Seat:
+            assert seat_waits(snap, state, seat) == waiting(snap, state.view(seat))
 
 
 def test_every_button_fits_telegrams_64_bytes() -> None:
@@ -450,6 +479,29 @@ def test_a_deal_table_is_drawn_when_it_goes_not_when_it_changes() -> None:
     [[my_cards]] = drawn.keys[-1:]
     assert my_cards.label == t("button.my_cards")
     assert Button.decode(my_cards.data).act is Act.CARDS
+
+
+async def test_the_first_deals_seating_message_is_drawn_when_it_goes(tmp_path: Path) -> None:
+    """Through the match's first deal every press asks for the seating message it started
+    from (edited once to say the match is on, and the same from then on): it is wanted as a
+    way to draw it, not drawn at every press, and draws what the seating view says."""
+    api = FakeBotApi()
+    storage = await SqliteStorage.open(str(tmp_path / "views.sqlite3"))
+    bot = Bot(api.token, request=InProcessRequest(api), get_updates_request=InProcessRequest(api))
+    outbox = Outbox(bot, storage)
+    try:
+        presenter = Presenter(outbox, "bridge_test_bot", Plugins(PLUGINS))
+        state = DealState.new(SUITED).apply(MakeCall(Seat.N, Call.parse("1S")))
+        snap = dataclasses.replace(snapshot(state), state=BridgeState(state), dealer_drawn=True)
+        drawing = Drawing("bridge_test_bot", lambda table_id, key: False)
+        presenter._draw(drawing, Change(snap))
+        [seating] = [s for s in drawing.shown if isinstance(s, Kept) and s.key == "seating:0"]
+        assert seating.only_shown and callable(seating.content)
+        expected = BRIDGE_UI.seating(snap, Translator("ru"), "bridge_test_bot")
+        assert seating.content() == expected
+    finally:
+        await outbox.close()
+        await storage.close()
 
 
 def test_a_plugins_words_join_after_the_same_key_was_asked(tmp_path: Path) -> None:
