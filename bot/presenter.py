@@ -134,10 +134,14 @@ class Presenter:
         if snap.status is TableStatus.PLAYING and snap.state is not None:
             if snap.dealer_drawn:
                 # The match just started: the seating message it was seated from (perhaps by
-                # deep links, from private chats) says so and offers no seat any more.
+                # deep links, from private chats) says so and offers no seat any more. Drawn
+                # when it is sent: this holds for every press of the first deal, and the
+                # message shows the same from the first of them on.
                 key = f"seating:{snap.deal_no - 1}"
-                seating = ui.seating(snap, t, self.bot_username)
-                drawing.update(snap.table_id, key, chat, thread, seating)
+                username = self.bot_username
+                drawing.update(
+                    snap.table_id, key, chat, thread, lambda: ui.seating(snap, t, username)
+                )
             ui.show_deal(drawing, snap)
         elif not match_over:
             key = f"seating:{snap.deal_no}"

@@ -136,7 +136,7 @@ class Drawing:
         self.shown.append(Kept(table_id, key, chat_id, thread_id, content, priority))
 
     def update(
-        self, table_id: int, key: str, chat_id: int, thread_id: int | None, content: Rendered
+        self, table_id: int, key: str, chat_id: int, thread_id: int | None, content: Content
     ) -> None:
         self.shown.append(Kept(table_id, key, chat_id, thread_id, content, only_shown=True))
 
