@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from gettext import c2py
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from babel.messages.pofile import read_po
 
@@ -37,6 +37,11 @@ class _Catalogue:
 _WORDS: list[Path] = []
 
 
+# What is read from the words and kept (``from_words``): forgotten when words join.
+_KEPT: list[Any] = []
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
 def add_words(directory: Path) -> None:
     """A plug-in's own catalogue, ``<directory>/<language>.po`` per language it speaks: a new
     game's words live in its own package. A key the shipped catalogue has is refused."""
@@ -44,6 +49,17 @@ def add_words(directory: Path) -> None:
         _WORDS.append(directory)
         _load.cache_clear()
         _plain.cache_clear()
+        for kept in _KEPT:
+            kept.cache_clear()
+
+
+def from_words(function: _F) -> _F:
+    """``function``, a pure function of its arguments and the words (a card's or a seat's
+    name in a language), remembered: a table's screens name the same cards and seats dozens
+    of times a press. Bounded; forgotten when a plug-in's words join (``add_words``)."""
+    kept = lru_cache(maxsize=4096)(function)
+    _KEPT.append(kept)
+    return cast(_F, kept)
 
 
 @cache

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.i18n import Translator
+from bot.i18n import Translator, from_words
 from games.bridge.calls import Call, CallKind, Contract, Strain
 from games.bridge.cards import Card, Rank, Seat, Side, Suit, sort_hand
 from games.bridge.deal import DealResult
@@ -15,11 +15,13 @@ SUIT_SYMBOL = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Sui
 _RANK_KEYS = {Rank.ACE: "A", Rank.KING: "K", Rank.QUEEN: "Q", Rank.JACK: "J", Rank.TEN: "T"}
 
 
+@from_words
 def rank_text(rank: Rank, language: str) -> str:
     key = _RANK_KEYS.get(rank)
     return str(int(rank)) if key is None else Translator(language)(f"bridge.rank.{key}")
 
 
+@from_words
 def card_text(card: Card, language: str) -> str:
     return SUIT_SYMBOL[card.suit] + rank_text(card.rank, language)
 
@@ -32,15 +34,18 @@ def side_text(side: Side, t: Translator) -> str:
 _SEAT_KEYS = {seat: f"bridge.seat.{seat.name}" for seat in Seat}  # a seat that is none: KeyError
 
 
+@from_words
 def seat_text(seat: Seat, language: str) -> str:
     return Translator(language)(_SEAT_KEYS[seat])
 
 
+@from_words
 def strain_text(strain: Strain, language: str) -> str:
     suit = strain.suit
     return Translator(language)("bridge.nt") if suit is None else SUIT_SYMBOL[suit]
 
 
+@from_words
 def call_text(call: Call, language: str, long: bool = False) -> str:
     """A call as the auction grid shows it (``X``, ``XX``), or ``long`` as a button says it
     (Контра, Реконтра)."""
