@@ -42,7 +42,6 @@ from storage.interface import (
     DealSummary,
     Player,
     Storage,
-    Table,
     TableBundle,
 )
 
@@ -349,7 +348,7 @@ class TableBase:
             players=live.seat_count,
             first_deal=min(live.match_deals, default=1),
             takeovers=dict(live.takeovers),
-            commitments=self._commitments(live.table, live.deal_no),
+            commitments=self._commitments(live),
         )
 
     @staticmethod
@@ -366,13 +365,18 @@ class TableBase:
             live.heard = before
             raise
 
-    def _commitments(self, table: Table, deal_no: int) -> dict[int, str]:
+    def _commitments(self, live: Live) -> Mapping[int, str]:
         if self.fair_key is None:
             return {}
-        key = self.fair_key
-        return {
-            n: commitment(seed_for(key, table.id, n, table.token)) for n in (deal_no, deal_no + 1)
-        }
+        deal_no, table = live.deal_no, live.table
+        if live.committed is None or live.committed[0] != deal_no:
+            key = self.fair_key
+            made = {
+                n: commitment(seed_for(key, table.id, n, table.token))
+                for n in (deal_no, deal_no + 1)
+            }
+            live.committed = (deal_no, made)  # read only: every snapshot of the deal shares it
+        return live.committed[1]
 
     async def snapshot(self, table_id: int) -> Snapshot:
         async with self._lock(table_id):

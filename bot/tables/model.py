@@ -360,6 +360,9 @@ class Live:
     # under a render; made again only after the match changed (at a deal's end, a setting,
     # a stop), not on every press.
     shown: Match | None = None
+    # The commitments snapshots show, and the deal they are for: two HMACs and two SHA-256s,
+    # made once a deal, not on every press (``TableBase._commitments``).
+    committed: tuple[int, Mapping[int, str]] | None = None
 
     def shown_match(self) -> Match | None:
         if self.match is not None and self.shown is None:
