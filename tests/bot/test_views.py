@@ -28,7 +28,7 @@ from bot.games.bridge.table import (
 )
 from bot.games.bridge.ui import BRIDGE_UI
 from bot.handlers.common import refusal_message, refusal_text
-from bot.i18n import LANGUAGES, Translator, add_words, keys, plural_forms
+from bot.i18n import LANGUAGES, Translator, add_words, from_words, keys, plural_forms
 from bot.outbox import Outbox, wire
 from bot.plugin import Plugins
 from bot.plugins import PLUGINS
@@ -512,6 +512,9 @@ def test_a_plugins_words_join_after_the_same_key_was_asked(tmp_path: Path) -> No
     catalogue = (Path(__file__).parents[1] / "toy" / "locale" / "en.po").read_text()
     header = catalogue[: catalogue.index('msgid "command.toy"')]
     (tmp_path / "en.po").write_text(header + f'msgid "{key}"\nmsgstr "Zed"\n')
+    named = from_words(lambda language: Translator(language)(key))  # kept as a card's name is
+    assert named("en") == key
     add_words(tmp_path)
     assert Translator("en")(key) == "Zed"
     assert Translator("ru")(key) == "Zed"  # English, as any key the language lacks
+    assert named("en") == "Zed"  # what was read from the words before is read again
