@@ -169,6 +169,19 @@ class DealState:
             return frozenset()
         return self.play.legal_cards()
 
+    def may_act(self, seat: Seat) -> bool:
+        """Whether ``seat`` has a call or a card to make now (``legal_calls`` or ``legal_cards``
+        not empty), without listing them: a screen asks it of every seat at every press. A
+        pass is legal whenever a call is due, and the seat that must play holds a card."""
+        if self.phase is Phase.AUCTION:
+            return self.auction.turn is seat
+        return (
+            self.play is not None
+            and self.result is None
+            and self.claim is None
+            and self.actor is seat
+        )
+
     def can_claim(self, seat: Seat) -> bool:
         return (
             self.play is not None

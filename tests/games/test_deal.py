@@ -200,6 +200,23 @@ def test_random_legal_play_finishes_with_every_card_once(case: tuple[Deal, list[
 
 
 @settings(max_examples=examples(150), deadline=None)
+@given(played_deals())
+def test_a_seat_may_act_exactly_when_it_has_a_legal_call_or_card(
+    case: tuple[Deal, list[Action]],
+) -> None:
+    """``may_act`` answers without listing the calls and cards: the same answer as the
+    lists, at every step of random deals with undos and claims, to the end."""
+    deal, actions = case
+    state = DealState.new(deal)
+    for action in [None, *actions]:
+        if action is not None:
+            state = state.apply(action)
+        for seat in Seat:
+            listed = bool(state.legal_calls(seat) or state.legal_cards(seat))
+            assert state.may_act(seat) == listed, (seat, state.phase)
+
+
+@settings(max_examples=examples(150), deadline=None)
 @given(played_deals(finish=False))
 def test_replay_rebuilds_the_same_state(case: tuple[Deal, list[Action]]) -> None:
     deal, actions = case

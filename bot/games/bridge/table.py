@@ -548,8 +548,7 @@ def seat_waits(snap: Snapshot, state: DealState, seat: Seat) -> bool:
         state.result is None
         and state.claim is None
         and not snap.paused
-        and not state.legal_calls(seat)
-        and not state.legal_cards(seat)
+        and not state.may_act(seat)
         and state.turn is not None
     )
 
