@@ -9,11 +9,11 @@ import random
 import re
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from telegram import Bot
 
-from bot.callback_data import MAX_BYTES, Act, BadCallbackData, Button
+from bot.callback_data import MAX_BYTES, Act, BadCallbackData, Button, action_data
 from bot.games.bridge.buttons import CARD
 from bot.games.bridge.cards import call_text, card_text
 from bot.games.bridge.table import (
@@ -87,6 +87,34 @@ def test_a_seat_waits_as_its_view_says(
             assert seat_waits(snap, state, seat) == waiting(snap, state.view(seat))
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(0, 10**12 - 1) | st.just(10**12),
+    st.integers(0, 10**6 - 1) | st.just(10**6),
+    st.integers(0, 10**4 - 1) | st.just(10**4),
+    st.text(st.characters(codec="utf-8"), max_size=50)
+    | st.text("ab.=+-_SQ19", min_size=0, max_size=45),
+)
+@example(10**12 - 1, 10**6 - 1, 10**4 - 1, "card." + "S" * 29)  # 64 bytes: the most
+@example(10**12 - 1, 10**6 - 1, 10**4 - 1, "card." + "S" * 30)  # 65: one too many
+@example(1, 1, 1, "card.SQ\n")  # "$" would let a last newline through
+def test_an_action_buttons_data_is_the_buttons_encoding(
+    table: int, deal: int, at: int, text: str
+) -> None:
+    """Action buttons' data is made with its head once per keyboard: the same text as
+    ``Button.encode`` makes, and refused exactly where it refuses (too long, a bad number, a
+    character the codec does not take)."""
+    try:
+        expected: str | None = Button(table, deal, Act.ACTION, text, at).encode()
+    except ValueError:
+        expected = None
+    try:
+        made: str | None = action_data(table, deal, at, text)
+    except ValueError:
+        made = None
+    assert made == expected
+
+
 def test_every_button_fits_telegrams_64_bytes() -> None:
     big = Button(999_999_999_999, 999_999, Act.SETTING, "rules=classic")
     assert len(big.encode().encode()) <= MAX_BYTES
@@ -145,7 +173,8 @@ def test_every_seat_on_play_sees_its_whole_hand_with_the_rest_greyed_out() -> No
 def test_codec_round_trips_and_refuses_junk() -> None:
     button = Button(12, 3, CARD, "SQ")
     assert Button.decode(button.encode()) == button
-    for junk in ("", "b1:1:1", "b1:1:1:c:" + "x" * 41, "b2:1:1:c:P", "b1:-1:1:c:P"):
+    junk_data = ("", "b1:1:1", "b1:1:1:c:" + "x" * 41, "b2:1:1:c:P", "b1:-1:1:c:P", "b1:1:1:c:P\n")
+    for junk in junk_data:
         try:
             Button.decode(junk)
         except BadCallbackData:
