@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from html import escape
 
 NAME_LIMIT = 40
@@ -22,14 +23,28 @@ def user_text(text: str, limit: int = NAME_LIMIT) -> str:
     return escape(plain, quote=False)
 
 
+KEPT_LENGTH = 256  # a name, a title, a currency: cleaned once and kept (``_kept``)
+
+
 def plain_text(text: str, limit: int = NAME_LIMIT) -> str:
     """The same for places without markup (button labels, popups, picture captions)."""
+    if len(text) <= KEPT_LENGTH:
+        return _kept(text, limit)
+    return _clean(text, limit)
+
+
+def _clean(text: str, limit: int) -> str:
     cleaned = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf")).strip()
     if len(cleaned) > limit:
         cleaned = cleaned[: limit - 1].rstrip() + "…"
     if any(unicodedata.bidirectional(c) in ("R", "AL") for c in cleaned):
         cleaned = f"{FSI}{cleaned}{PDI}"
     return cleaned or "?"
+
+
+# Every screen of a table names its four players, and cleaning looks at each character: a
+# short text is cleaned once and kept (at most a thousand, of at most ``KEPT_LENGTH``).
+_kept = lru_cache(maxsize=1024)(_clean)
 
 
 ROBOT_MARK = "🤖"

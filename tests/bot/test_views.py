@@ -36,7 +36,9 @@ from bot.presenter import Presenter
 from bot.rendered import Rendered
 from bot.screens import Drawing, Kept
 from bot.tables import Change, Holder, Refusal, Snapshot
+from bot.views import text as text_module
 from bot.views.money import ledger_csv
+from bot.views.text import KEPT_LENGTH, plain_text
 from games.bridge.calls import Call
 from games.bridge.cards import FULL_DECK, Card, Deal, Seat, sort_hand
 from games.bridge.deal import AnswerClaim, DealState, MakeCall, MakeClaim, PlayCard
@@ -113,6 +115,20 @@ def test_an_action_buttons_data_is_the_buttons_encoding(
     except ValueError:
         made = None
     assert made == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=300), st.integers(1, 60))
+def test_a_name_cleaned_once_is_kept_and_a_long_text_is_not(text: str, limit: int) -> None:
+    """Names are cleaned once and kept (every screen names four players); what is kept and
+    what is not read the same, and a hostile long text never fills the memory kept."""
+    kept, again = plain_text(text, limit), plain_text(text, limit)
+    assert kept == again
+    assert text_module._clean(text, limit) == kept
+    long = (text or "x") * (KEPT_LENGTH + 1)
+    before = text_module._kept.cache_info().currsize
+    assert plain_text(long, limit) == text_module._clean(long, limit)
+    assert text_module._kept.cache_info().currsize == before
 
 
 def test_every_button_fits_telegrams_64_bytes() -> None:
