@@ -1,8 +1,9 @@
 """What a press costs the turn timers as the bot serves more tables (issue #48): ``tables``
 bridge tables are opened and seated through the real table service (SQLite in a temporary
-file), each with a turn timer and production's turn notices armed in PTB's real JobQueue; then
-``TurnTimers.track`` is timed on presses at random tables, as each press re-arms its table's
-timer. A press should cost the same at 3,000 tables as at 100.
+file), each with a turn timer and production's turn notices armed (the event loop's own timer
+handles; until #48's seventh stop, jobs in PTB's JobQueue); then ``TurnTimers.track`` is timed
+on presses at random tables, as each press re-arms its table's timers. A press should cost the
+same at 3,000 tables as at 100.
 
     python -m bench.timers [--tables 100 1000 3000] [--presses 2000]
 
@@ -20,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from telegram.ext import Application, JobQueue
+from telegram.ext import Application
 
 from bot.outbox import Outbox
 from bot.plugin import Plugins
@@ -56,13 +57,10 @@ async def run(counts: list[int], presses: int) -> None:
             try:
                 service = TableService(storage, random.Random(7).randrange)
                 snaps = await seated(service, tables)
-                queue: JobQueue[object] = JobQueue()
-                queue.set_application(app)  # type: ignore[arg-type]
-                await queue.start()  # running, as in the bot: jobs live in its indexed store
                 outbox = Outbox(app.bot, storage)
                 # Production's jobs (a notice to the player on turn, the table's reminder and
                 # its due time), due in hours here so that none runs while it is measured.
-                timers = TurnTimers(queue, service, outbox, Plugins(PLUGINS), 3600.0, 3600.0)
+                timers = TurnTimers(service, outbox, Plugins(PLUGINS), 3600.0, 3600.0)
                 timers.notify = lambda snap, seat: None
                 for snap in snaps:
                     timers.track(snap)
@@ -73,14 +71,14 @@ async def run(counts: list[int], presses: int) -> None:
                     began = time.perf_counter()
                     timers.track(snap)
                     took.append(time.perf_counter() - began)
-                jobs = len(queue.jobs())
+                jobs = sum(len(armed) for armed in timers._armed.values())
                 print(
                     f"{tables:6} tables, {jobs:6} jobs: track a press "
                     f"median {statistics.median(took) * 1e6:7.1f} µs, "
                     f"mean {statistics.fmean(took) * 1e6:7.1f} µs ({presses} presses)",
                     flush=True,
                 )
-                await queue.stop()
+                timers.close()
             finally:
                 await storage.close()
 

@@ -182,19 +182,16 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     places = Places()
     presenter = Presenter(outbox, application.bot.username, plugins, places)
     changes = Changes()
-    timers = None
-    if application.job_queue is not None:
-        timers = TurnTimers(
-            application.job_queue,
-            service,
-            outbox,
-            plugins,
-            config.timer_minute,
-            config.turn_notice_seconds,
-            presenter.notify_turn,
-        )
-        changes.follow(timers.follow)  # first: a timer follows the turn the change made
-        application.bot_data["timers"] = timers
+    timers = TurnTimers(
+        service,
+        outbox,
+        plugins,
+        config.timer_minute,
+        config.turn_notice_seconds,
+        presenter.notify_turn,
+    )
+    changes.follow(timers.follow)  # first: a timer follows the turn the change made
+    application.bot_data["timers"] = timers
     changes.follow(presenter.show)
     reviewer = Reviewer(storage, config.review_workers, plugins.solved)
     changes.follow(reviewer.follow)
@@ -389,6 +386,9 @@ async def _post_shutdown(application: Application[Any, Any, Any, Any, Any, Any])
         redraw.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await redraw
+    timers: TurnTimers | None = application.bot_data.get("timers")
+    if timers is not None:
+        timers.close()
     robots: RobotPlayers | None = application.bot_data.get("robots")
     if robots is not None:
         if Nicety.elsewhere is robots.thinking:
