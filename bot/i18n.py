@@ -48,7 +48,6 @@ def add_words(directory: Path) -> None:
     if directory not in _WORDS:
         _WORDS.append(directory)
         _load.cache_clear()
-        _plain.cache_clear()
         for kept in _KEPT:
             kept.cache_clear()
 
@@ -112,7 +111,7 @@ class Translator:
         return _lookup(self.language, key, values)
 
 
-@lru_cache(maxsize=4096)  # bounded: a key may be built from a stale or hostile button
+@from_words  # bounded: a key may be built from a stale or hostile button
 def _plain(language: str, key: str) -> str:
     """A message without values, looked up once: a table's screens ask for the same seat and
     rank words dozens of times a press."""
