@@ -7,16 +7,18 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from storage.interface import (
     ConflictError,
+    DatabaseLocked,
     Event,
     StorageError,
 )
 from storage.sql.base import chunks, now
-from storage.sqlite.connection import SqliteConnection
+from storage.sqlite.connection import SqliteConnection, _duplicates
 
 
 class GroupCommitWriter(SqliteConnection):
@@ -65,41 +67,20 @@ class GroupCommitWriter(SqliteConnection):
         Under load each commit carries the events of many tables; alone, an event is committed
         by itself as before. A key already in the table, or twice in one batch, fails only its
         own writer with ConflictError: the write lock is held from the check to the insert.
+        The whole transaction is one call into SQLite's thread (``_batch``): each call wakes
+        the event loop once, and a press's lone event was four of them.
         """
         while self._appends or self._statements:
             batch, self._appends = self._appends, []
             statements, self._statements = self._statements, []
-            accepted: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
-            rejected: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
+            rows = [row for row, _ in batch]
+            runs = [
+                (sql, [args for _, args, _ in run])
+                for sql, run in itertools.groupby(statements, key=lambda s: s[0])
+            ]
             try:
-                async with self._tx() as db:
-                    taken: set[tuple[int, int, int]] = set()
-                    keys = list({row[:3] for row, _ in batch})
-                    for chunk in chunks(keys, 300):
-                        values = ", ".join("(?, ?, ?)" for _ in chunk)
-                        sql = (
-                            "SELECT table_id, deal_no, seq FROM events "
-                            f"WHERE (table_id, deal_no, seq) IN (VALUES {values})"
-                        )
-                        args = tuple(v for key in chunk for v in key)
-                        taken.update((r[0], r[1], r[2]) for r in await db.all(sql, args))
-                    for row, done in batch:
-                        if row[:3] in taken:
-                            rejected.append((row, done))
-                        else:
-                            taken.add(row[:3])
-                            accepted.append((row, done))
-                    if accepted:
-                        await db.executemany(
-                            "INSERT INTO events "
-                            "(table_id, deal_no, seq, kind, payload, player_id, at) "
-                            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                            [row for row, _ in accepted],
-                        )
-                    # a run of one statement (a thousand kept messages' ids) is one call into
-                    # SQLite's thread, not one each: each call wakes the event loop once more
-                    for sql, run in itertools.groupby(statements, key=lambda s: s[0]):
-                        await db.executemany(sql, [args for _, args, _ in run])
+                async with self._busy:
+                    taken = await self._on_thread(_batch, self.path, rows, runs)
             except BaseException as exc:
                 error = exc if isinstance(exc, Exception) else StorageError("storage closed")
                 for done in [d for _, d in batch] + [d for _, _, d in statements]:
@@ -108,9 +89,78 @@ class GroupCommitWriter(SqliteConnection):
                 if not isinstance(exc, Exception):
                     raise
                 continue
-            for done in [d for _, d in accepted] + [d for _, _, d in statements]:
+            for (row, done), conflict in zip(batch, taken, strict=True):
+                if done.done():
+                    continue
+                if conflict:
+                    done.set_exception(ConflictError("event {}/{}/{} exists".format(*row[:3])))
+                else:
+                    done.set_result(None)
+            for _, _, done in statements:
                 if not done.done():
                     done.set_result(None)
-            for row, done in rejected:
-                if not done.done():
-                    done.set_exception(ConflictError("event {}/{}/{} exists".format(*row[:3])))
+
+
+_INSERT_EVENTS = (
+    "INSERT INTO events (table_id, deal_no, seq, kind, payload, player_id, at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _batch(
+    db: sqlite3.Connection,
+    path: str,
+    rows: list[tuple[Any, ...]],
+    runs: list[tuple[str, list[tuple[Any, ...]]]],
+) -> list[bool]:
+    """On SQLite's thread, one transaction: the events whose keys are free, then the statements,
+    committed together. Which events' keys were taken already (or twice in the batch).
+
+    >>> db = sqlite3.connect(":memory:", isolation_level=None)
+    >>> _ = db.execute("CREATE TABLE events (table_id, deal_no, seq, kind, payload, "
+    ...                "player_id, at, PRIMARY KEY (table_id, deal_no, seq))")
+    >>> _ = db.execute("CREATE TABLE t (x)")
+    >>> row = (1, 1, 1, "call", "{}", None, "now")
+    >>> more = [("INSERT INTO t VALUES (?)", [(5,), (6,)])]
+    >>> _batch(db, ":memory:", [row, row, (1, 1, 2, "call", "{}", None, "now")], more)
+    [False, True, False]
+    >>> _batch(db, ":memory:", [row], [])
+    [True]
+    >>> db.execute("SELECT count(*) FROM events").fetchone(), db.in_transaction
+    ((2,), False)
+    """
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        raise DatabaseLocked(f"{path!r} is busy: {exc}") from exc
+    try:
+        taken: set[tuple[Any, ...]] = set()
+        keys = list({row[:3] for row in rows})
+        for chunk in chunks(keys, 300):
+            values = ", ".join("(?, ?, ?)" for _ in chunk)
+            sql = (
+                "SELECT table_id, deal_no, seq FROM events "
+                f"WHERE (table_id, deal_no, seq) IN (VALUES {values})"
+            )
+            args = tuple(v for key in chunk for v in key)
+            taken.update(tuple(r) for r in db.execute(sql, args))
+        conflicts = []
+        accepted = []
+        for row in rows:
+            conflict = row[:3] in taken
+            conflicts.append(conflict)
+            if not conflict:
+                taken.add(row[:3])
+                accepted.append(row)
+        if accepted:
+            db.executemany(_INSERT_EVENTS, accepted)
+        # a run of one statement (a thousand kept messages' ids) is one executemany
+        with _duplicates():
+            for sql, run in runs:
+                db.executemany(sql, run)
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    return conflicts

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sqlite3
 from pathlib import Path
@@ -9,9 +10,11 @@ from pathlib import Path
 import pytest
 
 from storage.interface import (
+    ConflictError,
     DatabaseLocked,
     DatabaseTooNew,
     NotOurDatabase,
+    TableSettings,
 )
 from storage.migrations import APPLICATION_ID, LATEST
 from storage.sqlite import SqliteStorage
@@ -128,6 +131,35 @@ async def test_a_second_bot_process_is_refused(db_path: str) -> None:
     await first.close()
     second = await SqliteStorage.open(db_path)
     await second.close()
+
+
+async def test_a_group_commit_fails_together_and_leaves_the_file_as_it_was(db_path: str) -> None:
+    """Writes that wait together are one transaction: a statement that fails (a message kept
+    for a table that does not exist) fails every writer in it, nothing of it is written, and
+    the next write goes through; a key taken twice in one batch fails only its second
+    writer."""
+    store = await SqliteStorage.open(db_path)
+    chat = await store.ensure_chat(-1)
+    table = await store.create_table(chat.id, None, TableSettings(), game="bridge")
+    await store.start_deal(table.id, 1, {"dealer": "N", "pbn": "-"}, None)
+    call = {"seat": "N", "call": "P"}
+    failed = await asyncio.gather(
+        store.append_event(table.id, 1, 1, "call", call, None),
+        store.set_message(table.id + 99, "table:1", -1, 5, "x"),
+        return_exceptions=True,
+    )
+    assert all(isinstance(r, sqlite3.IntegrityError) for r in failed), failed
+    assert all(e.seq != 1 for e in await store.events(table.id, 1))
+    same = await asyncio.gather(
+        store.append_event(table.id, 1, 1, "call", call, None),
+        store.append_event(table.id, 1, 1, "call", {"seat": "N", "call": "1C"}, None),
+        store.set_message(table.id, "table:1", -1, 5, "x"),
+        return_exceptions=True,
+    )
+    assert isinstance(same[1], ConflictError) and not isinstance(same[0], BaseException), same
+    assert [e.payload for e in await store.events(table.id, 1) if e.seq == 1] == [call]
+    assert await store.message(table.id, "table:1") is not None
+    await store.close()
 
 
 async def test_prices_become_one_map_and_the_ledger_any_units_shape(db_path: str) -> None:
