@@ -7,9 +7,10 @@ which is how the bot restores a table from its event log.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from typing import Any, TypeVar
 
 from games.bridge.auction import AuctionState
 from games.bridge.calls import Call, Contract
@@ -17,6 +18,8 @@ from games.bridge.cards import Card, Deal, Seat, Side, Suit
 from games.bridge.errors import BridgeReason
 from games.bridge.play import PlayState, Trick
 from games.errors import IllegalClaim, IllegalPlay, OutOfTurn, Reason
+
+T = TypeVar("T")
 
 
 class Phase(Enum):
@@ -101,6 +104,16 @@ class DealState:
     claim: Claim | None = None
     result: DealResult | None = None
     history: tuple[Action, ...] = field(default=())
+    # What was worked out from this (immutable) state once, for the next ask: a press asks
+    # whose turn it is a dozen times and draws up to five views of the same state. Not part
+    # of the value (equality, hash, repr), and every new state starts without it.
+    _memo: dict[str, Any] = field(init=False, default_factory=dict, compare=False, repr=False)
+
+    def _once(self, key: str, work: Callable[[], T]) -> T:
+        memo = self._memo
+        if key not in memo:
+            memo[key] = work()
+        return memo[key]  # type: ignore[no-any-return]
 
     @classmethod
     def new(cls, deal: Deal) -> DealState:
@@ -125,11 +138,11 @@ class DealState:
 
     @property
     def contract(self) -> Contract | None:
-        return self.auction.contract
+        return self._once("contract", lambda: self.auction.contract)
 
     @property
     def declarer(self) -> Seat | None:
-        return self.auction.declarer
+        return self._once("declarer", lambda: self.auction.declarer)
 
     @property
     def dummy(self) -> Seat | None:
@@ -138,6 +151,9 @@ class DealState:
     @property
     def turn(self) -> Seat | None:
         """The seat whose call or card is next (dummy's seat when a card from dummy is due)."""
+        return self._once("turn", self._turn)
+
+    def _turn(self) -> Seat | None:
         if self.result is not None or self.claim is not None:
             return None
         if self.play is not None:
@@ -147,6 +163,9 @@ class DealState:
     @property
     def actor(self) -> Seat | None:
         """Who must act next: the seat in turn, or declarer when it is dummy's turn."""
+        return self._once("actor", self._actor)
+
+    def _actor(self) -> Seat | None:
         turn = self.turn
         if turn is None or self.play is None:
             return turn
@@ -283,13 +302,13 @@ class DealState:
         refused = self.undo_refusal(action.seat)
         if refused is not None:
             raise OutOfTurn("undo", refused)
-        state = DealState.replay(self.deal, effective_actions(self.history)[:-1])
+        state = DealState.replay(self.deal, self._kept()[:-1])
         return replace(state, history=(*self.history, action))
 
     def undo_refusal(self, seat: Seat) -> Reason | None:
         """Why ``seat`` may not take back its last action now (None: it may): the one
         definition both ``apply`` and the views' take-back buttons use."""
-        kept = effective_actions(self.history)
+        kept = self._kept()
         if not kept or self.claim is not None:
             return Reason.NOTHING_TO_UNDO
         last = kept[-1]
@@ -298,6 +317,9 @@ class DealState:
         if self.result is not None and self.result.claimed:
             return Reason.DEAL_OVER
         return None
+
+    def _kept(self) -> tuple[Action, ...]:
+        return self._once("kept", lambda: tuple(effective_actions(self.history)))
 
     # --- views ------------------------------------------------------------------------
 
@@ -311,18 +333,10 @@ class DealState:
         hands: dict[Seat, frozenset[Card]] = {}
         play = self.play
         claimant = None if self.claim is None else self.claim.claimant
+        shown = self.dummy if self.dummy_exposed else None
         for seat in Seat:
-            held = self.deal.hand(seat) if play is None else play.hand(seat)
-            if (
-                seat is viewer
-                or (self.dummy_exposed and seat is self.dummy)
-                or (seat is claimant and viewer is not None)
-            ):
-                hands[seat] = held
-        turn = self.turn
-        tricks_won = {side: 0 for side in Side}
-        if play is not None:
-            tricks_won = {side: play.tricks_won(side) for side in Side}
+            if seat is viewer or seat is shown or (seat is claimant and viewer is not None):
+                hands[seat] = self.deal.hand(seat) if play is None else play.hand(seat)
         legal_cards: frozenset[Card] = frozenset()
         legal_calls: tuple[Call, ...] = ()
         if viewer is not None:
@@ -330,24 +344,34 @@ class DealState:
             legal_calls = self.legal_calls(viewer)
         return SeatView(
             viewer=viewer,
-            dealer=self.deal.dealer,
-            phase=self.phase,
-            calls=self.auction.calls,
-            contract=self.contract,
-            declarer=self.declarer,
-            dummy=self.dummy,
             hands=hands,
-            tricks=() if play is None else play.tricks,
-            trump=None if play is None else play.trump,
-            turn=turn,
-            actor=self.actor,
-            tricks_won=tricks_won,
-            claim=self.claim,
-            result=self.result,
             legal_calls=legal_calls,
             legal_cards=legal_cards,
             undoable=viewer is not None and self.undo_refusal(viewer) is None,
+            **self._once("public", self._public),
         )
+
+    def _public(self) -> dict[str, Any]:
+        """The part of a view every seat and the kibitzer share."""
+        play = self.play
+        tricks_won = {side: 0 for side in Side}
+        if play is not None:
+            tricks_won = {side: play.tricks_won(side) for side in Side}
+        return {
+            "dealer": self.deal.dealer,
+            "phase": self.phase,
+            "calls": self.auction.calls,
+            "contract": self.contract,
+            "declarer": self.declarer,
+            "dummy": self.dummy,
+            "tricks": () if play is None else play.tricks,
+            "trump": None if play is None else play.trump,
+            "turn": self.turn,
+            "actor": self.actor,
+            "tricks_won": tricks_won,
+            "claim": self.claim,
+            "result": self.result,
+        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import pickle
+
 import pytest
 from hypothesis import given, settings
 
@@ -214,6 +217,29 @@ def test_a_seat_may_act_exactly_when_it_has_a_legal_call_or_card(
         for seat in Seat:
             listed = bool(state.legal_calls(seat) or state.legal_cards(seat))
             assert state.may_act(seat) == listed, (seat, state.phase)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(played_deals())
+def test_what_a_state_works_out_once_is_what_it_would_work_out_anew(
+    case: tuple[Deal, list[Action]],
+) -> None:
+    """A state keeps what it worked out (whose turn, the views' shared part) for the next ask:
+    at every step of random deals with undos and claims, each answer and every seat's view
+    equal those of the same state built anew, and the kept part is not part of the value."""
+    deal, actions = case
+    state = DealState.new(deal)
+    for action in [None, *actions]:
+        if action is not None:
+            state = state.apply(action)
+        asked = (state.turn, state.actor, state.contract, state.declarer)
+        views = [state.view(v) for v in (*Seat, None)]
+        anew = dataclasses.replace(state)
+        assert anew._memo == {} and state == anew and hash(state) == hash(anew)
+        assert [anew.view(v) for v in (None, *Seat)] == [views[-1], *views[:-1]]
+        assert (anew.turn, anew.actor, anew.contract, anew.declarer) == asked
+        assert [state.view(v) for v in (*Seat, None)] == views
+        assert pickle.loads(pickle.dumps(state)) == state and "_memo" not in repr(state)
 
 
 @settings(max_examples=examples(150), deadline=None)
