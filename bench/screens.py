@@ -30,6 +30,7 @@ from bot.plugins import PLUGINS
 from bot.presenter import Presenter
 from bot.screens import Drawing, Kept
 from bot.tables import Change, Snapshot, TableService
+from bot.views import memo
 from games.bridge.cards import Deal, Seat
 from games.bridge.deal import DealState, MakeCall, PlayCard
 from games.bridge.game import BridgeState
@@ -103,6 +104,7 @@ async def main() -> None:
             at_once = later = float("inf")
             for _ in range(args.repeat):
                 snaps = fresh()
+                memo.forget()  # and nothing drawn from them kept (``bot.views.memo``)
                 start = time.perf_counter()
                 drawings: list[Drawing] = []
                 for snap in snaps:

@@ -7,6 +7,8 @@ import dataclasses
 import io
 import random
 import re
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from hypothesis import example, given, settings
@@ -36,6 +38,7 @@ from bot.presenter import Presenter
 from bot.rendered import Rendered
 from bot.screens import Drawing, Kept
 from bot.tables import Change, Holder, Refusal, Snapshot
+from bot.views import memo
 from bot.views import text as text_module
 from bot.views.money import ledger_csv
 from bot.views.text import KEPT_LENGTH, plain_text
@@ -51,6 +54,7 @@ from storage.interface import Chat, ChatSettings, LedgerRow, TableSettings, Tabl
 from storage.sqlite import SqliteStorage
 from tests.fakeapi import FakeBotApi, InProcessRequest
 from tests.games.strategies import played_deals
+from tests.sizes import examples
 
 SUITED = Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
 
@@ -87,6 +91,50 @@ def test_a_seat_waits_as_its_view_says(
         snap = dataclasses.replace(snapshot(state), paused=frozenset(paused))
         for seat in Seat:
             assert seat_waits(snap, state, seat) == waiting(snap, state.view(seat))
+
+
+def _all_screens(state: DealState) -> list[Callable[[], Rendered]]:
+    """Every screen of ``state`` (the group's table, the four seats'), in each language and
+    vulnerability, to be drawn."""
+    snap = snapshot(state)
+    screens: list[Callable[[], Rendered]] = []
+    for language in ("ru", "en"):
+        t = Translator(language)
+        for vul in ((False, False), (True, False), (True, True)):
+            screens.append(partial(render_table, snap, 1, state.view(None), vul, t, "bot"))
+            for seat in Seat:
+                screens.append(partial(render_private, snap, 1, state.view(seat), vul, t))
+    return screens
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(played_deals(), played_deals())
+def test_screens_drawn_from_kept_parts_are_the_screens_drawn_anew(
+    one: tuple[Deal, list[object]], other: tuple[Deal, list[object]]
+) -> None:
+    """The auction grid and the tricks are drawn once a press and kept by the identity of the
+    state's part they come from (``bot.views.memo``). Two tables play random deals (undos,
+    claims) side by side; at every step each screen, in each language and vulnerability,
+    drawn with what was kept from both tables' steps before equals the screen drawn with
+    nothing kept."""
+    states = [DealState.new(one[0]), DealState.new(other[0])]
+    before = list(states)
+    for step in range(max(len(one[1]), len(other[1])) + 1):
+        for i, (_, actions) in enumerate((one, other)):
+            before[i] = states[i]
+            if 0 < step <= len(actions):
+                states[i] = states[i].apply(actions[step - 1])  # type: ignore[arg-type]
+        screens = [draw for state in states for draw in _all_screens(state)]
+        anew = []
+        for draw in screens:
+            memo.forget()
+            anew.append(draw())
+        memo.forget()
+        for state in before:  # the press before, as the bot drew it
+            for draw in _all_screens(state):
+                draw()
+        kept = [draw() for draw in screens]
+        assert kept == anew
 
 
 @settings(max_examples=300, deadline=None)

@@ -27,6 +27,7 @@ from bot.rendered import Key, Rendered, key_rows
 from bot.tables import Snapshot
 from bot.views.amounts import money
 from bot.views.fair import commitment_lines, seating_commitment
+from bot.views.memo import ByIdentity
 from bot.views.misc import popup_page, seating_keys, undo_key
 from bot.views.text import PHONE, cells, fit, user_text
 from games.bridge.bidding import Meaning, read_auction
@@ -61,6 +62,22 @@ def _settings_line(snap: Snapshot, t: Translator) -> str:
         stake = money(price * 100, 1, group.currency, False, t("number.decimal"))
         line += " · " + t("settings.price.points", price=stake)
     return line
+
+
+_GRIDS: ByIdentity[str] = ByIdentity()
+_TRICKS: ByIdentity[tuple[int, str]] = ByIdentity()
+_LAST_TRICKS: ByIdentity[str] = ByIdentity()
+
+
+def _grid_block(view: SeatView, language: str, vul: tuple[bool, bool]) -> str:
+    """``auction_grid`` as a screen shows it, drawn once for the group's table and every
+    private screen of a press, and once for the whole play (``bot.views.memo``)."""
+    asking = view.phase is Phase.AUCTION and view.turn is not None
+    return _GRIDS.get(
+        view.calls,
+        (view.dealer, asking, language, vul),
+        lambda: f"<pre>{escape(auction_grid(view, language, vul))}</pre>",
+    )
 
 
 def auction_grid(view: SeatView, language: str, vul: tuple[bool, bool] = (False, False)) -> str:
@@ -159,7 +176,11 @@ def robot_signals(snap: Snapshot, view: SeatView, t: Translator) -> list[str]:
 
 def _trick_line(view: SeatView, language: str) -> tuple[int, str]:
     """The trick to show (the one under way, or the one just completed while the next has no
-    card yet) with its number, counted from 1."""
+    card yet) with its number, counted from 1 (drawn once a press: ``bot.views.memo``)."""
+    return _TRICKS.get(view.tricks, (view.trump, language), lambda: _draw_trick(view, language))
+
+
+def _draw_trick(view: SeatView, language: str) -> tuple[int, str]:
     if not view.tricks:
         return 0, ""
     number = len(view.tricks)
@@ -237,7 +258,12 @@ def full_deal(deal: Deal, snap: Snapshot, language: str) -> str:
 def _last_trick_line(view: SeatView, t: Translator) -> str:
     """The trick completed before the one shown (the one under way, or the one just taken
     until the next has a card): a trick stays in view for a round of cards after it is taken,
-    so at a quick pace no trick goes unseen."""
+    so at a quick pace no trick goes unseen. Drawn once a press (``bot.views.memo``)."""
+    facts = (view.trump, t.language)
+    return _LAST_TRICKS.get(view.tricks, facts, lambda: _draw_last_trick(view, t))
+
+
+def _draw_last_trick(view: SeatView, t: Translator) -> str:
     shown = len(view.tricks) if view.tricks and view.tricks[-1].cards else len(view.tricks) - 1
     if shown < 2:
         return ""
@@ -284,7 +310,7 @@ def render_table(
                 name=_name(snap, view.dealer),
             )
         )
-    lines.append(f"<pre>{escape(auction_grid(view, lang, vul))}</pre>")
+    lines.append(_grid_block(view, lang, vul))
     if auction_over and view.phase is Phase.PLAY and sum(view.tricks_won.values()) == 0:
         lines.extend(robot_notes(snap, view, t))  # until the first trick is done
     lines.extend(_play_lines(snap, view, t))
@@ -423,7 +449,7 @@ def render_private(
         f"<pre>{escape(_hand_block(view.hands[seat], lang))}</pre>",
     ]
     if view.calls:
-        lines.append(f"<pre>{escape(auction_grid(view, lang, vul))}</pre>")
+        lines.append(_grid_block(view, lang, vul))
         if view.phase is Phase.AUCTION:
             lines.extend(robot_notes(snap, view, t))
     lines.extend(_play_lines(snap, view, t))
@@ -594,7 +620,7 @@ def _quiet(
         lines.append(f"<b>{t('private.your_hand')}</b>")
     lines.append(f"<pre>{escape(_hand_block(view.hands[seat], lang))}</pre>")
     if view.calls or view.phase is Phase.AUCTION:
-        lines.append(f"<pre>{escape(auction_grid(view, lang, vul))}</pre>")
+        lines.append(_grid_block(view, lang, vul))
     # Dummy and the tricks stay in view while others think (declarer plans, a defender
     # follows the play without the group), as on the player's own turn.
     lines.extend(_play_lines(snap, view, t))
