@@ -6,14 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 URGENT, TABLE, WAITING = 0, 1, 2  # a message's priority under the overall cap, most urgent first
 
 
-@dataclass(frozen=True, slots=True)
-class Key:
+class Key(NamedTuple):
     """One inline button: callback ``data``, a ``url`` (deep link), or ``disabled``: shown
-    greyed out and doing nothing (Bot API 10.3), as a card that may not be played now."""
+    greyed out and doing nothing (Bot API 10.3), as a card that may not be played now. A
+    named tuple, not a frozen dataclass: a press makes dozens (a bidding box has 38), and a
+    named tuple is made in a third of the time."""
 
     label: str
     data: str = ""
