@@ -27,6 +27,7 @@ from bot.plugin import Plugins
 from bot.rendered import Rendered
 from bot.tables import Change, Refusal, Snapshot, TableService
 from bot.views.text import user_text
+from games.core.protocols import may_act
 from storage.interface import TableStatus
 
 MAX_NOTICES = 2  # per player and deal: at most 4 calls each (see ``notices``)
@@ -84,7 +85,7 @@ class TurnTimers:
         # Who must press: the one with something to do (bridge: declarer for dummy; Preferans:
         # an open whister for the passer), whatever seat's card it is. Robots never time out.
         seat = next(
-            (s for s in sorted(snap.seats) if not snap.seats[s].robot and state.legal_actions(s)),
+            (s for s in sorted(snap.seats) if not snap.seats[s].robot and may_act(state, s)),
             None,
         )
         if seat is None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.core.fair import Dealing, commitment
-from games.core.protocols import Game, Match, State
+from games.core.protocols import Game, Match, State, may_act
 from games.core.registry import games as registered_games
 from storage.interface import (
     PRACTICE,
@@ -139,7 +139,7 @@ class Snapshot:
         return [
             seat
             for seat, holder in sorted(self.seats.items())
-            if holder.robot and state.legal_actions(seat)
+            if holder.robot and may_act(state, seat)
         ]
 
     def deal_in_match(self, deal_no: int) -> int:

@@ -121,6 +121,14 @@ class BridgeState:
         cards: list[Action] = [PlayCard(who, c) for c in sorted(self.deal.legal_cards(who))]
         return (*calls, *cards)
 
+    def may_act(self, seat: int) -> bool:
+        """``legal_actions(seat)`` not empty, without listing them (``games.core.may_act``)."""
+        who = Seat(seat)
+        claim = self.deal.claim
+        if claim is not None:
+            return who in claim.responders and who not in claim.accepted
+        return self.deal.may_act(who)
+
     def apply(self, action: Action) -> BridgeState:
         return BridgeState(self.deal.apply(action))
 

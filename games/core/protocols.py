@@ -44,6 +44,23 @@ class State(Protocol[A, V]):
         """What ``seat`` may see (None: a kibitzer)."""
 
 
+def may_act(state: State[Any, Any], seat: int) -> bool:
+    """Whether ``state.legal_actions(seat)`` is not empty, without listing them where the
+    game can say so (a ``may_act`` method of its state: the turn timers ask it of every seat at
+    every press, and a bidding box lists 36 calls). A game without one is asked the list.
+
+    >>> class Toy:
+    ...     def legal_actions(self, seat: int) -> list[str]:
+    ...         return ["lead"] if seat == 1 else []
+    >>> may_act(Toy(), 0), may_act(Toy(), 1)  # type: ignore[arg-type]
+    (False, True)
+    """
+    own = getattr(state, "may_act", None)
+    if own is None:
+        return bool(state.legal_actions(seat))
+    return bool(own(seat))
+
+
 class Codec(Protocol[A]):
     """One vocabulary for actions, written once: ``decode(encode(a)) == a``."""
 

@@ -21,6 +21,8 @@ from games.bridge.deal import (
     Undo,
 )
 from games.bridge.errors import BridgeReason
+from games.bridge.game import BridgeState
+from games.core.protocols import may_act
 from games.errors import IllegalClaim, IllegalPlay, OutOfTurn, Reason, RuleError
 from tests.sizes import examples
 
@@ -240,6 +242,23 @@ def test_what_a_state_works_out_once_is_what_it_would_work_out_anew(
         assert (anew.turn, anew.actor, anew.contract, anew.declarer) == asked
         assert [state.view(v) for v in (*Seat, None)] == views
         assert pickle.loads(pickle.dumps(state)) == state and "_memo" not in repr(state)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(played_deals())
+def test_the_game_says_who_may_act_as_its_legal_actions_do(
+    case: tuple[Deal, list[Action]],
+) -> None:
+    """``games.core.may_act`` answers from the bridge state without listing its actions (the
+    turn timers ask it of every seat at every press): the same answer as the list, claims'
+    answers included, at every step of random deals to the end."""
+    deal, actions = case
+    state = BridgeState(DealState.new(deal))
+    for action in [None, *actions]:
+        if action is not None:
+            state = state.apply(action)
+        for seat in range(4):
+            assert may_act(state, seat) == bool(state.legal_actions(seat)), (seat, action)
 
 
 @settings(max_examples=examples(150), deadline=None)
