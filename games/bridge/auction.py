@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.bridge.calls import (
-    ALL_BIDS,
+    ALL_CALLS,
     DOUBLE,
     PASS,
     REDOUBLE,
@@ -22,6 +22,8 @@ from games.bridge.calls import (
 from games.bridge.cards import Seat
 from games.bridge.errors import BridgeReason
 from games.errors import IllegalCall, Reason
+
+BID_CALLS = ALL_CALLS[3:]  # every bid as a call, 1C to 7NT (``ALL_CALLS`` starts P X XX)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +159,7 @@ class AuctionState:
             calls.append(special)
         last = self.last_bid
         start = 0 if last is None else last.rank + 1
-        calls.extend(Call(CallKind.BID, bid) for bid in ALL_BIDS[start:])
+        calls.extend(BID_CALLS[start:])  # made once: a bidding box is drawn at every call
         return tuple(calls)
 
     def apply(self, call: Call) -> AuctionState:
