@@ -67,6 +67,9 @@ def _settings_line(snap: Snapshot, t: Translator) -> str:
 _GRIDS: ByIdentity[str] = ByIdentity()
 _TRICKS: ByIdentity[tuple[int, str]] = ByIdentity()
 _LAST_TRICKS: ByIdentity[str] = ByIdentity()
+# A call's button label and action text: the legal calls are the auction's own constants
+# (``calls.ALL_CALLS``), and hashing a Call costs more than the lookup saves.
+_CALL_KEYS: ByIdentity[tuple[str, str]] = ByIdentity()
 
 
 def _grid_block(view: SeatView, language: str, vul: tuple[bool, bool]) -> str:
@@ -648,10 +651,10 @@ def bidding_box(
     """Pass / X / XX on top, then the legal bids, one row per level (five strains)."""
 
     def key(call: Call) -> Key:
-        return Key(
-            call_text(call, language, long=True),
-            action_data(table_id, deal_no, at, CODEC.call(call)),
+        label, text = _CALL_KEYS.get(
+            call, language, lambda: (call_text(call, language, long=True), CODEC.call(call))
         )
+        return Key(label, action_data(table_id, deal_no, at, text))
 
     specials = tuple(key(c) for c in calls if not c.is_bid)
     rows: list[tuple[Key, ...]] = [specials]
