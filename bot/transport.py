@@ -95,9 +95,13 @@ class Handling:
             self._idle.set()
 
     async def settled(self) -> None:
-        """Until every update handed over is handled, for at most ``HOLD_S``."""
+        """Until every update handed over is handled, for at most ``HOLD_S`` (at once when
+        they are: no task nor timer for the common case, a poll after its updates' handlers)."""
+        if self._idle.is_set():
+            return
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._idle.wait(), self.HOLD_S)
+            async with asyncio.timeout(self.HOLD_S):
+                await self._idle.wait()
 
 
 class SlimUpdates(_Wrapper):

@@ -3,7 +3,9 @@ buttons, and both HTTP clients keep PTB's request contract."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 
 import pytest
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile
@@ -11,7 +13,7 @@ from telegram.error import BadRequest, NetworkError, TimedOut
 from telegram.request import BaseRequest, HTTPXRequest
 
 from bot.config import HTTP_CLIENTS
-from bot.transport import AiohttpRequest, slim
+from bot.transport import AiohttpRequest, Handling, slim
 from tests.fakeapi import FakeBotApi
 
 
@@ -38,6 +40,26 @@ def test_slim_drops_the_pressed_messages_keyboard_and_nothing_else() -> None:
     assert out["result"][1] == body["result"][1]
     error = json.dumps({"ok": False, "error_code": 409}).encode()
     assert slim(error) == (error, [])
+
+
+async def test_a_poll_waits_for_the_updates_it_would_confirm_and_no_longer() -> None:
+    """The next getUpdates confirms every update handed over before it: it waits until they
+    are handled, goes at once when they are (or none were), and at most ``HOLD_S``."""
+    handling = Handling()
+    handling.HOLD_S = 0.3
+    await asyncio.wait_for(handling.settled(), 0.05)  # nothing handed over
+    handling.taken([7, 8])
+    waiting = asyncio.create_task(handling.settled())
+    await asyncio.sleep(0.05)
+    handling.done(7)
+    await asyncio.sleep(0.02)
+    assert not waiting.done()  # 8 is still being handled
+    handling.done(8)
+    await asyncio.wait_for(waiting, 0.05)
+    handling.taken([9])  # a handler that takes too long is not waited for
+    start = time.monotonic()
+    await handling.settled()
+    assert 0.25 < time.monotonic() - start < 1.0
 
 
 async def test_calls_go_as_json_bodies_and_files_as_forms(api: FakeBotApi) -> None:
