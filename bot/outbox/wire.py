@@ -20,11 +20,15 @@ class _Unreachable(Exception):
 
 
 def digest(content: Rendered) -> str:
-    """A short fingerprint of a message's text and keyboard, kept with its id."""
-    keys = [
-        [(k.label, k.data, k.url) + ((True,) if k.disabled else ()) for k in row]
-        for row in content.keys
-    ]
+    """A short fingerprint of a message's text and keyboard, kept with its id: of the JSON of
+    the text and each button's label, data and url (and ``true`` if disabled). Stored, so its
+    form stays as it is.
+
+    >>> keys = ((Key("1♣", "b1:1:2.3:a:call.1C"), Key("♠2", disabled=True)),)
+    >>> digest(Rendered("<b>Ход</b>", keys))  # the same as the releases before stored
+    '154548dcc3ee99259dd3e8d3'
+    """
+    keys = [[k[:3] if not k.disabled else (*k[:3], True) for k in row] for row in content.keys]
     blob = json.dumps([content.text, keys], ensure_ascii=False).encode()
     return hashlib.sha256(blob).hexdigest()[:24]
 
