@@ -24,6 +24,7 @@ from pathlib import Path
 
 from telegram import Bot
 
+from bot import i18n
 from bot.outbox import Outbox
 from bot.plugin import Plugins
 from bot.plugins import PLUGINS
@@ -104,7 +105,8 @@ async def main() -> None:
             at_once = later = float("inf")
             for _ in range(args.repeat):
                 snaps = fresh()
-                memo.forget()  # and nothing drawn from them kept (``bot.views.memo``)
+                memo.forget()  # and nothing drawn from them kept (``bot.views.memo``),
+                i18n.forget()  # nor any word or message (``bot.i18n.from_words``)
                 start = time.perf_counter()
                 drawings: list[Drawing] = []
                 for snap in snaps:

@@ -48,8 +48,14 @@ def add_words(directory: Path) -> None:
     if directory not in _WORDS:
         _WORDS.append(directory)
         _load.cache_clear()
-        for kept in _KEPT:
-            kept.cache_clear()
+        forget()
+
+
+def forget() -> None:
+    """Everything kept from the words (``from_words``) forgotten: when words join, and for a
+    benchmark that draws each round as a bot's first press would."""
+    for kept in _KEPT:
+        kept.cache_clear()
 
 
 def from_words(function: _F) -> _F:
@@ -108,7 +114,10 @@ class Translator:
         ``count`` (Russian: "21 партия", "22 партии", "25 партий"; English: "1 trick")."""
         if not values:
             return _plain(self.language, key)
-        return _lookup(self.language, key, values)
+        try:
+            return _filled(self.language, key, tuple(values.items()))
+        except TypeError:  # a value that cannot be kept (unhashable): filled each time
+            return _lookup(self.language, key, values)
 
 
 @from_words  # bounded: a key may be built from a stale or hostile button
@@ -116,6 +125,13 @@ def _plain(language: str, key: str) -> str:
     """A message without values, looked up once: a table's screens ask for the same seat and
     rank words dozens of times a press."""
     return _lookup(language, key, {})
+
+
+@from_words
+def _filled(language: str, key: str, values: tuple[tuple[str, Any], ...]) -> str:
+    """A message with its values, kept: a press's screens say whose turn it is, the contract
+    and the trick with the same values on each of them."""
+    return _lookup(language, key, dict(values))
 
 
 def _lookup(language: str, key: str, values: dict[str, Any]) -> str:

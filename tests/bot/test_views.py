@@ -607,7 +607,14 @@ def test_a_plugins_words_join_after_the_same_key_was_asked(tmp_path: Path) -> No
     (tmp_path / "en.po").write_text(header + f'msgid "{key}"\nmsgstr "Zed"\n')
     named = from_words(lambda language: Translator(language)(key))  # kept as a card's name is
     assert named("en") == key
+    filled = f"{key}.filled"
+    assert Translator("en")(filled, name="Анна") == filled  # a message with values, kept too
+    (tmp_path / "en.po").write_text(
+        header + f'msgid "{key}"\nmsgstr "Zed"\n\nmsgid "{filled}"\nmsgstr "Zed, {{name}}"\n'
+    )
     add_words(tmp_path)
     assert Translator("en")(key) == "Zed"
     assert Translator("ru")(key) == "Zed"  # English, as any key the language lacks
     assert named("en") == "Zed"  # what was read from the words before is read again
+    assert Translator("en")(filled, name="Анна") == "Zed, Анна"
+    assert Translator("en")(filled, name=["a list"]) == "Zed, ['a list']"  # kept or not
