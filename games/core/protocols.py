@@ -49,10 +49,10 @@ def may_act(state: State[Any, Any], seat: int) -> bool:
     game can say so (a ``may_act`` method of its state: the turn timers ask it of every seat at
     every press, and a bidding box lists 36 calls). A game without one is asked the list.
 
-    >>> class Toy:
+    >>> class Leading:
     ...     def legal_actions(self, seat: int) -> list[str]:
     ...         return ["lead"] if seat == 1 else []
-    >>> may_act(Toy(), 0), may_act(Toy(), 1)  # type: ignore[arg-type]
+    >>> may_act(Leading(), 0), may_act(Leading(), 1)  # type: ignore[arg-type]
     (False, True)
     """
     own = getattr(state, "may_act", None)
