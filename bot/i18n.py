@@ -114,10 +114,12 @@ class Translator:
         ``count`` (Russian: "21 партия", "22 партии", "25 партий"; English: "1 trick")."""
         if not values:
             return _plain(self.language, key)
-        try:
-            return _filled(self.language, key, tuple(values.items()))
-        except TypeError:  # a value that cannot be kept (unhashable): filled each time
-            return _lookup(self.language, key, values)
+        items = tuple(values.items())
+        # Kept only for text and whole numbers: 2 and 2.0 (or 1 and True) are equal keys of a
+        # cache, and would be written as the first of them asked.
+        if all(type(v) is str or type(v) is int for _, v in items):
+            return _filled(self.language, key, items)
+        return _lookup(self.language, key, values)
 
 
 @from_words  # bounded: a key may be built from a stale or hostile button

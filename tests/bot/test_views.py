@@ -618,3 +618,6 @@ def test_a_plugins_words_join_after_the_same_key_was_asked(tmp_path: Path) -> No
     assert named("en") == "Zed"  # what was read from the words before is read again
     assert Translator("en")(filled, name="Анна") == "Zed, Анна"
     assert Translator("en")(filled, name=["a list"]) == "Zed, ['a list']"  # kept or not
+    assert Translator("en")(filled, name=2) == "Zed, 2"  # equal values of other types are
+    assert Translator("en")(filled, name=2.0) == "Zed, 2.0"  # written each their own way
+    assert Translator("en")(filled, name=True) == "Zed, True"
