@@ -113,7 +113,7 @@ class Translator:
         """The message ``key`` with ``values`` in it; a counted message takes its form from
         ``count`` (Russian: "21 партия", "22 партии", "25 партий"; English: "1 trick")."""
         if not values:
-            return _plain(self.language, key)
+            return _filled(self.language, key, ())
         items = tuple(values.items())
         # Kept only for text and whole numbers: 2 and 2.0 (or 1 and True) are equal keys of a
         # cache, and would be written as the first of them asked.
@@ -123,16 +123,10 @@ class Translator:
 
 
 @from_words  # bounded: a key may be built from a stale or hostile button
-def _plain(language: str, key: str) -> str:
-    """A message without values, looked up once: a table's screens ask for the same seat and
-    rank words dozens of times a press."""
-    return _lookup(language, key, {})
-
-
-@from_words
 def _filled(language: str, key: str, values: tuple[tuple[str, Any], ...]) -> str:
-    """A message with its values, kept: a press's screens say whose turn it is, the contract
-    and the trick with the same values on each of them."""
+    """A message with its values (or none), looked up once and kept: a table's screens ask for
+    the same seat and rank words dozens of times a press, and say whose turn it is, the
+    contract and the trick with the same values on each of them."""
     return _lookup(language, key, dict(values))
 
 
