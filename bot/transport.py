@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -130,23 +129,34 @@ class SlimUpdates(_Wrapper):
             await self.held()
         if polling and self.handling is not None:
             await self.handling.settled()  # its offset confirms what was handed over before
-        status, body = await super().do_request(
+        return await super().do_request(
             url, method, request_data, read_timeout, write_timeout, connect_timeout, pool_timeout
         )
-        if status != 200 or not polling:
-            return status, body
-        body, ids = slim(body)
+
+    def parse_json_payload(self, payload: bytes) -> dict[str, Any]:  # type: ignore[override]
+        """PTB's parse of a reply (this object carries only ``getUpdates``), slimmed as it is
+        read: the reply is parsed once, not parsed, written and parsed again."""
+        data = BaseRequest.parse_json_payload(payload)
+        ids = slim(data)
         if self.handling is not None:
             self.handling.taken(ids)
-        return status, body
+        return data
 
 
-def slim(body: bytes) -> tuple[bytes, list[int]]:
-    """The updates without the keyboards under pressed buttons, and their ids."""
-    data = json.loads(body)
+def slim(data: dict[str, Any]) -> list[int]:
+    """Drops the keyboards under pressed buttons from a parsed ``getUpdates`` reply (in
+    place), and returns its updates' ids (none for an error's reply).
+
+    >>> reply = {"ok": True, "result": [{"update_id": 7, "callback_query": {"id": "q",
+    ...     "message": {"message_id": 5, "reply_markup": {"inline_keyboard": []}}}}]}
+    >>> slim(reply), reply["result"][0]["callback_query"]["message"]
+    ([7], {'message_id': 5})
+    >>> slim({"ok": False, "error_code": 409, "description": "Conflict"})
+    []
+    """
     result = data.get("result")
     if not isinstance(result, list):
-        return body, []
+        return []
     ids = []
     for update in result:
         if not isinstance(update, dict):
@@ -157,7 +167,7 @@ def slim(body: bytes) -> tuple[bytes, list[int]]:
         message = query.get("message") if isinstance(query, dict) else None
         if isinstance(message, dict):
             message.pop("reply_markup", None)
-    return json.dumps(data).encode(), ids
+    return ids
 
 
 class Fenced(_Wrapper):

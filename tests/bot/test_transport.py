@@ -4,7 +4,6 @@ buttons, and both HTTP clients keep PTB's request contract."""
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 
 import pytest
@@ -13,33 +12,39 @@ from telegram.error import BadRequest, NetworkError, TimedOut
 from telegram.request import BaseRequest, HTTPXRequest
 
 from bot.config import HTTP_CLIENTS
-from bot.transport import AiohttpRequest, Handling, slim
-from tests.fakeapi import FakeBotApi
+from bot.transport import AiohttpRequest, Handling, SlimUpdates
+from tests.fakeapi import FakeBotApi, User
 
 
-def test_slim_drops_the_pressed_messages_keyboard_and_nothing_else() -> None:
-    keyboard = {"inline_keyboard": [[{"text": "1♣", "callback_data": "b1:1:1:c:1C"}]]}
-    body = {
-        "ok": True,
-        "result": [
-            {
-                "update_id": 1,
-                "callback_query": {
-                    "id": "q",
-                    "data": "b1:1:1:c:1C",
-                    "message": {"message_id": 5, "text": "hand", "reply_markup": keyboard},
-                },
-            },
-            {"update_id": 2, "message": {"message_id": 6, "text": "/x", "reply_markup": keyboard}},
-        ],
-    }
-    out = json.loads(slim(json.dumps(body).encode())[0])
-    query = out["result"][0]["callback_query"]
-    assert "reply_markup" not in query["message"] and query["data"] == "b1:1:1:c:1C"
-    assert query["message"]["text"] == "hand"
-    assert out["result"][1] == body["result"][1]
-    error = json.dumps({"ok": False, "error_code": 409}).encode()
-    assert slim(error) == (error, [])
+async def test_a_poll_drops_the_pressed_messages_keyboard_and_nothing_else(
+    api: FakeBotApi,
+) -> None:
+    """PTB reads a poll's reply through ``SlimUpdates``: the message under a pressed button
+    comes without its keyboard, the rest of the update as Telegram sent it, and the update is
+    counted as handed over (the next poll waits for it)."""
+    handling = Handling()
+    slimmed = SlimUpdates(AiohttpRequest(connection_pool_size=1), handling)
+    bot = Bot(api.token, base_url=api.base_url, get_updates_request=slimmed)
+    await bot.initialize()
+    try:
+        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("1♣", callback_data="b:1C")]])
+        await bot.send_message(101, "hand «7»", reply_markup=keyboard)
+        sent = api.chat_messages(101)[-1]
+        await api.press(User(101, "Анна"), sent, "b:1C")
+        await api.send_text(User(102, "Bob"), 102, "/start")
+        updates = await bot.get_updates(timeout=0)
+        assert [u.update_id for u in updates] == [1, 2]
+        query = updates[0].callback_query
+        assert query is not None and query.message is not None and query.data == "b:1C"
+        assert query.message.reply_markup is None and query.message.text == "hand «7»"
+        assert query.from_user.first_name == "Анна"
+        assert updates[1].message is not None and updates[1].message.text == "/start"
+        assert not handling._idle.is_set()  # handed over, not yet handled
+        handling.done(1)
+        handling.done(2)
+        await asyncio.wait_for(handling.settled(), 0.05)
+    finally:
+        await bot.shutdown()
 
 
 async def test_a_poll_waits_for_the_updates_it_would_confirm_and_no_longer() -> None:
