@@ -51,6 +51,7 @@ import asyncio
 import collections
 import contextlib
 import gc
+import json
 import math
 import os
 import random
@@ -142,9 +143,22 @@ class LoadApi(FakeBotApi):
         self.keep_history = False
         self.order = 0  # a clock of sends and edits, to find the newest buttons
         self.methods: collections.Counter[str] = collections.Counter()  # calls, by method
+        self.shown = [0, 0, 0]  # calls that show a message, their characters and buttons
 
     async def dispatch(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         self.methods[method] += 1
+        text = params.get("text")
+        rich = params.get("rich_message")
+        if isinstance(rich, dict):
+            text = rich.get("html")
+        if isinstance(text, str):
+            markup = params.get("reply_markup")
+            if isinstance(markup, str):  # a form body's
+                markup = json.loads(markup)
+            rows = markup.get("inline_keyboard", []) if isinstance(markup, dict) else []
+            self.shown[0] += 1
+            self.shown[1] += len(text)
+            self.shown[2] += sum(len(row) for row in rows)
         return await super().dispatch(method, params)
 
     def stamp(self) -> int:
@@ -325,9 +339,11 @@ async def seat(load: Load, rig: TableRig, robots: bool = False) -> None:
         rig.changed.clear()
 
 
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU a process has used so far (``/proc/<pid>/stat``)."""
-    with open(f"/proc/{pid}/stat") as stat:
+def cpu_seconds(pid: int, loop_only: bool = False) -> float:
+    """User and system CPU a process has used so far (``/proc/<pid>/stat``); ``loop_only``:
+    its main thread's alone (the event loop's, without SQLite's and the pools' threads)."""
+    path = f"/proc/{pid}/task/{pid}/stat" if loop_only else f"/proc/{pid}/stat"
+    with open(path) as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
@@ -590,12 +606,14 @@ async def _run(
         first_press = sum(r.presses for r in load.rigs)
         mark = len(load.arrivals)
         cpu_start = sum(cpu_seconds(pid) for pid in host.pids)
+        loop_start = sum(cpu_seconds(pid, loop_only=True) for pid in host.pids)
         harness_start = cpu_seconds(os.getpid())
         machine_start = machine_busy()
         robots = host.robots() if isinstance(host, InProcess) else None
         moves_start = 0 if robots is None else len(robots.moves)
         cheaper_start = 0 if robots is None else robots.cheaper
         methods_start = collections.Counter(api.methods)
+        shown_start = list(api.shown)
         if statements and pg_database:
             await _pg(pg_database, "SELECT pg_stat_statements_reset()")
         window_start = time.monotonic()
@@ -605,9 +623,11 @@ async def _run(
             if process.process.returncode is not None:
                 raise RuntimeError(f"{process.name} left:\n{''.join(process.lines[-30:])}")
         cpu = sum(cpu_seconds(pid) for pid in host.pids) - cpu_start
+        loop_cpu = sum(cpu_seconds(pid, loop_only=True) for pid in host.pids) - loop_start
         harness = cpu_seconds(os.getpid()) - harness_start
         machine = [b - a for a, b in zip(machine_start, machine_busy(), strict=True)]
         methods = api.methods - methods_start
+        shown = [b - a for a, b in zip(shown_start, api.shown, strict=True)]
         peak = sum(rss_of(pid) for pid in host.pids)
         moves = [] if robots is None else list(robots.moves)[moves_start:]
         cheaper = 0 if robots is None else robots.cheaper - cheaper_start
@@ -646,12 +666,15 @@ async def _run(
             "updates_per_s": len(handled) / window,
             "cpu_ms_per_press": cpu / max(1, len(handled)) * 1000,
             "cpu_share": cpu / window,
+            "loop_ms_per_press": loop_cpu / max(1, len(handled)) * 1000,
             "processes": len(host.pids),
             "harness_share": harness / window,
             "harness_ms_per_press": harness / max(1, len(handled)) * 1000,
             "machine_busy": machine[0] / max(1e-9, machine[1]),
             "calls_per_press": (methods.total() - methods["getUpdates"]) / max(1, len(handled)),
             "polls_per_press": methods["getUpdates"] / max(1, len(handled)),
+            "chars_per_message": shown[1] / max(1, shown[0]),
+            "buttons_per_message": shown[2] / max(1, shown[0]),
             "answer_p50_ms": percentile(latencies, 0.50) * 1000,
             "answer_p99_ms": percentile(latencies, 0.99) * 1000,
             "answer_max_ms": max(latencies, default=float("nan")) * 1000,
@@ -769,30 +792,38 @@ def main() -> None:
 def beside_the_floor(args: argparse.Namespace, r: dict[str, float]) -> None:
     """The floor's leanest bot (``bench.floor``'s ``lean``) at the same chats, think time and
     calls a press, run right after ours in the same run, so both meet the machine as it is:
-    its CPU a press at the edit counts either side of ours, read between them."""
+    its CPU a press at the edit counts either side of ours, read between them. Twice: with
+    its one-line edits (issue #48's floor), and with edits of the size ours sent (their
+    characters and buttons on average), the stack's cost of carrying what ours shows."""
     from bench.floor import run as floor
 
     edits = max(0.0, r["calls_per_press"] - 1)  # a press's own answer is the floor's too
     low, high = math.floor(edits), math.ceil(edits)
     tables = int(r["tables"])
-    at = {n: asyncio.run(floor(tables, args.seconds, args.think, n, "lean")) for n in {low, high}}
     share = edits - low
+    chars, buttons = round(r["chars_per_message"]), round(r["buttons_per_message"])
+    for name, size in (("lean", (0, 0)), ("lean, ours' size", (chars, buttons))):
+        at = {
+            n: asyncio.run(floor(tables, args.seconds, args.think, n, "lean", *size))
+            for n in {low, high}
+        }
 
-    def between(name: str) -> float:
-        return at[low][name] + (at[high][name] - at[low][name]) * share
+        def between(key: str, at: dict[int, dict[str, float]] = at) -> float:
+            return at[low][key] + (at[high][key] - at[low][key]) * share
 
-    cpu, presses = between("cpu_ms_per_press"), between("presses_per_s")
-    each = " / ".join(f"{at[n]['cpu_ms_per_press']:.2f}" for n in sorted(at))
-    counts = " / ".join(str(n) for n in sorted(at))
-    p99 = max(at[n]["answer_p99_ms"] for n in at)
-    above = r["cpu_ms_per_press"] - cpu
-    print(
-        f"      the floor (lean) at {r['calls_per_press']:.2f} calls a press: CPU {cpu:.2f} ms "
-        f"a press ({each} at {counts} edits), {presses:.0f} presses/s, answer p99 {p99:.1f} "
-        f"ms; ours {above:+.2f} ms a press above it, "
-        f"{r['updates_per_s'] / max(presses, 1e-9):.0%} of its presses/s",
-        flush=True,
-    )
+        cpu, presses = between("cpu_ms_per_press"), between("presses_per_s")
+        each = " / ".join(f"{at[n]['cpu_ms_per_press']:.2f}" for n in sorted(at))
+        counts = " / ".join(str(n) for n in sorted(at))
+        p99 = max(at[n]["answer_p99_ms"] for n in at)
+        above = r["cpu_ms_per_press"] - cpu
+        size_text = f" ({chars} characters and {buttons} buttons a message)" if size[0] else ""
+        print(
+            f"      the floor ({name}{size_text}) at {r['calls_per_press']:.2f} calls a press: "
+            f"CPU {cpu:.2f} ms a press ({each} at {counts} edits), {presses:.0f} presses/s, "
+            f"answer p99 {p99:.1f} ms; ours {above:+.2f} ms a press above it, "
+            f"{r['updates_per_s'] / max(presses, 1e-9):.0%} of its presses/s",
+            flush=True,
+        )
 
 
 def report(
@@ -807,7 +838,8 @@ def report(
         f"{r['reviews']:.0f} reviewer(s) ({r['reviewed']:.0f} deals reviewed) "
         f"(think {args.think:g} s, {where}): "
         f"{r['updates_per_s']:.0f} updates/s; "
-        f"CPU {r['cpu_ms_per_press']:.2f} ms a press ({r['cpu_share']:.0%} of a core; "
+        f"CPU {r['cpu_ms_per_press']:.2f} ms a press ({r['cpu_share']:.0%} of a core, "
+        f"{r['loop_ms_per_press']:.2f} ms on the event loop's thread; "
         f"the players and fake API {r['harness_share']:.0%}, "
         f"{r['harness_ms_per_press']:.2f} ms a press; the machine "
         f"{r['machine_busy']:.0%} busy); "

@@ -12,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 MODULES = sorted(
     ".".join(path.relative_to(ROOT).with_suffix("").parts)
-    for package in ("games", "storage", "bot")
+    for package in ("games", "storage", "bot", "bench")
     for path in (ROOT / package).rglob("*.py")
     if ">>> " in path.read_text(encoding="utf-8")
 )
