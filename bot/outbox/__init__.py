@@ -192,8 +192,13 @@ class Outbox:
         if queued:
             lane.pending.add(keep)
             lane.queue.append(_Keep(keep))
-        # A waiting screen wanted again while it waits for its pace changes nothing there.
-        self._kick(lane, wake=queued or priority != WAITING)
+        # A waiting screen wanted again while it waits for its pace changes nothing there, nor
+        # does one queued anew while its lane dozes until that pace: woken, the lane would
+        # find it paced and doze again until the same time.
+        wake = queued or priority != WAITING
+        if wake and lane.wake is not None and priority == WAITING:
+            wake = not self._paced(lane, _Keep(keep))
+        self._kick(lane, wake=wake)
         if len(self._keeps) > self.max_keeps:
             self._evict()
 

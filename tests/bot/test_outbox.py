@@ -412,3 +412,33 @@ async def test_a_waiting_screen_is_drawn_only_when_it_goes(api: FakeBotApi, outb
     outbox.want(1, "hand", CHAT, None, later("v5"), WAITING)
     await outbox.drain(timeout=5)
     assert drawn[-1] == "v5" and len(api.calls) == calls and outbox.stats.skipped >= 1
+
+
+async def test_a_waiting_screen_queued_while_its_chat_dozes_does_not_wake_it(
+    api: FakeBotApi, outbox: Outbox
+) -> None:
+    """A waiting player's chat dozes until its screen's pace once a version went; the next
+    version queued meanwhile leaves it dozing (woken, it would find the screen paced and doze
+    again until the same time) and goes at the pace; a prompt wakes it at once."""
+    outbox.live_interval = 0.5
+    outbox.want(1, "hand", CHAT, None, Rendered("v1"), WAITING)
+    await outbox.drain()
+    outbox.want(1, "hand", CHAT, None, Rendered("v2"), WAITING)
+    await outbox.drain()
+    edited_v2 = time.monotonic()
+    await asyncio.sleep(0.05)
+    lane = outbox._lanes[(CHAT, False)]
+    dozing = lane.wake
+    assert dozing is not None and not dozing.done()
+    outbox.want(1, "hand", CHAT, None, Rendered("v3"), WAITING)
+    assert lane.wake is dozing and not dozing.done()
+    await outbox.drain(timeout=5)
+    assert time.monotonic() - edited_v2 >= 0.45
+    await asyncio.sleep(0.05)
+    dozing = lane.wake
+    assert dozing is not None
+    outbox.want(1, "hand", CHAT, None, Rendered("your turn"), URGENT)
+    assert dozing.done()
+    await outbox.drain(timeout=5)
+    edits = [c.params["text"] for c in api.calls if c.method == "editMessageText"]
+    assert edits == ["v2", "v3", "your turn"]
