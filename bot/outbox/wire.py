@@ -14,6 +14,8 @@ from telegram.warnings import PTBDeprecationWarning
 
 from bot.rendered import Key, Rendered
 
+_TEXT_JSON = json.JSONEncoder(ensure_ascii=False).encode  # made once: json.dumps makes one a call
+
 
 class _Unreachable(Exception):
     """A call that got no answer from Telegram after its retries."""
@@ -29,7 +31,7 @@ def digest(content: Rendered) -> str:
     '154548dcc3ee99259dd3e8d3'
     """
     keys = [[k[:3] if not k.disabled else (*k[:3], True) for k in row] for row in content.keys]
-    blob = json.dumps([content.text, keys], ensure_ascii=False).encode()
+    blob = _TEXT_JSON([content.text, keys]).encode()
     return hashlib.sha256(blob).hexdigest()[:24]
 
 
