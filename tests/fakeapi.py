@@ -196,6 +196,7 @@ class FakeBotApi:
         self.chat_titles: dict[int, str] = {}
         self.fail_queue: list[tuple[str, int, dict[str, Any]]] = []  # (method, code, body)
         self.json_bodies = 0  # calls that came with a JSON body (not a form)
+        self.json_in_json = 0  # fields of a JSON body that came as a string of JSON
         self._updates: list[dict[str, Any]] = []
         self._pushed: dict[int, dict[str, Any]] = {}  # every update ever injected, by id
         self._update_id = 0
@@ -288,6 +289,8 @@ class FakeBotApi:
                 error = {"ok": False, "error_code": 400, "description": "Bad Request: not JSON"}
                 return web.json_response(error, status=400)
             for key, value in body.items():
+                if isinstance(value, str) and key in JSON_FIELDS and value[:1] in ("{", "["):
+                    self.json_in_json += 1
                 text = value if isinstance(value, str) else json.dumps(value)
                 params[key] = json.loads(text) if key in JSON_FIELDS else text
         elif request.can_read_body:

@@ -68,8 +68,8 @@ async def test_a_poll_waits_for_the_updates_it_would_confirm_and_no_longer() -> 
 
 
 async def test_calls_go_as_json_bodies_and_files_as_forms(api: FakeBotApi) -> None:
-    """The aiohttp client sends a call without a file as one JSON body (nested keyboards, HTML
-    and any script arrive as sent), a file as a form."""
+    """The aiohttp client sends a call without a file as one JSON body, its fields as they are
+    (a keyboard as an object; HTML and any script arrive as sent), a file as a form."""
     bot = Bot(api.token, base_url=api.base_url, request=AiohttpRequest(connection_pool_size=4))
     await bot.initialize()
     try:
@@ -77,6 +77,7 @@ async def test_calls_go_as_json_bodies_and_files_as_forms(api: FakeBotApi) -> No
         keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("♠ Пики «7»", callback_data="a:1")]])
         await bot.send_message(101, "<b>Привет</b> ♠ \u202eمرحبا", "HTML", reply_markup=keyboard)
         assert api.json_bodies == before + 1
+        assert api.json_in_json == 0  # the keyboard came as an object, not a string of JSON
         sent = api.chat_messages(101)[-1]
         assert sent.text == "<b>Привет</b> ♠ \u202eمرحبا"
         assert sent.buttons() == [{"text": "♠ Пики «7»", "callback_data": "a:1"}]
