@@ -60,6 +60,9 @@ from storage.interface import MatchRecord
 
 log = logging.getLogger(__name__)
 
+# "hand:N:" and so on, by seat: a press names the four hands' keys several times
+_HAND_KEYS = {int(seat): f"hand:{seat.name}:" for seat in Seat}
+
 
 # Buttons of the first release name their action by a short act; their argument is the call,
 # the card, the tricks or the answer. Still honoured: messages in chats keep their buttons.
@@ -129,7 +132,7 @@ class BridgeUI(UIBase):
         return None if letter is None else int(Seat.parse(letter))
 
     def hand_key(self, seat: int, deal_no: int) -> str:
-        return f"hand:{Seat(seat).name}:{deal_no}"
+        return f"{_HAND_KEYS[seat]}{deal_no}"
 
     def show_deal(self, screens: Drawing, snap: Snapshot) -> None:
         state = deal_of(snap)
