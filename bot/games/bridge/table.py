@@ -677,16 +677,17 @@ def card_buttons(
     """The hand to play from as the keyboard, a row per suit (at most seven to a row to stay
     tappable): the playable ``cards`` pressable, the rest of ``hand`` greyed out (disabled
     buttons), so the keyboard keeps its shape as the cards that may be played change."""
-    rows: list[tuple[Key, ...]] = []
-    ordered = sort_hand(cards | hand)
-    for suit in reversed(Suit):
-        suited = [
-            Key(card_text(c, language), action_data(table_id, deal_no, at, CODEC.card(c)))
+    by_suit: dict[Suit, list[Key]] = {}
+    for c in sort_hand(cards | hand):  # one pass: a suit's cards keep the hand's order
+        label = card_text(c, language)
+        by_suit.setdefault(c.suit, []).append(
+            Key(label, action_data(table_id, deal_no, at, CODEC.card(c)))
             if c in cards
-            else Key(card_text(c, language), disabled=True)
-            for c in ordered
-            if c.suit is suit
-        ]
+            else Key(label, disabled=True)
+        )
+    rows: list[tuple[Key, ...]] = []
+    for suit in reversed(Suit):
+        suited = by_suit.get(suit, [])
         for start in range(0, len(suited), 7):
             rows.append(tuple(suited[start : start + 7]))
     return tuple(rows)
