@@ -173,11 +173,13 @@ class TableRepository(SqlStore):
         events: dict[int, list[Event]] = {}
         current = [(t.id, t.current_deal) for t in tables if t.current_deal]
         for chunk in chunks(current):
-            # Typed, because PostgreSQL cannot guess a bare parameter's type in VALUES.
+            # Typed, because PostgreSQL cannot guess a bare parameter's type in VALUES; joined,
+            # because SQLite plans ``(table_id, deal_no) IN (VALUES ...)`` with two pairs or
+            # more as a scan of every event ever written.
             pairs = ",".join("(CAST(? AS BIGINT), CAST(? AS BIGINT))" for _ in chunk)
             for r in await self._all(
-                f"SELECT * FROM events WHERE (table_id, deal_no) IN (VALUES {pairs}) "
-                "ORDER BY table_id, seq",
+                f"WITH k (t, d) AS (VALUES {pairs}) SELECT e.* FROM k JOIN events e "
+                "ON e.table_id = k.t AND e.deal_no = k.d ORDER BY e.table_id, e.seq",
                 tuple(x for pair in chunk for x in pair),
             ):
                 events.setdefault(r["table_id"], []).append(event_of(r))

@@ -137,10 +137,12 @@ def _batch(
         taken: set[tuple[Any, ...]] = set()
         keys = list({row[:3] for row in rows})
         for chunk in chunks(keys, 300):
+            # Joined, not ``(table_id, deal_no, seq) IN (VALUES ...)``: SQLite plans that, with
+            # two keys or more, as a scan of every event ever written.
             values = ", ".join("(?, ?, ?)" for _ in chunk)
             sql = (
-                "SELECT table_id, deal_no, seq FROM events "
-                f"WHERE (table_id, deal_no, seq) IN (VALUES {values})"
+                f"WITH k (t, d, s) AS (VALUES {values}) SELECT e.table_id, e.deal_no, e.seq "
+                "FROM k JOIN events e ON e.table_id = k.t AND e.deal_no = k.d AND e.seq = k.s"
             )
             args = tuple(v for key in chunk for v in key)
             taken.update(tuple(r) for r in db.execute(sql, args))
