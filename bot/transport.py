@@ -42,6 +42,12 @@ class _Wrapper(BaseRequest):
     async def shutdown(self) -> None:
         await self._inner.shutdown()
 
+    def parse_json_payload(self, payload: bytes) -> dict[str, Any]:  # type: ignore[override]
+        """The wrapped object's parse: PTB asks the outermost one (``SlimUpdates`` slims and
+        counts the updates in its parse, under ``Fenced`` too)."""
+        parsed: dict[str, Any] = self._inner.parse_json_payload(payload)
+        return parsed
+
     def gate(self, allowed: Callable[[], bool]) -> None:
         """The innermost transport checks ``allowed`` as late as it can before a request
         leaves (see ``AiohttpRequest.gate``)."""

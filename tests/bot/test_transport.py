@@ -12,18 +12,22 @@ from telegram.error import BadRequest, NetworkError, TimedOut
 from telegram.request import BaseRequest, HTTPXRequest
 
 from bot.config import HTTP_CLIENTS
-from bot.transport import AiohttpRequest, Handling, SlimUpdates
+from bot.transport import AiohttpRequest, Fenced, Handling, SlimUpdates
 from tests.fakeapi import FakeBotApi, User
 
 
+@pytest.mark.parametrize("fenced", [False, True])
 async def test_a_poll_drops_the_pressed_messages_keyboard_and_nothing_else(
-    api: FakeBotApi,
+    api: FakeBotApi, fenced: bool
 ) -> None:
-    """PTB reads a poll's reply through ``SlimUpdates``: the message under a pressed button
-    comes without its keyboard, the rest of the update as Telegram sent it, and the update is
-    counted as handed over (the next poll waits for it)."""
+    """PTB reads a poll's reply through ``SlimUpdates``, alone or inside ``Fenced`` (as on
+    PostgreSQL): the message under a pressed button comes without its keyboard, the rest of
+    the update as Telegram sent it, and the update is counted as handed over (the next poll
+    waits for it: a process killed with it in hand leaves it to its successor)."""
     handling = Handling()
-    slimmed = SlimUpdates(AiohttpRequest(connection_pool_size=1), handling)
+    slimmed: BaseRequest = SlimUpdates(AiohttpRequest(connection_pool_size=1), handling)
+    if fenced:
+        slimmed = Fenced(slimmed, lambda: True)
     bot = Bot(api.token, base_url=api.base_url, get_updates_request=slimmed)
     await bot.initialize()
     try:
