@@ -143,7 +143,7 @@ class SlimUpdates(_Wrapper):
     def parse_json_payload(self, payload: bytes) -> dict[str, Any]:  # type: ignore[override]
         """PTB's parse of a reply (this object carries only ``getUpdates``), slimmed as it is
         read: the reply is parsed once, not parsed, written and parsed again."""
-        data = BaseRequest.parse_json_payload(payload)
+        data = super().parse_json_payload(payload)  # the wrapped transport's own parse
         ids = slim(data)
         if self.handling is not None:
             self.handling.taken(ids)
