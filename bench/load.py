@@ -807,11 +807,10 @@ def beside_the_floor(args: argparse.Namespace, r: dict[str, float]) -> None:
             n: asyncio.run(floor(tables, args.seconds, args.think, n, "lean", *size))
             for n in {low, high}
         }
-
-        def between(key: str, at: dict[int, dict[str, float]] = at) -> float:
-            return at[low][key] + (at[high][key] - at[low][key]) * share
-
-        cpu, presses = between("cpu_ms_per_press"), between("presses_per_s")
+        cpu, presses = (
+            at[low][key] + (at[high][key] - at[low][key]) * share
+            for key in ("cpu_ms_per_press", "presses_per_s")
+        )
         each = " / ".join(f"{at[n]['cpu_ms_per_press']:.2f}" for n in sorted(at))
         counts = " / ".join(str(n) for n in sorted(at))
         p99 = max(at[n]["answer_p99_ms"] for n in at)
